@@ -1,0 +1,68 @@
+/**
+ * buildApp(config) → a ready Fastify instance with no port. server.ts listens; tests inject.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config/index.js';
+import { openDb, type Db } from './storage/db.js';
+import { migrateToLatest } from './storage/migrate.js';
+import { installErrorHandler } from './http/plumbing/error-handler.js';
+import { installRouteIndex, rewriteUrl } from './http/plumbing/routing.js';
+import { installArrayParams, parseQuery } from './http/plumbing/query.js';
+import { installAuth } from './http/plumbing/auth.js';
+import { validatorCompiler } from './http/plumbing/validation.js';
+import { authenticators } from './auth/authenticators.js';
+import { openApiInfo } from './http/openapi.js';
+import { routeModules } from './http/routes.js';
+import { healthRoutes } from './http/health.js';
+
+export interface BuildOptions {
+  /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
+  db?: Db;
+  /** Skip applying migrations (the CLI's `migrate` runs them itself). */
+  skipMigrations?: boolean;
+}
+
+let reqSeq = 0;
+
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const db = opts.db ?? openDb(config.databaseUrl);
+  if (!opts.skipMigrations) await migrateToLatest(db);
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: config.bodyLimitBytes,
+    rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
+    requestIdHeader: 'x-request-id',
+    genReqId: () => `req-${process.pid.toString(36)}-${(++reqSeq).toString(36)}`,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: parseQuery },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler());
+  app.decorate('db', db);
+  app.decorate('config', config);
+  if (!opts.db) app.addHook('onClose', async () => db.close());
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+
+  // JSON is the only request body the API reads; anything else is refused with 400 naming the header.
+  app.removeContentTypeParser('text/plain');
+
+  installErrorHandler(app);
+  installRouteIndex(app);
+  installArrayParams(app);
+  installAuth(app, db, authenticators);
+
+  await app.register(swagger, { openapi: openApiInfo(config) });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(async (scope) => healthRoutes(scope as never));
+  for (const mod of routeModules) await app.register(async (scope) => mod(scope as never));
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,75 @@
+/**
+ * Configuration, read once from the environment and validated.
+ * Every tunable has its unit in its name or its doc, and a default.
+ */
+export interface Config {
+  /** TCP port the server listens on. */
+  port: number;
+  /** Interface to bind; 127.0.0.1 by default so a fresh install is not exposed. */
+  host: string;
+  /** `sqlite:<path>`, `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
+  databaseUrl: string;
+  /** Optional Redis for shared counters across nodes. */
+  redisUrl: string | null;
+  /** pino level: fatal, error, warn, info, debug, trace, silent. */
+  logLevel: string;
+  /** Public origin used to build absolute URLs (OAuth redirects, download links). */
+  publicUrl: string;
+  /** Largest accepted request body, bytes. */
+  bodyLimitBytes: number;
+  /** How long graceful shutdown waits for in-flight requests, milliseconds. */
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function int(env: Record<string, string | undefined>, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+export function databaseKind(url: string): 'sqlite' | 'postgres' {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  throw new ConfigError(
+    `DATABASE_URL must start with sqlite:, postgres:// or postgresql://, got "${url}"`,
+  );
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/fleet.db';
+  databaseKind(databaseUrl);
+  const redisUrl = env.REDIS_URL || null;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`);
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const publicUrl = (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
+  }
+  return {
+    port,
+    host,
+    databaseUrl,
+    redisUrl,
+    logLevel,
+    publicUrl,
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    ...overrides,
+  };
+}

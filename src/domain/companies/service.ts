@@ -1,0 +1,82 @@
+/** Companies are the tenants. A company has an integer id and a string code such as "FP0000001". */
+import { randomBytes } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../storage/db.js';
+import type { CompaniesTable } from '../../storage/schema.js';
+import { bool, json, nowIso } from '../../storage/values.js';
+import { badRequest, notFound } from '../../http/plumbing/errors.js';
+import { CYCLES, TIME_ZONES } from '../users/fields.js';
+
+export type CompanyRow = Selectable<CompaniesTable>;
+
+export interface CompanyInput {
+  name: string;
+  street?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip?: string | null;
+  dot_ids?: string[];
+  cycle?: string;
+  time_zone?: string;
+  metric_units?: boolean;
+}
+
+export function companyCode(id: number): string {
+  return `FP${String(id).padStart(7, '0')}`;
+}
+
+export async function createCompany(db: Db, input: CompanyInput): Promise<CompanyRow> {
+  const name = input.name?.trim();
+  if (!name) throw badRequest('name is required');
+  if (name.length > 255) throw badRequest('name must be at most 255 characters long');
+  if (input.cycle && !(CYCLES as readonly string[]).includes(input.cycle)) {
+    throw badRequest(`cycle must be one of: ${CYCLES.join(', ')}`);
+  }
+  if (input.time_zone && !(input.time_zone in TIME_ZONES)) {
+    throw badRequest(`time_zone must be one of: ${Object.keys(TIME_ZONES).join(', ')}`);
+  }
+  const now = nowIso();
+  const id = await db.kysely.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('companies')
+      .values({
+        company_code: `pending-${randomBytes(8).toString('hex')}`,
+        name,
+        street: input.street ?? null,
+        city: input.city ?? null,
+        state: input.state ?? null,
+        zip: input.zip ?? null,
+        dot_ids: json(input.dot_ids ?? []),
+        cycle: input.cycle ?? '70_8',
+        time_zone: input.time_zone ?? 'Eastern Time (US & Canada)',
+        exception_24_hour_restart: 0,
+        exception_8_hour_break: 0,
+        exception_wait_time: 0,
+        exception_short_haul: 0,
+        exception_ca_farm_school_bus: 0,
+        exception_adverse_driving: 0,
+        metric_units: bool(input.metric_units),
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.updateTable('companies').set({ company_code: companyCode(row.id) }).where('id', '=', row.id).execute();
+    return row.id;
+  });
+  return getCompany(db, id);
+}
+
+export async function getCompany(db: Db, id: number): Promise<CompanyRow> {
+  const row = await db.kysely.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`company ${id}`);
+  return row;
+}
+
+export async function companyCount(db: Db): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

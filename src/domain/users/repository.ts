@@ -1,0 +1,113 @@
+/** Tenant-scoped queries on users. Every function takes the company id first. */
+import type { Kysely, Selectable, Insertable, Updateable } from 'kysely';
+import type { Database, UsersTable } from '../../storage/schema.js';
+import { containsCi, countOf } from '../../storage/query.js';
+import { sql } from 'kysely';
+
+export type UserRow = Selectable<UsersTable>;
+
+export interface UserFilters {
+  role?: string;
+  status?: string;
+  duty_status?: string;
+  name?: string;
+  ids?: number[];
+  group_id?: number;
+  roles?: string[];
+}
+
+function filtered(db: Kysely<Database>, companyId: number, f: UserFilters) {
+  let q = db.selectFrom('users').where('users.company_id', '=', companyId);
+  if (f.role) q = q.where('users.role', '=', f.role);
+  if (f.roles) q = q.where('users.role', 'in', f.roles);
+  if (f.status) q = q.where('users.status', '=', f.status);
+  if (f.duty_status) q = q.where('users.role', '=', 'driver').where('users.duty_status', '=', f.duty_status);
+  if (f.name) q = q.where(containsCi(sql`users.first_name || ' ' || users.last_name`, f.name));
+  if (f.ids) q = q.where('users.id', 'in', f.ids.length ? f.ids : [0]);
+  if (f.group_id !== undefined) {
+    const gid = f.group_id;
+    q = q.where('users.id', 'in', (s) => s.selectFrom('group_users').select('member_id').where('group_id', '=', gid));
+  }
+  return q;
+}
+
+export async function listUsers(
+  db: Kysely<Database>,
+  companyId: number,
+  f: UserFilters,
+  limit: number,
+  offset: number,
+): Promise<{ rows: UserRow[]; total: number }> {
+  const base = filtered(db, companyId, f);
+  const [rows, total] = await Promise.all([
+    base.selectAll('users').orderBy('users.id').limit(limit).offset(offset).execute(),
+    countOf(base.select('users.id')),
+  ]);
+  return { rows, total };
+}
+
+export async function findUser(db: Kysely<Database>, companyId: number, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findUserBy(
+  db: Kysely<Database>,
+  companyId: number,
+  by: { username?: string; email?: string; driver_company_id?: string },
+): Promise<UserRow | undefined> {
+  let q = db.selectFrom('users').selectAll().where('company_id', '=', companyId);
+  if (by.username !== undefined) q = q.where('username', '=', by.username);
+  if (by.email !== undefined) q = q.where('email', '=', by.email.trim().toLowerCase());
+  if (by.driver_company_id !== undefined) q = q.where('driver_company_id', '=', by.driver_company_id);
+  return q.orderBy('id').executeTakeFirst();
+}
+
+/** Which of these sign-in names are taken by a user other than `exceptId` (in any company). */
+export async function takenNames(
+  db: Kysely<Database>,
+  email: string | null | undefined,
+  username: string | null | undefined,
+  exceptId = 0,
+): Promise<{ email: boolean; username: boolean }> {
+  const out = { email: false, username: false };
+  if (email) {
+    out.email = !!(await db.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', exceptId).executeTakeFirst());
+  }
+  if (username) {
+    out.username = !!(await db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', username)
+      .where('id', '!=', exceptId)
+      .executeTakeFirst());
+  }
+  return out;
+}
+
+export async function insertUser(db: Kysely<Database>, values: Insertable<UsersTable>): Promise<number> {
+  const row = await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateUser(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  values: Updateable<UsersTable>,
+): Promise<void> {
+  await db.updateTable('users').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
+}
+
+/** group ids of each user, in one query for a whole page. */
+export async function groupIdsOf(db: Kysely<Database>, userIds: number[]): Promise<Map<number, number[]>> {
+  const out = new Map<number, number[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('group_users')
+    .select(['member_id', 'group_id'])
+    .where('member_id', 'in', userIds)
+    .orderBy('group_id')
+    .execute();
+  for (const r of rows) out.get(r.member_id)?.push(r.group_id);
+  return out;
+}

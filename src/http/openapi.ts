@@ -1,0 +1,21 @@
+import type { Config } from '../config/index.js';
+
+export function openApiInfo(_config: Config) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Fleet platform API',
+      version: '1.0.0',
+      description:
+        'Fleet-management API, wire-compatible with the Motive (KeepTruckin) public API. ' +
+        'Authenticate with `Authorization: Bearer <token>` or `X-Api-Key: <key>`.',
+    },
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey' as const, in: 'header' as const, name: 'X-Api-Key' },
+        bearer: { type: 'http' as const, scheme: 'bearer' },
+      },
+    },
+    security: [{ apiKey: [] as string[] }, { bearer: [] as string[] }] as Array<Record<string, string[]>>,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The auth hook. A route opts in by declaring the scope it needs (`config.scope`); the hook then finds
+ * the credential, resolves it to an AuthContext through the first authenticator that recognises the
+ * request, checks the scope, and validates X-User-Id. Credential types plug in with
+ * `registerAuthenticator` without touching routes.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../storage/db.js';
+import { hasScope, type AuthContext } from '../../auth/context.js';
+import { AppError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The OAuth scope this route needs; its presence makes the route authenticated. */
+    scope?: string;
+  }
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+}
+
+export type Principal = Omit<AuthContext, 'actingUserId'>;
+
+export interface Authenticator {
+  name: string;
+  /** The credential this request carries for this authenticator, or null. */
+  credential(req: FastifyRequest): string | null;
+  /** The principal, or an AppError (401) explaining why the credential is refused. */
+  authenticate(db: Db, credential: string): Promise<Principal | AppError>;
+}
+
+export function installAuth(app: FastifyInstance, db: Db, authenticators: Authenticator[]): void {
+  app.decorateRequest('auth', null as unknown as AuthContext);
+  app.addHook('onRequest', async (req) => {
+    const scope = req.routeOptions.config?.scope;
+    if (!scope) return;
+    let principal: Principal | AppError | null = null;
+    for (const a of authenticators) {
+      const cred = a.credential(req);
+      if (cred === null) continue;
+      principal = await a.authenticate(db, cred);
+      break;
+    }
+    if (principal === null) {
+      throw new AppError('unauthenticated', 'authentication required: send Authorization: Bearer <access token> or X-Api-Key');
+    }
+    if (principal instanceof AppError) throw principal;
+    const ctx: AuthContext = { ...principal, actingUserId: null };
+    if (!hasScope(ctx, scope)) {
+      throw new AppError('insufficient_scope', `this request needs the ${scope} scope, which was not granted`);
+    }
+    const header = req.headers['x-user-id'];
+    if (header !== undefined && header !== '') {
+      ctx.actingUserId = await actingAdmin(db, ctx.companyId, String(header));
+    }
+    req.auth = ctx;
+  });
+}
+
+async function actingAdmin(db: Db, companyId: number, header: string): Promise<number> {
+  if (!/^\d+$/.test(header)) throw new AppError('forbidden', `X-User-Id must be the id of an admin of this company, got "${header}"`);
+  const row = await db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', Number(header))
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!row) throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
+  return row.id;
+}
+
+/** The admin a request acts as: X-User-Id when sent, else the company's first active admin. */
+export async function resolveActingUser(db: Db, ctx: AuthContext): Promise<number | null> {
+  if (ctx.actingUserId !== null) return ctx.actingUserId;
+  const row = await db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', ctx.companyId)
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

@@ -1,0 +1,16 @@
+import { Type, type TSchema } from 'typebox';
+
+/** A value that is sent as `null` when empty (wire-format §2.7). */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const NStr = () => Nullable(Type.String());
+export const NInt = () => Nullable(Type.Integer());
+export const NNum = () => Nullable(Type.Number());
+export const NBool = () => Nullable(Type.Boolean());
+export const DateTime = (description?: string) =>
+  Type.String({ description: description ?? 'ISO-8601 UTC datetime, e.g. 2016-02-24T06:26:00Z' });
+export const NDateTime = () => Nullable(DateTime());
+export const Id = () => Type.Integer({ minimum: 1 });
+export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Object id' }) });
+/** An array query parameter of ids, in any of the accepted syntaxes (x[]=1, x=1,2, x=1&x=2, x[0]=1). */
+export const IdList = (description: string) => Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { description }));
+export const StrList = (description: string) => Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { description }));

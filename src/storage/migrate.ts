@@ -1,0 +1,41 @@
+import { Migrator, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
+import type { Db } from './db.js';
+import type { Migration } from './migrations/helpers.js';
+import { core } from './migrations/0001_core.js';
+
+/**
+ * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
+ * Every area appends its own migration module here.
+ */
+export const MIGRATIONS: Array<[string, Migration]> = [['0001_core', core]];
+
+class InCodeProvider implements MigrationProvider {
+  constructor(private readonly db: Db) {}
+  async getMigrations(): Promise<Record<string, KyselyMigration>> {
+    const out: Record<string, KyselyMigration> = {};
+    for (const [name, m] of MIGRATIONS) out[name] = { up: (k) => m.up(k, this.db.kind) };
+    return out;
+  }
+}
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+}
+
+/**
+ * Applies every pending migration. PostgreSQL serializes concurrent callers with Kysely's
+ * advisory lock; SQLite callers in several processes retry when the file is busy.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db) });
+  for (let attempt = 0; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (isBusy(error) && attempt < 20) {
+      await new Promise((r) => setTimeout(r, 100 + attempt * 50));
+      continue;
+    }
+    throw error;
+  }
+}

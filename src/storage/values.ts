@@ -1,0 +1,40 @@
+/**
+ * The one representation of values shared by both dialects (docs/storage.md):
+ * - timestamps: TEXT, ISO-8601 UTC with milliseconds and `Z` (`2026-01-31T08:00:00.000Z`), so that
+ *   string order is time order in SQLite and PostgreSQL alike;
+ * - dates: TEXT `YYYY-MM-DD`;
+ * - booleans: INTEGER 0/1;
+ * - JSON: TEXT holding the serialized value.
+ */
+export type Iso = string;
+
+export function nowIso(): Iso {
+  return new Date().toISOString();
+}
+
+export function toIso(d: Date | number): Iso {
+  return new Date(d).toISOString();
+}
+
+export function bool(v: boolean | null | undefined): number {
+  return v ? 1 : 0;
+}
+
+export function fromBool(v: unknown): boolean {
+  return v === 1 || v === true || v === '1';
+}
+
+export function json(v: unknown): string {
+  return JSON.stringify(v ?? null);
+}
+
+export function fromJson<T>(v: string | null | undefined, fallback: T): T {
+  if (v === null || v === undefined || v === '') return fallback;
+  return JSON.parse(v) as T;
+}
+
+/** Wire datetime: ISO-8601 UTC with `Z`, whole seconds (as the real API sends). */
+export function wireTime(v: Iso | null | undefined): string | null {
+  if (!v) return null;
+  return v.length === 24 ? `${v.slice(0, 19)}Z` : v;
+}
