@@ -97,17 +97,3 @@ export async function updateUser(
 ): Promise<void> {
   await db.updateTable('users').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
 }
-
-/** group ids of each user, in one query for a whole page. */
-export async function groupIdsOf(db: Kysely<Database>, userIds: number[]): Promise<Map<number, number[]>> {
-  const out = new Map<number, number[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('group_users')
-    .select(['member_id', 'group_id'])
-    .where('member_id', 'in', userIds)
-    .orderBy('group_id')
-    .execute();
-  for (const r of rows) out.get(r.member_id)?.push(r.group_id);
-  return out;
-}

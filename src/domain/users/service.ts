@@ -9,6 +9,7 @@ import { AppError, badRequest, duplicate, notFound, validation } from '../../htt
 import type { Tenant } from '../tenant.js';
 import { DRIVER_FLAGS, DRIVER_TEXT_FIELDS, MANAGER_TEXT_FIELDS, TIME_ZONES, USER_TEXT_FIELDS } from './fields.js';
 import * as repo from './repository.js';
+import { assertGroups, groupIdsOf as memberGroups, setMemberGroups } from '../groups/membership.js';
 import type { Insertable, Updateable } from 'kysely';
 
 export type { UserRow, UserFilters } from './repository.js';
@@ -39,7 +40,7 @@ export function listUsers(db: Db, t: Tenant, f: repo.UserFilters, limit: number,
   return repo.listUsers(db.kysely, t.companyId, f, limit, offset);
 }
 
-export const groupIdsOf = (db: Db, ids: number[]) => repo.groupIdsOf(db.kysely, ids);
+export const groupIdsOf = (db: Db, ids: number[]) => memberGroups(db.kysely, 'group_users', ids);
 
 export async function lookupUser(db: Db, t: Tenant, by: { username?: string; email?: string; driver_company_id?: string }) {
   if (by.username === undefined && by.email === undefined && by.driver_company_id === undefined) {
@@ -98,30 +99,11 @@ async function checkGroups(db: Kysely<Database>, t: Tenant, role: string, input:
   if ((input.group_ids !== undefined || input.group_visibility !== undefined) && role !== 'fleet_user') {
     throw badRequest('group_ids and group_visibility apply only to users with role fleet_user');
   }
-  if (input.group_ids?.length) {
-    const found = await db
-      .selectFrom('groups')
-      .select('id')
-      .where('company_id', '=', t.companyId)
-      .where('id', 'in', input.group_ids)
-      .execute();
-    const ok = new Set(found.map((g) => g.id));
-    const missing = input.group_ids.find((g) => !ok.has(g));
-    if (missing !== undefined) throw notFound(`group ${missing}`);
-  }
+  await assertGroups(db, t.companyId, input.group_ids ?? []);
 }
 
 async function setGroups(trx: Kysely<Database>, t: Tenant, userId: number, groupIds: number[] | undefined) {
-  if (groupIds === undefined) return;
-  await trx.deleteFrom('group_users').where('member_id', '=', userId).execute();
-  const now = nowIso();
-  const unique = [...new Set(groupIds)];
-  if (unique.length) {
-    await trx
-      .insertInto('group_users')
-      .values(unique.map((g) => ({ company_id: t.companyId, group_id: g, member_id: userId, created_at: now })))
-      .execute();
-  }
+  if (groupIds !== undefined) await setMemberGroups(trx, 'group_users', t.companyId, userId, groupIds);
 }
 
 function translateUnique(err: unknown, input: UserInput): never {

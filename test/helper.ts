@@ -1,0 +1,116 @@
+/**
+ * Test helper: builds the real app on a real database per test and closes it after.
+ * SQLite runs always (a fresh in-memory database per app). PostgreSQL runs when TEST_POSTGRES_URL is
+ * set: every app gets its own schema, dropped at close, so test files can run in parallel.
+ */
+import { randomBytes } from 'node:crypto';
+import { after, describe } from 'node:test';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config/index.js';
+import { openDb, type Db } from '../src/storage/db.js';
+import { createCompany } from '../src/domain/companies/service.js';
+import { createApiKey } from '../src/auth/api-keys.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL || '';
+
+export function dialects(): Dialect[] {
+  return POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
+/** Runs a describe block once per database dialect. */
+export function eachDialect(name: string, fn: (dialect: Dialect) => void): void {
+  for (const d of dialects()) describe(`${name} [${d}]`, () => fn(d));
+}
+
+/** A database URL for a fresh, empty database of this dialect, and how to drop it. */
+export async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const u = new URL(POSTGRES_URL);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestCompany {
+  id: number;
+  apiKey: string;
+  headers: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  dialect: Dialect;
+  /** A company with an API key, ready to call the API. */
+  company: TestCompany;
+  newCompany(name?: string): Promise<TestCompany>;
+  /** inject as `company` (or `as`), returning status, parsed JSON body and headers. */
+  call(opts: InjectOptions & { as?: TestCompany }): Promise<{ status: number; body: any; headers: Record<string, unknown>; raw: string }>;
+  close(): Promise<void>;
+}
+
+export async function makeApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await freshDatabase(dialect);
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const db = openDb(config.databaseUrl, { poolSize: 4 });
+  const app = await buildApp(config, { db });
+  const newCompany = async (name = 'Acme Freight') => {
+    const c = await createCompany(db, { name });
+    const key = await createApiKey(db, c.id, 'test');
+    return { id: c.id, apiKey: key.api_key, headers: { 'x-api-key': key.api_key } };
+  };
+  const company = await newCompany();
+  let closed = false;
+  const t: TestApp = {
+    app,
+    db,
+    dialect,
+    company,
+    newCompany,
+    async call(opts) {
+      const { as, ...rest } = opts;
+      const who = as ?? company;
+      const res = await app.inject({ ...rest, headers: { ...who.headers, ...(rest.headers ?? {}) } } as InjectOptions);
+      let body: unknown = undefined;
+      try {
+        body = res.body ? JSON.parse(res.body) : undefined;
+      } catch {
+        body = res.body;
+      }
+      return { status: res.statusCode, body, headers: res.headers, raw: res.body };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+  return t;
+}
+
+/** makeApp for the whole describe block: built on first use, closed after the block. */
+export function useApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<TestApp> {
+  let p: Promise<TestApp> | null = null;
+  after(async () => {
+    if (p) await (await p).close();
+  });
+  return () => (p ??= makeApp(dialect, env));
+}
