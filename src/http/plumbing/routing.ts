@@ -1,6 +1,7 @@
 /**
  * Path tolerance and the answers for paths that match no route:
- * - runs of `/` collapse to one and a trailing `.json` is dropped before routing (wire-format §2.6);
+ * - runs of `/` collapse to one and, on versioned API paths, a trailing `.json` is dropped before
+ *   routing (wire-format §2.6);
  * - an unknown path is 404, a known path with another method is 405 with `Allow`.
  */
 import type { FastifyInstance } from 'fastify';
@@ -11,7 +12,7 @@ export function rewriteUrl(url: string): string {
   let path = q === -1 ? url : url.slice(0, q);
   const rest = q === -1 ? '' : url.slice(q);
   path = path.replace(/\/{2,}/g, '/');
-  if (path.endsWith('.json')) path = path.slice(0, -5);
+  if (path.endsWith('.json') && /^\/v\d+\//.test(path)) path = path.slice(0, -5);
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
   return path + rest;
 }
