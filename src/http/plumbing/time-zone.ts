@@ -1,0 +1,64 @@
+/**
+ * X-Time-Zone (wire-format §2.3): a Rails zone name that sets the day boundaries of date parameters.
+ * An unknown value is ignored (UTC applies) and never fails a request. Datetimes in responses stay in
+ * UTC with `Z`; only the reading of `YYYY-MM-DD` parameters changes.
+ */
+import type { FastifyRequest } from 'fastify';
+import { TIME_ZONES } from '../../domain/users/fields.js';
+
+/** The IANA zone named by the request's X-Time-Zone header, or UTC. */
+export function requestTimeZone(req: Pick<FastifyRequest, 'headers'>): string {
+  const raw = req.headers['x-time-zone'];
+  const name = Array.isArray(raw) ? raw[0] : raw;
+  if (!name) return 'UTC';
+  return TIME_ZONES[name.trim()] ?? (isIana(name.trim()) ? name.trim() : 'UTC');
+}
+
+function isIana(name: string): boolean {
+  if (!name.includes('/')) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Offset of `zone` from UTC at the instant `utcMs`, in milliseconds (e.g. -5 h for New York in winter). */
+export function zoneOffsetMs(zone: string, utcMs: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(new Date(utcMs));
+  const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return asUtc - Math.floor(utcMs / 1000) * 1000;
+}
+
+/** The UTC instant at which local midnight of `date` (YYYY-MM-DD) begins in `zone`. */
+export function startOfDay(date: string, zone: string): Date {
+  const [y, m, d] = date.split('-').map(Number);
+  const naive = Date.UTC(y, m - 1, d);
+  // Two passes settle the offset across a DST change on that day.
+  let t = naive - zoneOffsetMs(zone, naive);
+  t = naive - zoneOffsetMs(zone, t);
+  return new Date(t);
+}
+
+/** The half-open UTC interval [start, end) covering the local days `from`..`to` inclusive. */
+export function dayWindow(from: string, to: string, zone: string): { start: Date; end: Date } {
+  const next = new Date(`${to}T00:00:00Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return { start: startOfDay(from, zone), end: startOfDay(next.toISOString().slice(0, 10), zone) };
+}
+
+/** The local calendar date (YYYY-MM-DD) of an instant in `zone`. */
+export function localDate(utcMs: number, zone: string): string {
+  return new Date(utcMs + zoneOffsetMs(zone, utcMs)).toISOString().slice(0, 10);
+}
