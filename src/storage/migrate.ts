@@ -2,12 +2,16 @@ import { Migrator, type Migration as KyselyMigration, type MigrationProvider } f
 import type { Db } from './db.js';
 import type { Migration } from './migrations/helpers.js';
 import { core } from './migrations/0001_core.js';
+import { events } from './migrations/0002_events.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
  * Every area appends its own migration module here.
  */
-export const MIGRATIONS: Array<[string, Migration]> = [['0001_core', core]];
+export const MIGRATIONS: Array<[string, Migration]> = [
+  ['0001_core', core],
+  ['0002_events', events],
+];
 
 class InCodeProvider implements MigrationProvider {
   constructor(private readonly db: Db) {}

@@ -12,16 +12,16 @@ export interface CompaniesTable {
   city: string | null;
   state: string | null;
   zip: string | null;
-  dot_ids: string; // JSON array
-  cycle: string;
-  time_zone: string;
-  exception_24_hour_restart: number;
-  exception_8_hour_break: number;
-  exception_wait_time: number;
-  exception_short_haul: number;
-  exception_ca_farm_school_bus: number;
-  exception_adverse_driving: number;
-  metric_units: number;
+  dot_ids: Generated<string>; // JSON array
+  cycle: Generated<string>;
+  time_zone: Generated<string>;
+  exception_24_hour_restart: Generated<number>;
+  exception_8_hour_break: Generated<number>;
+  exception_wait_time: Generated<number>;
+  exception_short_haul: Generated<number>;
+  exception_ca_farm_school_bus: Generated<number>;
+  exception_adverse_driving: Generated<number>;
+  metric_units: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -30,7 +30,7 @@ export interface UsersTable {
   id: Generated<number>;
   company_id: number;
   role: string;
-  status: string;
+  status: Generated<string>;
   first_name: string;
   last_name: string;
   email: string | null;
@@ -42,31 +42,31 @@ export interface UsersTable {
   phone2: string | null;
   phone_country_code2: string | null;
   company_reference_id: string | null;
-  metric_units: number;
+  metric_units: Generated<number>;
   time_zone: string | null;
-  external_ids: string; // JSON array of {external_id, integration_name}
+  external_ids: Generated<string>; // JSON array of {external_id, integration_name}
   expires_at: string | null;
-  group_visibility: string;
+  group_visibility: Generated<string>;
   driver_company_id: string | null;
   drivers_license_number: string | null;
   drivers_license_state: string | null;
   joined_at: string | null;
-  duty_status: string;
-  eld_mode: string;
+  duty_status: Generated<string>;
+  eld_mode: Generated<string>;
   cycle: string | null;
   cycle2: string | null;
-  violation_alerts: string;
-  carrier_name: string;
-  carrier_street: string;
-  carrier_city: string;
-  carrier_state: string;
-  carrier_zip: string;
+  violation_alerts: Generated<string>;
+  carrier_name: Generated<string>;
+  carrier_street: Generated<string>;
+  carrier_city: Generated<string>;
+  carrier_state: Generated<string>;
+  carrier_zip: Generated<string>;
   terminal_street: string | null;
   terminal_city: string | null;
   terminal_state: string | null;
   terminal_zip: string | null;
   /** JSON object of the driver's boolean HOS exception and export flags (users/fields.ts). */
-  driver_flags: string;
+  driver_flags: Generated<string>;
   associated_dispatcher_id: number | null;
   mobile_current_sign_in_at: string | null;
   mobile_last_active_at: string | null;
@@ -82,8 +82,8 @@ export interface VehiclesTable {
   id: Generated<number>;
   company_id: number;
   number: string;
-  status: string;
-  ifta: number;
+  status: Generated<string>;
+  ifta: Generated<number>;
   vin: string | null;
   make: string | null;
   model: string | null;
@@ -91,13 +91,13 @@ export interface VehiclesTable {
   license_plate_state: string | null;
   license_plate_number: string | null;
   license_plate_country_code: string | null;
-  metric_units: number;
+  metric_units: Generated<number>;
   fuel_type: string | null;
-  prevent_auto_odometer_entry: number;
+  prevent_auto_odometer_entry: Generated<number>;
   notes: string | null;
-  incab_alert_live_stream_enable: number;
-  driver_facing_camera: number;
-  incab_audio_recording: number;
+  incab_alert_live_stream_enable: Generated<number>;
+  driver_facing_camera: Generated<number>;
+  incab_audio_recording: Generated<number>;
   permanent_driver_id: number | null;
   current_driver_id: number | null;
   availability_status: string | null;
@@ -137,6 +137,17 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+export interface DomainEventsTable {
+  id: Generated<number>;
+  company_id: number;
+  action: string;
+  trigger: string | null;
+  subject_type: string;
+  subject_id: string;
+  data: string; // JSON
+  occurred_at: string;
+}
+
 export interface CoreTables {
   companies: CompaniesTable;
   users: UsersTable;
@@ -145,6 +156,7 @@ export interface CoreTables {
   group_users: GroupMembersTable;
   group_vehicles: GroupMembersTable;
   api_keys: ApiKeysTable;
+  domain_events: DomainEventsTable;
 }
 
 export interface Database extends CoreTables {}

@@ -9,6 +9,7 @@ import { AppError, badRequest, duplicate, notFound, validation } from '../../htt
 import type { Tenant } from '../tenant.js';
 import { DRIVER_FLAGS, DRIVER_TEXT_FIELDS, MANAGER_TEXT_FIELDS, TIME_ZONES, USER_TEXT_FIELDS } from './fields.js';
 import * as repo from './repository.js';
+import { recordEvent } from '../../events/outbox.js';
 import { assertGroups, groupIdsOf as memberGroups, setMemberGroups } from '../groups/membership.js';
 import type { Insertable, Updateable } from 'kysely';
 
@@ -106,6 +107,14 @@ async function setGroups(trx: Kysely<Database>, t: Tenant, userId: number, group
   if (groupIds !== undefined) await setMemberGroups(trx, 'group_users', t.companyId, userId, groupIds);
 }
 
+/** Records `user_upserted` with a snapshot of the user (never the password hash). */
+async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: 'created' | 'updated') {
+  const row = await repo.findUser(trx, t.companyId, id);
+  if (!row) return;
+  const { password_hash: _secret, ...data } = row;
+  await recordEvent(trx, { companyId: t.companyId, action: 'user_upserted', trigger, subject: { type: 'user', id }, data });
+}
+
 function translateUnique(err: unknown, input: UserInput): never {
   if (isUniqueViolation(err)) {
     const msg = String((err as Error).message);
@@ -137,6 +146,7 @@ export async function createUser(db: Db, t: Tenant, input: UserInput): Promise<r
     const id = await db.kysely.transaction().execute(async (trx) => {
       const id = await repo.insertUser(trx, values);
       await setGroups(trx, t, id, input.group_ids);
+      await announce(trx, t, id, 'created');
       return id;
     });
     return getUser(db, t, id);
@@ -165,6 +175,7 @@ export async function updateUser(db: Db, t: Tenant, id: number, input: UserInput
     await db.kysely.transaction().execute(async (trx) => {
       await repo.updateUser(trx, t.companyId, id, values);
       await setGroups(trx, t, id, input.group_ids);
+      await announce(trx, t, id, 'updated');
     });
   } catch (err) {
     translateUnique(err, input);

@@ -1,7 +1,7 @@
 /** Use cases on vehicles (wire-format §4.3). */
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import type { VehiclesTable } from '../../storage/schema.js';
+import type { Database, VehiclesTable } from '../../storage/schema.js';
 import { bool, nowIso } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
 import { duplicate, notFound, validation } from '../../http/plumbing/errors.js';
@@ -9,6 +9,7 @@ import type { Tenant } from '../tenant.js';
 import { assertGroups, groupIdsOf, setMemberGroups } from '../groups/membership.js';
 import { VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_TEXT_FIELDS } from './fields.js';
 import * as repo from './repository.js';
+import { recordEvent } from '../../events/outbox.js';
 
 export type { VehicleRow, VehicleFilters } from './repository.js';
 
@@ -79,6 +80,12 @@ async function checkInput(db: Db, t: Tenant, input: VehicleInput, exceptId = 0) 
   await assertGroups(db.kysely, t.companyId, input.group_ids ?? []);
 }
 
+/** Records `vehicle_upserted` with a snapshot of the vehicle. */
+async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: 'created' | 'updated') {
+  const data = await repo.findVehicle(trx, t.companyId, id);
+  if (data) await recordEvent(trx, { companyId: t.companyId, action: 'vehicle_upserted', trigger, subject: { type: 'vehicle', id }, data });
+}
+
 function translateUnique(err: unknown, input: VehicleInput): never {
   if (isUniqueViolation(err)) throw duplicate('number', String(input.number));
   throw err;
@@ -93,6 +100,7 @@ export async function createVehicle(db: Db, t: Tenant & { actingUserId?: number 
     const id = await db.kysely.transaction().execute(async (trx) => {
       const id = await repo.insertVehicle(trx, values as Insertable<VehiclesTable>);
       if (input.group_ids) await setMemberGroups(trx, 'group_vehicles', t.companyId, id, input.group_ids);
+      await announce(trx, t, id, 'created');
       return id;
     });
     return getVehicle(db, t, id);
@@ -109,6 +117,7 @@ export async function updateVehicle(db: Db, t: Tenant & { actingUserId?: number 
     await db.kysely.transaction().execute(async (trx) => {
       await repo.updateVehicle(trx, t.companyId, id, values);
       if (input.group_ids) await setMemberGroups(trx, 'group_vehicles', t.companyId, id, input.group_ids);
+      await announce(trx, t, id, 'updated');
     });
   } catch (err) {
     translateUnique(err, input);

@@ -1,0 +1,227 @@
+/**
+ * Seeds the demo company ("Demo Freight Lines") into an EMPTY database: staff, drivers, trucks, groups,
+ * then an API key. The fleet itself is deterministic (fleet.ts); the password and the API key are
+ * random, because a demo server may be reachable by others.
+ *
+ * Everything but the API key is written in one transaction, so a failed seed leaves no half company.
+ * On a database that already holds a company nothing is written (`created: false`).
+ */
+import { randomBytes } from 'node:crypto';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Db } from '../storage/db.js';
+import type { Database, UsersTable, VehiclesTable } from '../storage/schema.js';
+import { json, nowIso } from '../storage/values.js';
+import { hashPassword } from '../auth/secrets.js';
+import { createApiKey, type CreatedApiKey } from '../auth/api-keys.js';
+import { companyCode } from '../domain/companies/service.js';
+import { addMembers } from '../domain/groups/membership.js';
+import { DEMO_ADMIN_EMAIL, DEMO_COMPANY } from './data.js';
+import { demoFleet, DEMO_SEED, type DemoFleet } from './fleet.js';
+
+export interface DemoCompany {
+  id: number;
+  company_code: string;
+  name: string;
+}
+
+export interface DemoCounts {
+  admins: number;
+  fleet_users: number;
+  drivers: number;
+  vehicles: number;
+  groups: number;
+}
+
+export type DemoResult =
+  | { created: true; company: DemoCompany; adminEmail: string; password: string; apiKey: CreatedApiKey; counts: DemoCounts }
+  | { created: false; company: DemoCompany };
+
+export interface SeedOptions {
+  /** PRNG seed of the fleet; the default gives the documented demo. */
+  seed?: number;
+  /** Password of every demo user; random when not given. */
+  password?: string;
+}
+
+/** Serializes concurrent seeders on PostgreSQL (two nodes starting with --demo at once). */
+const SEED_LOCK = 0x466c7464; // "Fltd"
+
+type Trx = Kysely<Database>;
+
+async function insertCompany(trx: Trx, now: string): Promise<DemoCompany> {
+  const { id } = await trx
+    .insertInto('companies')
+    .values({
+      company_code: `pending-${randomBytes(8).toString('hex')}`,
+      name: DEMO_COMPANY.name,
+      street: DEMO_COMPANY.street,
+      city: DEMO_COMPANY.city,
+      state: DEMO_COMPANY.state,
+      zip: DEMO_COMPANY.zip,
+      dot_ids: json(DEMO_COMPANY.dot_ids),
+      cycle: DEMO_COMPANY.cycle,
+      time_zone: DEMO_COMPANY.time_zone,
+      exception_24_hour_restart: 0,
+      exception_8_hour_break: 0,
+      exception_wait_time: 0,
+      exception_short_haul: 0,
+      exception_ca_farm_school_bus: 0,
+      exception_adverse_driving: 0,
+      metric_units: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const code = companyCode(id);
+  await trx.updateTable('companies').set({ company_code: code }).where('id', '=', id).execute();
+  return { id, company_code: code, name: DEMO_COMPANY.name };
+}
+
+async function insertUsers(trx: Trx, fleet: DemoFleet, companyId: number, passwordHash: string, now: string) {
+  const rows: Insertable<UsersTable>[] = fleet.users.map(({ groups: _groups, ...u }) => ({
+    ...u,
+    company_id: companyId,
+    status: 'active',
+    password_hash: passwordHash,
+    metric_units: 0,
+    external_ids: '[]',
+    eld_mode: 'logs',
+    driver_flags: u.role === 'driver' ? json({ personal_conveyance_enabled: true, yard_moves_enabled: true }) : '{}',
+    created_at: now,
+    updated_at: now,
+  }));
+  await trx.insertInto('users').values(rows).execute();
+  // Ids are read back by sign-in name, which is unique, rather than trusting RETURNING's row order.
+  const saved = await trx.selectFrom('users').select(['id', 'email', 'username']).where('company_id', '=', companyId).execute();
+  const byName = new Map<string, number>();
+  for (const s of saved) byName.set(s.username ?? s.email ?? '', s.id);
+  return (u: { username: string | null; email: string | null }) => byName.get(u.username ?? u.email ?? '') as number;
+}
+
+async function insertGroups(trx: Trx, fleet: DemoFleet, companyId: number, ownerId: number, now: string) {
+  const ids = new Map<string, number>();
+  for (const g of fleet.groups) {
+    const { id } = await trx
+      .insertInto('groups')
+      .values({
+        company_id: companyId,
+        name: g.name,
+        parent_id: g.parent ? (ids.get(g.parent) ?? null) : null,
+        user_id: ownerId,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.set(g.key, id);
+  }
+  return ids;
+}
+
+async function insertVehicles(trx: Trx, fleet: DemoFleet, companyId: number, userId: (username: string) => number, adminId: number, now: string) {
+  const rows: Insertable<VehiclesTable>[] = fleet.vehicles.map(({ group: _group, permanent_driver, current_driver, ...v }) => ({
+    ...v,
+    company_id: companyId,
+    ifta: 1,
+    metric_units: 0,
+    prevent_auto_odometer_entry: 0,
+    incab_alert_live_stream_enable: -1,
+    driver_facing_camera: -1,
+    incab_audio_recording: -1,
+    permanent_driver_id: permanent_driver ? userId(permanent_driver) : null,
+    current_driver_id: current_driver ? userId(current_driver) : null,
+    availability_updated_at: now,
+    availability_updated_by: adminId,
+    created_at: now,
+    updated_at: now,
+  }));
+  await trx.insertInto('vehicles').values(rows).execute();
+  const saved = await trx.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', companyId).execute();
+  return new Map(saved.map((v) => [v.number, v.id]));
+}
+
+async function insertMembers(
+  trx: Trx,
+  fleet: DemoFleet,
+  companyId: number,
+  groupIds: Map<string, number>,
+  userId: (u: { username: string | null; email: string | null }) => number,
+  vehicleIds: Map<string, number>,
+) {
+  for (const [key, groupId] of groupIds) {
+    const users = fleet.users.filter((u) => u.groups.includes(key)).map(userId);
+    const vehicles = fleet.vehicles.filter((v) => v.group === key).map((v) => vehicleIds.get(v.number) as number);
+    await addMembers(trx, 'group_users', companyId, groupId, users);
+    await addMembers(trx, 'group_vehicles', companyId, groupId, vehicles);
+  }
+}
+
+function countsOf(fleet: DemoFleet): DemoCounts {
+  const role = (r: string) => fleet.users.filter((u) => u.role === r).length;
+  return {
+    admins: role('admin'),
+    fleet_users: role('fleet_user'),
+    drivers: role('driver'),
+    vehicles: fleet.vehicles.length,
+    groups: fleet.groups.length,
+  };
+}
+
+async function firstCompany(db: Db): Promise<DemoCompany> {
+  return db.kysely
+    .selectFrom('companies')
+    .select(['id', 'company_code', 'name'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+}
+
+export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResult> {
+  const fleet = demoFleet(opts.seed ?? DEMO_SEED);
+  const password = opts.password ?? randomBytes(9).toString('base64url');
+  const passwordHash = await hashPassword(password);
+  const now = nowIso();
+  const company = await db.kysely.transaction().execute(async (trx) => {
+    if (db.kind === 'postgres') await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
+    const existing = await trx.selectFrom('companies').select('id').limit(1).executeTakeFirst();
+    if (existing) return null;
+    const company = await insertCompany(trx, now);
+    const userId = await insertUsers(trx, fleet, company.id, passwordHash, now);
+    const adminId = userId({ username: null, email: DEMO_ADMIN_EMAIL });
+    const groupIds = await insertGroups(trx, fleet, company.id, adminId, now);
+    const vehicleIds = await insertVehicles(trx, fleet, company.id, (u) => userId({ username: u, email: null }), adminId, now);
+    await insertMembers(trx, fleet, company.id, groupIds, userId, vehicleIds);
+    return company;
+  });
+  if (!company) return { created: false, company: await firstCompany(db) };
+  const apiKey = await createApiKey(db, company.id, 'demo');
+  return { created: true, company, adminEmail: DEMO_ADMIN_EMAIL, password, apiKey, counts: countsOf(fleet) };
+}
+
+/** What `fleet serve --demo` prints once the server listens on `url`. */
+export function demoBanner(result: DemoResult, url: string): string {
+  const c = result.company;
+  if (!result.created) {
+    return [
+      `Demo: this database already has data (company ${c.id} ${c.company_code} "${c.name}"); nothing was seeded.`,
+      'API keys are shown only once. Create a new one with:',
+      `  npm run -s fleet -- api-key create --company ${c.id}`,
+      `Then: curl -H "X-Api-Key: <key>" ${url}/v1/vehicles`,
+      '',
+    ].join('\n');
+  }
+  const n = result.counts;
+  const key = result.apiKey.api_key;
+  return [
+    `Demo: created "${c.name}" (company ${c.id}, ${c.company_code}) with ${n.admins} admin, ${n.fleet_users} fleet users, ` +
+      `${n.drivers} drivers, ${n.vehicles} vehicles and ${n.groups} groups.`,
+    `  API:       ${url}   (docs: ${url}/docs)`,
+    `  API key:   ${key}   (shown only this once; stored hashed)`,
+    `  Admin:     ${result.adminEmail}`,
+    `  Password:  ${result.password}   (every demo user has it; drivers sign in with their username)`,
+    '  Try it:',
+    `  curl -H "X-Api-Key: ${key}" ${url}/v1/vehicles`,
+    '',
+  ].join('\n');
+}
