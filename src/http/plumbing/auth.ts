@@ -7,12 +7,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../storage/db.js';
 import { hasScope, type AuthContext } from '../../auth/context.js';
+import type { Scope } from '../../auth/scopes.js';
 import { AppError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The OAuth scope this route needs; its presence makes the route authenticated. */
-    scope?: string;
+    /** The OAuth scope this route needs (src/auth/scopes.ts); its presence makes the route authenticated. */
+    scope?: Scope;
   }
   interface FastifyRequest {
     auth: AuthContext;

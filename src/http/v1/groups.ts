@@ -56,8 +56,8 @@ const USER_LISTS = [
 ] as const;
 
 export async function groupsRoutes(app: Api) {
-  const read = { scope: 'groups.read' };
-  const write = { scope: 'groups.manage' };
+  const read = { scope: 'groups.read' } as const;
+  const write = { scope: 'groups.manage' } as const;
   const one = async (companyId: number, row: groups.GroupRow) => oneBody('group', (await groupsWire(app.db, companyId, [row]))[0]);
 
   app.get('/v1/groups', {

@@ -74,8 +74,8 @@ async function oneWire(db: Db, row: users.UserRow) {
 }
 
 export async function usersRoutes(app: Api) {
-  const read = { scope: 'users.read' };
-  const write = { scope: 'users.manage' };
+  const read = { scope: 'users.read' } as const;
+  const write = { scope: 'users.manage' } as const;
 
   app.get('/v1/users', {
     config: read,

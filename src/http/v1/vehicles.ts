@@ -36,8 +36,8 @@ const VehicleOne = oneSchema('vehicle', Vehicle);
 const tags = ['vehicles'];
 
 export async function vehiclesRoutes(app: Api) {
-  const read = { scope: 'vehicles.read' };
-  const write = { scope: 'vehicles.manage' };
+  const read = { scope: 'vehicles.read' } as const;
+  const write = { scope: 'vehicles.manage' } as const;
   const one = async (companyId: number, row: vehicles.VehicleRow) =>
     oneBody('vehicle', (await vehiclesWire(app.db, companyId, [row]))[0]);
 

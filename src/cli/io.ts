@@ -1,0 +1,81 @@
+/** What every `fleet` command shares: its context, flag parsing, output, and the usage error. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Config } from '../config/index.js';
+import type { Db } from '../storage/db.js';
+import { notFound } from '../http/plumbing/errors.js';
+
+/** Wrong usage: unknown command or flag, missing or malformed flag. Exit code 2, usage on stderr. */
+export class UsageError extends Error {}
+
+export type Flags = Record<string, string | boolean | undefined>;
+export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface Ctx {
+  config: Config;
+  db: Db;
+  /** Migrations this run applied (every command migrates first). */
+  applied: string[];
+  json: boolean;
+  /** Prints `record` as one JSON line with --json, else the human `line`. */
+  print(record: Record<string, unknown>, line: string): void;
+}
+
+export interface Command {
+  /** One usage line (or two) for the help text. */
+  usage: string;
+  flags: FlagSpec;
+  /** False for commands that open their own database (serve) or none. */
+  usesDb: boolean;
+  /** Resolves to an exit code, or to null when the process must keep running (serve). */
+  run(flags: Flags, ctx: Ctx): Promise<number | null>;
+}
+
+export const GLOBAL_FLAGS: FlagSpec = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export function parseFlags(args: string[], spec: FlagSpec): Flags {
+  try {
+    const { values } = parseArgs({ args, options: { ...GLOBAL_FLAGS, ...spec }, strict: true, allowPositionals: false });
+    return values as Flags;
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+export function requireFlag(flags: Flags, name: string): string {
+  const v = flags[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+export function optionalFlag(flags: Flags, name: string): string | undefined {
+  const v = flags[name];
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+export function positiveInt(value: string, flag: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${flag} must be a positive whole number, got "${value}"`);
+  }
+  return Number(value);
+}
+
+/** `--company` takes the integer id (`1`) or the company code (`FP0000001`). */
+export async function resolveCompany(db: Db, value: string): Promise<{ id: number; company_code: string; name: string }> {
+  const v = value.trim();
+  let q = db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']);
+  if (/^\d+$/.test(v)) q = q.where('id', '=', positiveInt(v, 'company'));
+  else if (/^[A-Za-z]{2}\d+$/.test(v)) q = q.where('company_code', '=', v.toUpperCase());
+  else throw new UsageError(`--company must be a company id (1) or code (FP0000001), got "${value}"`);
+  const row = await q.executeTakeFirst();
+  if (!row) throw notFound(`company ${v}`);
+  return row;
+}
+
+export function writer(json: boolean): Ctx['print'] {
+  return (record, line) => {
+    process.stdout.write(json ? `${JSON.stringify(record)}\n` : `${line}\n`);
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The `fleet` command. From a checkout: `npm run -s fleet -- <command> …`; installed: `fleet <command> …`
+ * (bin/fleet.js). DATABASE_URL names the database, exactly as for the server.
+ *
+ * Every command that touches the database applies pending migrations first (so a fresh file works) and
+ * closes the database before it returns. With --json a command prints ONE JSON object on stdout.
+ * Exit codes: 0 done; 1 refused or failed (the message on stderr, or `{"error_message": …}` on stdout
+ * with --json); 2 wrong usage (usage on stderr).
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { openDb } from '../storage/db.js';
+import { migrateToLatest } from '../storage/migrate.js';
+import { AppError } from '../http/plumbing/errors.js';
+import { serve } from '../server.js';
+import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js';
+import { apiKeyCreate, apiKeyRevoke, companyCreate, userCreate } from './records.js';
+
+const serveCommand: Command = {
+  usage: 'serve [--demo]          run the API server (--demo: seed a demo fleet into an empty database)',
+  flags: { demo: { type: 'boolean' } },
+  usesDb: false,
+  async run(flags, ctx) {
+    await serve(ctx.config, { demo: flags.demo === true });
+    return null;
+  },
+};
+
+const migrateCommand: Command = {
+  usage: 'migrate                 apply pending database migrations',
+  flags: {},
+  usesDb: true,
+  async run(_flags, ctx) {
+    const n = ctx.applied.length;
+    ctx.print(
+      { applied: ctx.applied },
+      n ? `Applied ${n} migration${n === 1 ? '' : 's'}: ${ctx.applied.join(', ')}` : 'The database is up to date.',
+    );
+    return 0;
+  },
+};
+
+export const COMMANDS: Record<string, Command> = {
+  serve: serveCommand,
+  migrate: migrateCommand,
+  'company create': companyCreate,
+  'user create': userCreate,
+  'api-key create': apiKeyCreate,
+  'api-key revoke': apiKeyRevoke,
+};
+
+export const USAGE = [
+  'Usage: fleet <command> [options]',
+  '',
+  'Commands:',
+  ...Object.values(COMMANDS).map((c) => `  fleet ${c.usage}`),
+  '  fleet help',
+  '',
+  'Options:',
+  '  --json        print one JSON object on stdout (ids as "id", secrets under their own names)',
+  '  -h, --help    show this text',
+  '',
+  'Environment: DATABASE_URL (sqlite:./data/fleet.db by default, or postgres://…), the same database',
+  'as the server; PORT, HOST, LOG_LEVEL, SHUTDOWN_GRACE_MS for serve.',
+  'Exit codes: 0 done, 1 refused or failed, 2 wrong usage.',
+  '',
+].join('\n');
+
+function find(argv: string[]): { command: Command; rest: string[] } | null {
+  const [a, b] = argv;
+  if (a !== undefined && b !== undefined && COMMANDS[`${a} ${b}`]) return { command: COMMANDS[`${a} ${b}`], rest: argv.slice(2) };
+  if (a !== undefined && COMMANDS[a]) return { command: COMMANDS[a], rest: argv.slice(1) };
+  return null;
+}
+
+function fail(json: boolean, message: string): number {
+  if (json) process.stdout.write(`${JSON.stringify({ error_message: message })}\n`);
+  else process.stderr.write(`fleet: ${message}\n`);
+  return 1;
+}
+
+/** Runs one command; resolves to the exit code, or null when the process keeps running (serve). */
+export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number | null> {
+  if (argv.length === 0 || ['help', '--help', '-h'].includes(argv[0])) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const found = find(argv);
+  let json = argv.includes('--json');
+  try {
+    if (!found) throw new UsageError(`unknown command: ${argv.slice(0, 2).join(' ')}`);
+    const flags = parseFlags(found.rest, found.command.flags);
+    json = flags.json === true;
+    if (flags.help) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    const config: Config = loadConfig(env);
+    const ctx: Ctx = { config, db: null as never, applied: [], json, print: writer(json) };
+    if (!found.command.usesDb) return await found.command.run(flags, ctx);
+    ctx.db = openDb(config.databaseUrl, { poolSize: 2 });
+    try {
+      ctx.applied = await migrateToLatest(ctx.db);
+      return await found.command.run(flags, ctx);
+    } finally {
+      await ctx.db.close();
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`fleet: ${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (err instanceof AppError || err instanceof ConfigError) return fail(json, err.message);
+    return fail(json, (err as Error)?.message ?? String(err));
+  }
+}
+
+function isEntry(): boolean {
+  try {
+    return !!process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `main` on this process's arguments and sets the exit code (used here and by bin/fleet.js). */
+export async function runCli(argv = process.argv.slice(2)): Promise<void> {
+  const code = await main(argv);
+  if (code !== null) process.exitCode = code;
+}
+
+if (isEntry()) await runCli();

@@ -1,0 +1,121 @@
+/**
+ * The process entry for serving: build the app (src/app.ts), listen, and shut down gracefully.
+ *
+ * On SIGTERM or SIGINT the server stops accepting connections, lets in-flight requests finish
+ * (Fastify's close; new requests on kept-alive connections get 503), then the app's onClose hook closes
+ * the database, and the process exits 0. If that takes longer than SHUTDOWN_GRACE_MS the process exits 1
+ * anyway; a second signal exits 1 at once.
+ *
+ * Run it with `fleet serve [--demo]` (src/cli/main.ts) or directly: `tsx src/server.ts`.
+ */
+import { realpathSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config/index.js';
+import { demoBanner, seedDemo } from './demo/seed.js';
+
+export interface ServeOptions {
+  /** Seed the demo company into an empty database and print how to use it. */
+  demo?: boolean;
+  /** Where the listen line and the demo banner are written; stdout by default. */
+  out?: (text: string) => void;
+  /** Install SIGTERM/SIGINT handlers that shut down and exit the process (default true). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** The address actually bound, e.g. `http://127.0.0.1:3000` (the real port when PORT=0). */
+  url: string;
+  /** Graceful stop without exiting the process. */
+  close(): Promise<void>;
+}
+
+/** `http://host:port` of a bound address (IPv6 in brackets). */
+export function urlOf(addr: AddressInfo | string | null): string {
+  if (addr === null) return 'http://unknown';
+  if (typeof addr === 'string') return `unix:${addr}`;
+  const v6 = addr.family === 'IPv6' || (addr.family as unknown) === 6;
+  return `http://${v6 ? `[${addr.address}]` : addr.address}:${addr.port}`;
+}
+
+export async function serve(config: Config, opts: ServeOptions = {}): Promise<RunningServer> {
+  const out = opts.out ?? ((text: string) => void process.stdout.write(text));
+  const app = await buildApp(config);
+  let url: string;
+  let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
+  try {
+    if (opts.demo) demo = await seedDemo(app.db);
+    await app.listen({ host: config.host, port: config.port });
+    url = urlOf(app.server.address());
+  } catch (err) {
+    await app.close().catch(() => {});
+    throw err;
+  }
+  out(`fleet: listening on ${url}\n`);
+  if (demo) out(demoBanner(demo, url));
+
+  const running: RunningServer = { app, url, close: () => app.close() };
+  if (opts.handleSignals !== false) installShutdown(app, config, out);
+  return running;
+}
+
+function installShutdown(app: FastifyInstance, config: Config, out: (text: string) => void): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      process.stderr.write(`fleet: ${signal} again; exiting without waiting\n`);
+      process.exit(1);
+    }
+    closing = true;
+    out(`fleet: ${signal} received; shutting down (in-flight requests have ${config.shutdownGraceMs} ms)\n`);
+    const timer = setTimeout(() => {
+      process.stderr.write(`fleet: shutdown did not finish within ${config.shutdownGraceMs} ms; exiting\n`);
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    timer.unref();
+    app.close().then(
+      () => {
+        clearTimeout(timer);
+        out('fleet: stopped\n');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`fleet: error while shutting down: ${(err as Error)?.message ?? err}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+/** `tsx src/server.ts`: serve with the environment's configuration (no demo data). */
+export async function main(env: Record<string, string | undefined> = process.env): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`fleet: ${err.message}\n`);
+    process.exit(1);
+  }
+  await serve(config);
+}
+
+function isEntry(): boolean {
+  try {
+    return !!process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntry()) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`fleet: ${(err as Error)?.message ?? err}\n`);
+    process.exit(1);
+  });
+}
