@@ -21,8 +21,10 @@ export interface Ctx {
 }
 
 export interface Command {
-  /** One usage line (or two) for the help text. */
+  /** The synopsis for the help text, e.g. `company create --name NAME`. */
   usage: string;
+  /** One line saying what it does. */
+  summary: string;
   flags: FlagSpec;
   /** False for commands that open their own database (serve) or none. */
   usesDb: boolean;

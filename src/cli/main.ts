@@ -18,7 +18,8 @@ import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js'
 import { apiKeyCreate, apiKeyRevoke, companyCreate, userCreate } from './records.js';
 
 const serveCommand: Command = {
-  usage: 'serve [--demo]          run the API server (--demo: seed a demo fleet into an empty database)',
+  usage: 'serve [--demo]',
+  summary: 'Run the API server. --demo seeds a demo fleet into an empty database and prints an API key.',
   flags: { demo: { type: 'boolean' } },
   usesDb: false,
   async run(flags, ctx) {
@@ -28,7 +29,8 @@ const serveCommand: Command = {
 };
 
 const migrateCommand: Command = {
-  usage: 'migrate                 apply pending database migrations',
+  usage: 'migrate',
+  summary: 'Apply pending database migrations (every command does this first).',
   flags: {},
   usesDb: true,
   async run(_flags, ctx) {
@@ -54,16 +56,19 @@ export const USAGE = [
   'Usage: fleet <command> [options]',
   '',
   'Commands:',
-  ...Object.values(COMMANDS).map((c) => `  fleet ${c.usage}`),
+  ...Object.values(COMMANDS).flatMap((c) => [`  fleet ${c.usage}`, `      ${c.summary}`]),
   '  fleet help',
+  '      Show this text.',
   '',
   'Options:',
-  '  --json        print one JSON object on stdout (ids as "id", secrets under their own names)',
-  '  -h, --help    show this text',
+  '  --json        Print one JSON object on stdout (ids as "id", secrets under their own names).',
+  '  -h, --help    Show this text.',
   '',
-  'Environment: DATABASE_URL (sqlite:./data/fleet.db by default, or postgres://…), the same database',
-  'as the server; PORT, HOST, LOG_LEVEL, SHUTDOWN_GRACE_MS for serve.',
-  'Exit codes: 0 done, 1 refused or failed, 2 wrong usage.',
+  'Environment:',
+  '  DATABASE_URL  sqlite:<path> (default sqlite:./data/fleet.db) or postgres://…, as for the server.',
+  '  PORT, HOST, LOG_LEVEL, SHUTDOWN_GRACE_MS, …  Server settings (serve).',
+  '',
+  'Exit codes: 0 done; 1 refused or failed (the message, or {"error_message": …} with --json); 2 wrong usage.',
   '',
 ].join('\n');
 

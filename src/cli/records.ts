@@ -10,6 +10,7 @@ import {
 
 export const companyCreate: Command = {
   usage: 'company create --name NAME',
+  summary: 'Create a company (a tenant).',
   flags: { name: { type: 'string' } },
   usesDb: true,
   async run(flags, ctx) {
@@ -36,9 +37,8 @@ export function namesFrom(login: string): { first: string; last: string } {
 }
 
 export const userCreate: Command = {
-  usage:
-    'user create --company ID --role ROLE --email EMAIL --password PASSWORD\n' +
-    '              [--first-name F] [--last-name L] [--username U]   (a driver may have --username instead of --email)',
+  usage: 'user create --company ID --role ROLE --email EMAIL --password PASSWORD [--first-name F] [--last-name L] [--username U]',
+  summary: 'Create a user. ROLE: admin, fleet_user or driver; a driver may have --username instead of --email.',
   flags: {
     company: { type: 'string' },
     role: { type: 'string' },
@@ -85,6 +85,7 @@ export const userCreate: Command = {
 
 export const apiKeyCreate: Command = {
   usage: 'api-key create --company ID [--name NAME]',
+  summary: 'Create an API key for a company; the key is printed once and stored hashed.',
   flags: { company: { type: 'string' }, name: { type: 'string' } },
   usesDb: true,
   async run(flags, ctx) {
@@ -100,6 +101,7 @@ export const apiKeyCreate: Command = {
 
 export const apiKeyRevoke: Command = {
   usage: 'api-key revoke --id ID',
+  summary: 'Revoke an API key; requests with it get 401 from then on.',
   flags: { id: { type: 'string' } },
   usesDb: true,
   async run(flags, ctx) {

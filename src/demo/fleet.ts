@@ -1,6 +1,8 @@
 /**
- * The demo fleet as plain data: a pure function of a seed (no clock, no database, no Math.random),
- * so every fresh demo looks the same. seed.ts writes it to the database.
+ * The demo fleet as plain data: a pure function of a seed and a reference year (no clock, no database,
+ * no Math.random), so every fresh demo looks the same. The year only moves dates (hire dates before
+ * it, registrations expiring the year after) so that a demo seeded later still looks current.
+ * seed.ts writes the fleet to the database.
  */
 import { Prng, makeVin } from './random.js';
 import {
@@ -121,7 +123,7 @@ function staff(rng: Prng): DemoUser[] {
   }));
 }
 
-function drivers(rng: Prng): DemoUser[] {
+function drivers(rng: Prng, year: number): DemoUser[] {
   const out: DemoUser[] = [];
   const names = new Set<string>();
   const usernames = new Set<string>();
@@ -154,7 +156,7 @@ function drivers(rng: Prng): DemoUser[] {
       driver_company_id: `DFL-${1001 + i}`,
       drivers_license_number: license((n) => rng.digits(n), (n) => rng.letters(n), last.toUpperCase()),
       drivers_license_state: t.state,
-      joined_at: date(rng, 2014, 2025),
+      joined_at: date(rng, year - 12, year - 1),
       cycle: rng.next() < 0.8 ? '70_8' : '60_7',
       ...carrier,
       terminal_street: t.street,
@@ -171,28 +173,28 @@ function terminalOf(u: DemoUser): Terminal {
   return TERMINALS.find((t) => t.city === u.terminal_city) ?? TERMINALS[0];
 }
 
-function vehicles(rng: Prng, driverList: DemoUser[]): DemoVehicle[] {
+function vehicles(rng: Prng, driverList: DemoUser[], year: number): DemoVehicle[] {
   const out: DemoVehicle[] = [];
   const assigned = rng.shuffle(driverList).slice(0, DEMO_VEHICLE_COUNT - SPARE_VEHICLES);
   for (let i = 0; i < DEMO_VEHICLE_COUNT; i++) {
     const driver = assigned[i] ?? null;
     const t = driver ? terminalOf(driver) : rng.weighted(TERMINALS, (x) => x.weight);
     const m = rng.weighted(TRUCK_MODELS, (x) => x.weight);
-    const year = rng.pick(TRUCK_YEARS);
+    const modelYear = rng.pick(TRUCK_YEARS);
     const spare = driver === null;
     const inShop = spare && i % 2 === 0;
     out.push({
       number: `T-${101 + i}`,
       status: spare && i === DEMO_VEHICLE_COUNT - 1 ? 'inactive' : 'active',
-      vin: makeVin(rng, m.wmi, m.descriptor, year, m.plant),
+      vin: makeVin(rng, m.wmi, m.descriptor, modelYear, m.plant),
       make: m.make,
       model: m.model,
-      year: String(year),
+      year: String(modelYear),
       fuel_type: 'diesel',
       license_plate_state: t.state,
       license_plate_number: `${rng.letters(2)}${rng.digits(5)}`,
       license_plate_country_code: 'US',
-      registration_expiry_date: date(rng, 2026, 2027),
+      registration_expiry_date: date(rng, year + 1, year + 1),
       notes: inShop ? 'In the shop: scheduled PM service' : spare ? 'Spare unit' : null,
       availability_status: inShop ? 'out_of_service' : 'in_service',
       permanent_driver: driver?.username ?? null,
@@ -204,8 +206,9 @@ function vehicles(rng: Prng, driverList: DemoUser[]): DemoVehicle[] {
 }
 
 /** The whole demo fleet for a seed: staff first, then drivers, then vehicles. */
-export function demoFleet(seed = DEMO_SEED): DemoFleet {
+export function demoFleet(seed = DEMO_SEED, year = 2025): DemoFleet {
   const rng = new Prng(seed);
-  const driverList = drivers(rng);
-  return { users: [...staff(rng), ...driverList], vehicles: vehicles(rng, driverList), groups: DEMO_GROUPS };
+  const staffList = staff(rng);
+  const driverList = drivers(rng, year);
+  return { users: [...staffList, ...driverList], vehicles: vehicles(rng, driverList, year), groups: DEMO_GROUPS };
 }

@@ -39,6 +39,8 @@ export type DemoResult =
 export interface SeedOptions {
   /** PRNG seed of the fleet; the default gives the documented demo. */
   seed?: number;
+  /** Reference year of the fleet's dates; the current year by default. */
+  year?: number;
   /** Password of every demo user; random when not given. */
   password?: string;
 }
@@ -178,7 +180,11 @@ async function firstCompany(db: Db): Promise<DemoCompany> {
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResult> {
-  const fleet = demoFleet(opts.seed ?? DEMO_SEED);
+  // Cheap check first (no password hashing on every restart); the transaction checks again under a lock.
+  if (await db.kysely.selectFrom('companies').select('id').limit(1).executeTakeFirst()) {
+    return { created: false, company: await firstCompany(db) };
+  }
+  const fleet = demoFleet(opts.seed ?? DEMO_SEED, opts.year ?? new Date().getUTCFullYear());
   const password = opts.password ?? randomBytes(9).toString('base64url');
   const passwordHash = await hashPassword(password);
   const now = nowIso();
@@ -221,7 +227,7 @@ export function demoBanner(result: DemoResult, url: string): string {
     `  Admin:     ${result.adminEmail}`,
     `  Password:  ${result.password}   (every demo user has it; drivers sign in with their username)`,
     '  Try it:',
-    `  curl -H "X-Api-Key: ${key}" ${url}/v1/vehicles`,
+    `    curl -H "X-Api-Key: ${key}" ${url}/v1/vehicles`,
     '',
   ].join('\n');
 }

@@ -1,8 +1,9 @@
-import { Migrator, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
 import type { Db } from './db.js';
 import type { Migration } from './migrations/helpers.js';
 import { core } from './migrations/0001_core.js';
 import { events } from './migrations/0002_events.js';
+import { dispatch } from './migrations/0003_dispatch.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -11,6 +12,7 @@ import { events } from './migrations/0002_events.js';
 export const MIGRATIONS: Array<[string, Migration]> = [
   ['0001_core', core],
   ['0002_events', events],
+  ['0003_dispatch', dispatch],
 ];
 
 class InCodeProvider implements MigrationProvider {
@@ -32,7 +34,13 @@ function isBusy(err: unknown): boolean {
  * advisory lock; SQLite callers in several processes retry when the file is busy.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db) });
+  // Kysely's bookkeeping tables live in the connection's own schema, so that several schemas of one
+  // PostgreSQL database (e.g. one per tenant cluster or per test) never see each other's.
+  const schema =
+    db.kind === 'postgres'
+      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s
+      : undefined;
+  const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db), migrationTableSchema: schema });
   for (let attempt = 0; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

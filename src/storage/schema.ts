@@ -3,6 +3,7 @@
  * so that one `Database` type covers every query. Value representation: ./values.ts.
  */
 import type { Generated } from 'kysely';
+import type { DispatchTables } from '../domain/dispatch/tables.js';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -159,4 +160,4 @@ export interface CoreTables {
   domain_events: DomainEventsTable;
 }
 
-export interface Database extends CoreTables {}
+export interface Database extends CoreTables, DispatchTables {}

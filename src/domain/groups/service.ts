@@ -38,9 +38,7 @@ async function checkParent(db: Db, t: Tenant, groupId: number | null, parentId: 
   for (let depth = 0; cursor !== null; depth++) {
     if (cursor === groupId) throw validation('parent_id', 'would make the group its own ancestor');
     if (depth > 100) throw validation('parent_id', 'makes the group tree too deep');
-    const g: GroupRow = await getGroup(db, t, cursor).catch(() => {
-      throw notFound(`group ${cursor}`);
-    });
+    const g: GroupRow = await getGroup(db, t, cursor);
     cursor = g.parent_id;
   }
 }

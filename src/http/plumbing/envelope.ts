@@ -31,7 +31,9 @@ export const MAX_PER_PAGE = 100;
 export function pageOf(q: { per_page?: number; page_no?: number }, max = MAX_PER_PAGE): Page {
   const per_page = Math.min(q.per_page ?? DEFAULT_PER_PAGE, max);
   const page_no = q.page_no ?? 1;
-  return { per_page, page_no, offset: (page_no - 1) * per_page };
+  // A page far past the end is still just an empty page; keep the offset a safe integer for the database.
+  const offset = Math.min((page_no - 1) * per_page, Number.MAX_SAFE_INTEGER);
+  return { per_page, page_no, offset };
 }
 
 export function listSchema(plural: string, singular: string, item: TSchema) {

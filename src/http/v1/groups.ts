@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
 import { validation } from '../plumbing/errors.js';
-import { IdParams, Nullable } from '../wire/types.js';
+import { Id, IdParams, Nullable } from '../wire/types.js';
 import { UserSummary, userSummary } from '../wire/summaries.js';
 import { vehiclesWire } from '../wire/vehicle.js';
 import { UserList, usersWire } from './users.js';
@@ -27,11 +27,11 @@ export const Group = Type.Object({
 
 const GroupBody = Type.Object({
   name: opt(Type.String({ maxLength: 255 })),
-  parent_id: opt(Nullable(Type.Integer({ minimum: 1 }))),
-  user_id: opt(Nullable(Type.Integer({ minimum: 1 }))),
+  parent_id: opt(Nullable(Id())),
+  user_id: opt(Nullable(Id())),
 });
 
-const Ids = Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000, description: 'User or vehicle ids' });
+const Ids = Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'User or vehicle ids' });
 const IdsBody = Type.Object({ ids: Ids });
 const IdsQuery = Type.Object({ ids: opt(Ids) });
 const OptionalIdsBody = Type.Union([Type.Object({ ids: opt(Ids) }), Type.Null()]);

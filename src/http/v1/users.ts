@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import type { Db } from '../../storage/db.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdParams } from '../wire/types.js';
+import { Id, IdParams } from '../wire/types.js';
 import { User, userWire } from '../wire/user.js';
 import * as users from '../../domain/users/service.js';
 import {
@@ -30,7 +30,7 @@ const UserBody = Type.Object({
   status: opt(Enum(USER_STATUSES)),
   password: opt(Type.String({ minLength: 8, maxLength: 200 })),
   metric_units: opt(Type.Boolean()),
-  group_ids: opt(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })),
+  group_ids: opt(Type.Array(Id(), { maxItems: 1000 })),
   group_visibility: opt(Enum(GROUP_VISIBILITY)),
   external_ids_attributes: opt(
     Type.Array(Type.Object({ external_id: S(), integration_name: S() }), { maxItems: 50 }),

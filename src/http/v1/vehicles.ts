@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList, IdParams } from '../wire/types.js';
+import { Id, IdList, IdParams } from '../wire/types.js';
 import { Vehicle, vehiclesWire } from '../wire/vehicle.js';
 import * as vehicles from '../../domain/vehicles/service.js';
 import { AVAILABILITY, FUEL_TYPES, VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_STATUSES, VEHICLE_TEXT_FIELDS } from '../../domain/vehicles/fields.js';
@@ -15,8 +15,8 @@ const VehicleBody = Type.Object({
   status: opt(Enum(VEHICLE_STATUSES)),
   year: opt(Type.Union([Type.String({ maxLength: 8 }), Type.Integer({ minimum: 0, maximum: 9999 }), Type.Null()])),
   fuel_type: opt(Type.Union([Enum(FUEL_TYPES), Type.Null()])),
-  permanent_driver_id: opt(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
-  group_ids: opt(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })),
+  permanent_driver_id: opt(Type.Union([Id(), Type.Null()])),
+  group_ids: opt(Type.Array(Id(), { maxItems: 1000 })),
   availability_status: opt(Enum(AVAILABILITY)),
   carb_ctc_test_enabled: opt(Type.Union([Type.Boolean(), Type.Null()])),
   ...Object.fromEntries(VEHICLE_TEXT_FIELDS.map((f) => [f, opt(Type.Union([Type.String({ maxLength: 255 }), Type.Null()]))])),

@@ -9,8 +9,10 @@ export const NBool = () => Nullable(Type.Boolean());
 export const DateTime = (description?: string) =>
   Type.String({ description: description ?? 'ISO-8601 UTC datetime, e.g. 2016-02-24T06:26:00Z' });
 export const NDateTime = () => Nullable(DateTime());
-export const Id = () => Type.Integer({ minimum: 1 });
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, description: 'Object id' }) });
+/** Ids are 32-bit in storage; a larger value is refused before it reaches the database. */
+export const ID_MAX = 2_147_483_647;
+export const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: ID_MAX, description });
+export const IdParams = Type.Object({ id: Id('Object id') });
 /** An array query parameter of ids, in any of the accepted syntaxes (x[]=1, x=1,2, x=1&x=2, x[0]=1). */
-export const IdList = (description: string) => Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { description }));
+export const IdList = (description: string) => Type.Optional(Type.Array(Id(), { description }));
 export const StrList = (description: string) => Type.Optional(Type.Array(Type.String({ maxLength: 255 }), { description }));
