@@ -13,7 +13,6 @@ import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { openDb } from '../storage/db.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { AppError } from '../http/plumbing/errors.js';
-import { serve } from '../server.js';
 import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js';
 import { apiKeyCreate, apiKeyRevoke, companyCreate, userCreate } from './records.js';
 
@@ -23,6 +22,8 @@ const serveCommand: Command = {
   flags: { demo: { type: 'boolean' } },
   usesDb: false,
   async run(flags, ctx) {
+    // Loaded on demand: the HTTP stack takes a second to import, which the other commands do not need.
+    const { serve } = await import('../server.js');
     await serve(ctx.config, { demo: flags.demo === true });
     return null;
   },

@@ -2,6 +2,8 @@
  * Configuration, read once from the environment and validated.
  * Every tunable has its unit in its name or its doc, and a default.
  */
+import { randomBytes } from 'node:crypto';
+
 export interface Config {
   /** TCP port the server listens on. */
   port: number;
@@ -19,6 +21,28 @@ export interface Config {
   bodyLimitBytes: number;
   /** How long graceful shutdown waits for in-flight requests, milliseconds. */
   shutdownGraceMs: number;
+  /** OAuth: an unused refresh token expires after this many seconds (at least 2 hours; docs/oauth.md). */
+  oauthRefreshTokenTtlS: number;
+  /**
+   * OAuth: how long a node may answer from its in-process cache of access tokens, milliseconds. This is
+   * the longest time a revocation made on another node takes to reach this one.
+   */
+  oauthTokenCacheMs: number;
+  /** OAuth: most access tokens held in that cache per process. */
+  oauthTokenCacheSize: number;
+  /** Web pages (sign-in, consent, portal): signed sessions last this many seconds. */
+  webSessionTtlS: number;
+  /**
+   * Key that signs web cookies. Random per process when unset, which is fine for one node; set the
+   * same value (32+ characters) on every node behind a load balancer.
+   */
+  cookieSecret: string;
+  /** Sign-in and token endpoint: the window over which failed attempts are counted, seconds. */
+  authRateWindowS: number;
+  /** Failed attempts allowed per account (sign-in email) or per OAuth client within the window. */
+  authMaxFailuresPerAccount: number;
+  /** Failed attempts allowed per client IP address within the window. */
+  authMaxFailuresPerIp: number;
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +64,13 @@ export function databaseKind(url: string): 'sqlite' | 'postgres' {
   throw new ConfigError(
     `DATABASE_URL must start with sqlite:, postgres:// or postgresql://, got "${url}"`,
   );
+}
+
+function cookieSecret(env: Record<string, string | undefined>): string {
+  const v = env.COOKIE_SECRET;
+  if (v === undefined || v === '') return randomBytes(32).toString('base64url');
+  if (v.length < 32) throw new ConfigError(`COOKIE_SECRET must be at least 32 characters long, got ${v.length}`);
+  return v;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
@@ -70,6 +101,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    oauthRefreshTokenTtlS: int(env, 'OAUTH_REFRESH_TOKEN_TTL_S', 2_592_000, 7200, 31_536_000),
+    oauthTokenCacheMs: int(env, 'OAUTH_TOKEN_CACHE_MS', 1000, 0, 60_000),
+    oauthTokenCacheSize: int(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000),
+    webSessionTtlS: int(env, 'WEB_SESSION_TTL_S', 43_200, 60, 2_592_000),
+    cookieSecret: cookieSecret(env),
+    authRateWindowS: int(env, 'AUTH_RATE_WINDOW_S', 900, 1, 86_400),
+    authMaxFailuresPerAccount: int(env, 'AUTH_MAX_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
+    authMaxFailuresPerIp: int(env, 'AUTH_MAX_FAILURES_PER_IP', 100, 1, 1_000_000),
     ...overrides,
   };
 }

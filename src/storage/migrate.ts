@@ -4,6 +4,7 @@ import type { Migration } from './migrations/helpers.js';
 import { core } from './migrations/0001_core.js';
 import { events } from './migrations/0002_events.js';
 import { dispatch } from './migrations/0003_dispatch.js';
+import { oauth } from './migrations/0006_oauth.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -13,6 +14,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0001_core', core],
   ['0002_events', events],
   ['0003_dispatch', dispatch],
+  ['0006_oauth', oauth],
 ];
 
 class InCodeProvider implements MigrationProvider {

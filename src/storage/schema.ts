@@ -4,6 +4,7 @@
  */
 import type { Generated } from 'kysely';
 import type { DispatchTables } from '../domain/dispatch/tables.js';
+import type { OAuthTables } from '../auth/oauth/tables.js';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -160,4 +161,4 @@ export interface CoreTables {
   domain_events: DomainEventsTable;
 }
 
-export interface Database extends CoreTables, DispatchTables {}
+export interface Database extends CoreTables, DispatchTables, OAuthTables {}

@@ -111,6 +111,9 @@ eachDialect('users: reading', (dialect) => {
     assert.deepEqual(idsOf(res.body, 'users', 'user'), [bob.id]);
     res = await t.call({ method: 'GET', url: '/v1/users?duty_status=on_duty' });
     assert.deepEqual(idsOf(res.body, 'users', 'user'), [ann.id]);
+    // admins and fleet users carry no duty status: off_duty matches no one here
+    res = await t.call({ method: 'GET', url: '/v1/users?duty_status=off_duty' });
+    assert.deepEqual(res.body.users, []);
     res = await t.call({ method: 'GET', url: '/v1/users?duty_status=sleeper' });
     assert.deepEqual(res.body.users, []);
     assert.equal(res.body.pagination.total, 0);

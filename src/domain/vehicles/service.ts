@@ -9,6 +9,7 @@ import type { Tenant } from '../tenant.js';
 import { assertGroups, groupIdsOf, setMemberGroups } from '../groups/membership.js';
 import { VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_TEXT_FIELDS } from './fields.js';
 import * as repo from './repository.js';
+import { actingUserId } from '../users/acting.js';
 import { recordEvent } from '../../events/outbox.js';
 
 export type { VehicleRow, VehicleFilters } from './repository.js';
@@ -44,11 +45,11 @@ async function assertDriver(db: Db, t: Tenant, id: number) {
     .where('company_id', '=', t.companyId)
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!u) throw notFound(`user ${id}`);
+  if (!u) throw notFound(`permanent_driver_id: user ${id}`);
   if (u.role !== 'driver') throw validation('permanent_driver_id', `must name a driver; user ${id} is a ${u.role}`);
 }
 
-function columns(input: VehicleInput, actingUserId: number | null): Updateable<VehiclesTable> {
+function columns(input: VehicleInput, actingUser: number | null): Updateable<VehiclesTable> {
   const out: Record<string, unknown> = {};
   for (const f of VEHICLE_TEXT_FIELDS) if (input[f] !== undefined) out[f] = input[f] === '' ? null : input[f];
   for (const f of VEHICLE_BOOL_FIELDS) if (input[f] !== undefined) out[f] = bool(input[f] as boolean);
@@ -64,9 +65,14 @@ function columns(input: VehicleInput, actingUserId: number | null): Updateable<V
   if (input.availability_status !== undefined) {
     out.availability_status = input.availability_status;
     out.availability_updated_at = nowIso();
-    out.availability_updated_by = actingUserId;
+    out.availability_updated_by = actingUser;
   }
   return out as Updateable<VehiclesTable>;
+}
+
+/** Who changed the availability: looked up only when the change carries one. */
+async function changedBy(db: Db, t: Tenant & { actingUserId?: number | null }, input: VehicleInput) {
+  return input.availability_status === undefined ? null : actingUserId(db, t);
 }
 
 async function checkInput(db: Db, t: Tenant, input: VehicleInput, exceptId = 0) {
@@ -95,7 +101,7 @@ export async function createVehicle(db: Db, t: Tenant & { actingUserId?: number 
   if (input.number === undefined) throw validation('number', 'is required');
   await checkInput(db, t, input);
   const now = nowIso();
-  const values = { ...columns(input, t.actingUserId ?? null), company_id: t.companyId, created_at: now, updated_at: now };
+  const values = { ...columns(input, await changedBy(db, t, input)), company_id: t.companyId, created_at: now, updated_at: now };
   try {
     const id = await db.kysely.transaction().execute(async (trx) => {
       const id = await repo.insertVehicle(trx, values as Insertable<VehiclesTable>);
@@ -112,7 +118,7 @@ export async function createVehicle(db: Db, t: Tenant & { actingUserId?: number 
 export async function updateVehicle(db: Db, t: Tenant & { actingUserId?: number | null }, id: number, input: VehicleInput) {
   await getVehicle(db, t, id);
   await checkInput(db, t, input, id);
-  const values = { ...columns(input, t.actingUserId ?? null), updated_at: nowIso() };
+  const values = { ...columns(input, await changedBy(db, t, input)), updated_at: nowIso() };
   try {
     await db.kysely.transaction().execute(async (trx) => {
       await repo.updateVehicle(trx, t.companyId, id, values);

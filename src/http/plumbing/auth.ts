@@ -71,18 +71,3 @@ async function actingAdmin(db: Db, companyId: number, header: string): Promise<n
   if (!row) throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
   return row.id;
 }
-
-/** The admin a request acts as: X-User-Id when sent, else the company's first active admin. */
-export async function resolveActingUser(db: Db, ctx: AuthContext): Promise<number | null> {
-  if (ctx.actingUserId !== null) return ctx.actingUserId;
-  const row = await db.kysely
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', ctx.companyId)
-    .where('role', '=', 'admin')
-    .where('status', '=', 'active')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id ?? null;
-}

@@ -8,7 +8,7 @@ import { UserSummary, userSummary } from '../wire/summaries.js';
 import { vehiclesWire } from '../wire/vehicle.js';
 import { UserList, usersWire } from './users.js';
 import { VehicleList } from './vehicles.js';
-import { resolveActingUser } from '../plumbing/auth.js';
+import { actingUserId } from '../../domain/users/acting.js';
 import * as groups from '../../domain/groups/service.js';
 import { listUsers } from '../../domain/users/service.js';
 import { listVehicles } from '../../domain/vehicles/service.js';
@@ -73,7 +73,7 @@ export async function groupsRoutes(app: Api) {
     config: write,
     schema: { tags, summary: 'Create a group', body: GroupBody, response: { 201: GroupOne, ...errorResponses } },
   }, async (req, reply) => {
-    const owner = await resolveActingUser(app.db, req.auth);
+    const owner = await actingUserId(app.db, req.auth);
     const row = await groups.createGroup(app.db, req.auth, req.body, owner);
     return reply.code(201).send(await one(req.auth.companyId, row));
   });

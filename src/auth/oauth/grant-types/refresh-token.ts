@@ -1,0 +1,78 @@
+/**
+ * grant_type=refresh_token (RFC 6749 §6): every use returns a new access token and a new refresh token
+ * and retires the one presented. Presenting a retired refresh token again means it leaked: the whole
+ * grant is revoked, access tokens included (RFC 6819 §5.2.2.3). `redirect_uri` is accepted and not
+ * checked (wire-format §8.4). `scope` may narrow the new access token, never widen it.
+ */
+import { fromJson } from '../../../storage/values.js';
+import { digest } from '../../secrets.js';
+import { msOf } from '../clock.js';
+import { invalidGrant, invalidScope } from '../errors.js';
+import { revokeGrant } from '../grants.js';
+import { splitScopes } from '../scope-param.js';
+import { issueTokens, TOKEN_FORMAT } from '../tokens.js';
+import type { GrantTypeHandler } from './types.js';
+
+const REUSED = 'The refresh token has already been used; the authorization is revoked. Authorize again.';
+
+export const refreshToken: GrantTypeHandler = {
+  name: 'refresh_token',
+  required: ['refresh_token'],
+  async handle(db, rt, app, p) {
+    const token = p.refresh_token!;
+    const row = TOKEN_FORMAT.test(token) && token.startsWith('fr_')
+      ? await db.kysely
+          .selectFrom('oauth_tokens')
+          .selectAll()
+          .where('token_hash', '=', digest(token))
+          .where('kind', '=', 'refresh')
+          .executeTakeFirst()
+      : undefined;
+    if (!row || row.app_id !== app.id) throw invalidGrant('The refresh token is unknown or was issued to another client.');
+    if (row.consumed_at !== null) {
+      await revokeGrant(db, rt, row.grant_id);
+      throw invalidGrant(REUSED);
+    }
+    if (row.revoked_at !== null) throw invalidGrant('The refresh token has been revoked.');
+    if (msOf(row.expires_at) <= rt.clock()) throw invalidGrant('The refresh token has expired; authorize again.');
+    const grant = await db.kysely
+      .selectFrom('oauth_grants')
+      .select('id')
+      .where('id', '=', row.grant_id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!grant) throw invalidGrant('The authorization has been revoked.');
+
+    const original = fromJson<string[]>(row.scopes, []);
+    let accessScopes = original;
+    if (p.scope !== undefined) {
+      const wanted = splitScopes(p.scope);
+      if (wanted.length === 0 || wanted.some((s) => !original.includes(s))) throw invalidScope();
+      accessScopes = wanted;
+    }
+    const issued = await db.kysely.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('oauth_tokens')
+        .set({ consumed_at: rt.nowIso() })
+        .where('id', '=', row.id)
+        .where('consumed_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0) return null;
+      return issueTokens(trx, rt, {
+        grantId: row.grant_id,
+        appId: app.id,
+        companyId: row.company_id,
+        codeId: row.code_id,
+        parentId: row.id,
+        accessScopes,
+        refreshScopes: original,
+      });
+    });
+    if (!issued) {
+      await revokeGrant(db, rt, row.grant_id);
+      throw invalidGrant(REUSED);
+    }
+    return issued;
+  },
+};

@@ -1,0 +1,61 @@
+/**
+ * The per-app OAuth state that is not in the database: the clock, the access-token cache and the
+ * failed-attempt limiters. buildApp creates one per app and links it to the app's database so that the
+ * bearer authenticator (which sees only the database) finds it.
+ */
+import type { Db } from '../../storage/db.js';
+import { loadConfig, type Config } from '../../config/index.js';
+import { isoAt, systemClock, type Clock } from './clock.js';
+import { TokenCache } from './token-cache.js';
+import { MemoryRateLimiter, type Limits } from './rate-limit.js';
+
+/** Lifetimes fixed by the wire contract (wire-format §8.4–8.5). */
+export const ACCESS_TOKEN_TTL_S = 7200;
+export const CODE_TTL_S = 600;
+
+export interface OAuthRuntime {
+  clock: Clock;
+  config: Config;
+  tokenCache: TokenCache;
+  /** Sign-in failures: per email and per IP. */
+  signIn: Limits;
+  /** Token-endpoint failures: per client id and per IP. */
+  token: Limits;
+  nowIso(): string;
+}
+
+export function createRuntime(config: Config, clock: Clock = systemClock): OAuthRuntime {
+  const windowMs = config.authRateWindowS * 1000;
+  const limits = (): Limits => ({
+    account: new MemoryRateLimiter(config.authMaxFailuresPerAccount, windowMs, clock),
+    ip: new MemoryRateLimiter(config.authMaxFailuresPerIp, windowMs, clock),
+  });
+  return {
+    clock,
+    config,
+    tokenCache: new TokenCache(config.oauthTokenCacheMs, config.oauthTokenCacheSize, clock),
+    signIn: limits(),
+    token: limits(),
+    nowIso: () => isoAt(clock()),
+  };
+}
+
+const byDb = new WeakMap<Db, OAuthRuntime>();
+
+export function attachRuntime(db: Db, rt: OAuthRuntime): void {
+  byDb.set(db, rt);
+}
+
+export function detachRuntime(db: Db, rt: OAuthRuntime): void {
+  if (byDb.get(db) === rt) byDb.delete(db);
+}
+
+/** The runtime of the app using `db`; a default one (system clock, default settings) otherwise. */
+export function runtimeFor(db: Db): OAuthRuntime {
+  let rt = byDb.get(db);
+  if (!rt) {
+    rt = createRuntime(loadConfig({}));
+    byDb.set(db, rt);
+  }
+  return rt;
+}

@@ -1,0 +1,174 @@
+/**
+ * Forms (templates a driver fills in at a stop, with external ids) and form entries (what the driver
+ * submitted). Entries come from drivers' devices; `recordFormEntry` is the one path that creates them.
+ *
+ * auto_complete_forms: when a dispatch has it and is active, an entry for one of its stops departs that
+ * stop as soon as every form attached to the stop (its form_ids) has an entry for it (a stop with no
+ * forms departs on its first entry). The consignee stop departing completes the dispatch. Without the
+ * flag, entries are recorded and change nothing else.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import type { Db } from '../../storage/db.js';
+import type { Database } from '../../storage/schema.js';
+import { countOf } from '../../storage/query.js';
+import { fromBool, fromJson, json, nowIso, toIso } from '../../storage/values.js';
+import { validation } from '../../http/plumbing/errors.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Tenant } from '../tenant.js';
+import type { FormEntriesTable, FormsTable } from './tables.js';
+import { checkDriver, checkVehicle } from './references.js';
+import * as repo from './repository.js';
+import { moveStop } from './service.js';
+
+export type FormRow = Selectable<FormsTable>;
+export type FormEntryRow = Selectable<FormEntriesTable>;
+
+export interface FormField {
+  name: string;
+  label: string;
+  type: string;
+  required: boolean;
+}
+
+export interface ExternalId {
+  external_id: string;
+  integration_name: string;
+}
+
+export interface FormInput {
+  id?: string;
+  name: string;
+  version?: number;
+  external_ids?: ExternalId[];
+  fields?: FormField[];
+}
+
+export async function createForm(db: Db, t: Tenant, input: FormInput): Promise<FormRow> {
+  if (!input.name?.trim()) throw validation('name', 'is required');
+  const now = nowIso();
+  const id = input.id ?? randomUUID();
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('forms')
+      .values({
+        id,
+        company_id: t.companyId,
+        name: input.name.trim(),
+        version: input.version ?? 1,
+        external_ids: json(input.external_ids ?? []),
+        fields: json(input.fields ?? []),
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await recordEvent(trx, { companyId: t.companyId, action: 'form_upserted', trigger: 'created', subject: { type: 'form', id }, data: { id, ...input } });
+  });
+  return db.kysely.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+export async function listForms(db: Db, t: Tenant, limit: number, offset: number) {
+  const base = db.kysely.selectFrom('forms').where('company_id', '=', t.companyId);
+  const [rows, total] = await Promise.all([
+    base.selectAll().orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute(),
+    countOf(base.select('id')),
+  ]);
+  return { rows, total };
+}
+
+export interface FormEntryFilters {
+  dispatch_ids?: number[];
+  driver_ids?: number[];
+  vehicle_ids?: number[];
+  /** Half-open window on submitted_at. */
+  window?: { start: Date; end: Date };
+}
+
+export async function listFormEntries(db: Db, t: Tenant, f: FormEntryFilters, limit: number, offset: number) {
+  let base = db.kysely.selectFrom('form_entries').where('company_id', '=', t.companyId);
+  if (f.dispatch_ids?.length) base = base.where('dispatch_id', 'in', f.dispatch_ids);
+  if (f.driver_ids?.length) base = base.where('driver_id', 'in', f.driver_ids);
+  if (f.vehicle_ids?.length) base = base.where('vehicle_id', 'in', f.vehicle_ids);
+  if (f.window) base = base.where('submitted_at', '>=', toIso(f.window.start)).where('submitted_at', '<', toIso(f.window.end));
+  const [rows, total] = await Promise.all([
+    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    countOf(base.select('id')),
+  ]);
+  return { rows, total };
+}
+
+export interface FormEntryInput {
+  form_id: string;
+  driver_id: number;
+  vehicle_id?: number | null;
+  /** The dispatch, by id or by vendor_id. */
+  dispatch_id?: number;
+  vendor_dispatch_id?: string;
+  vendor_stop_id?: string;
+  entry: Record<string, unknown>;
+  submitted_at?: string;
+}
+
+async function lockedDispatch(trx: Kysely<Database>, db: Db, t: Tenant, input: FormEntryInput) {
+  if (input.dispatch_id !== undefined) {
+    const row = await repo.findById(trx, db.kind, t.companyId, input.dispatch_id, true);
+    if (!row) throw validation('dispatch_id', `names no dispatch of this company (${input.dispatch_id})`);
+    return row;
+  }
+  if (input.vendor_dispatch_id !== undefined) {
+    const row = await repo.findByVendorId(trx, db.kind, t.companyId, input.vendor_dispatch_id, true);
+    if (!row) throw validation('vendor_dispatch_id', `names no dispatch of this company ("${input.vendor_dispatch_id}")`);
+    return row;
+  }
+  if (input.vendor_stop_id !== undefined) throw validation('vendor_stop_id', 'needs dispatch_id or vendor_dispatch_id');
+  return undefined;
+}
+
+/** Records a driver's form entry and, under auto_complete_forms, departs the stop it completes. */
+export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput): Promise<FormEntryRow> {
+  const id = await db.kysely.transaction().execute(async (trx) => {
+    const form = await trx.selectFrom('forms').selectAll().where('company_id', '=', t.companyId).where('id', '=', input.form_id).executeTakeFirst();
+    if (!form) throw validation('form_id', `names no form of this company ("${input.form_id}")`);
+    for (const f of fromJson<FormField[]>(form.fields, [])) {
+      if (f.required && (input.entry[f.name] === undefined || input.entry[f.name] === null)) {
+        throw validation(`entry.${f.name}`, `is required by form "${form.name}"`);
+      }
+    }
+    await checkDriver(trx, t.companyId, input.driver_id);
+    if (input.vehicle_id) await checkVehicle(trx, t.companyId, input.vehicle_id);
+    const dispatch = await lockedDispatch(trx, db, t, input);
+    const view = dispatch ? (await repo.viewsOf(trx, [dispatch]))[0] : undefined;
+    const stop = input.vendor_stop_id === undefined ? undefined : view?.stops.find((s) => s.vendor_id === input.vendor_stop_id);
+    if (input.vendor_stop_id !== undefined && !stop) {
+      throw validation('vendor_stop_id', `names no stop of the dispatch ("${input.vendor_stop_id}")`);
+    }
+    const now = nowIso();
+    const { id } = await trx
+      .insertInto('form_entries')
+      .values({
+        company_id: t.companyId,
+        form_id: form.id,
+        form_version: form.version,
+        dispatch_id: dispatch?.id ?? null,
+        dispatch_stop_id: stop?.id ?? null,
+        vendor_dispatch_id: dispatch?.vendor_id ?? null,
+        vendor_stop_id: stop?.vendor_id ?? null,
+        driver_id: input.driver_id,
+        vehicle_id: input.vehicle_id ?? dispatch?.vehicle_id ?? null,
+        entry: json(input.entry),
+        submitted_at: input.submitted_at ? toIso(new Date(input.submitted_at)) : now,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const saved = await trx.selectFrom('form_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await recordEvent(trx, { companyId: t.companyId, action: 'form_entry_created', subject: { type: 'form_entry', id }, data: { ...saved, entry: input.entry } });
+    if (dispatch && view && stop && fromBool(dispatch.auto_complete_forms) && view.status === 'active' && stop.status !== 'departed') {
+      const done = await trx.selectFrom('form_entries').select('form_id').distinct().where('dispatch_stop_id', '=', stop.id!).execute();
+      const submitted = new Set(done.map((r) => r.form_id));
+      if (stop.form_ids.every((f) => submitted.has(f))) await moveStop(trx, t, dispatch, view.stops, stop.vendor_id, 'departed');
+    }
+    return id;
+  });
+  return db.kysely.selectFrom('form_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}

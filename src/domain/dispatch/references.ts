@@ -1,0 +1,91 @@
+/**
+ * What a dispatch body refers to: its driver and vehicle, the dispatch locations of its stops and the
+ * forms attached to them. Each must belong to the caller's company; a reference that does not is a 400
+ * naming the member that carries it (the body is wrong, the URL is fine). Every check runs inside the
+ * caller's transaction.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { validation } from '../../http/plumbing/errors.js';
+import type { EndStopInput, MiddleStopInput, StopsChange } from './stops.js';
+
+/** A stop as a request names it: its location by id or by vendor_id, still to be resolved. */
+export type Located<T> = Omit<T, 'location'> & { dispatch_location_id?: number; vendor_dispatch_location_id?: string };
+
+export interface LocatedChange {
+  shipper?: Located<EndStopInput>;
+  consignee?: Located<EndStopInput>;
+  dispatch_stops?: Located<MiddleStopInput>[];
+  remove_stop_vendor_ids?: string[];
+}
+
+export async function checkDriver(db: Kysely<Database>, companyId: number, id: number, field = 'driver_id'): Promise<void> {
+  const u = await db.selectFrom('users').select(['role']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  if (!u) throw validation(field, `names no user of this company (${id})`);
+  if (u.role !== 'driver') throw validation(field, `must name a driver; user ${id} is a ${u.role}`);
+}
+
+export async function checkVehicle(db: Kysely<Database>, companyId: number, id: number, field = 'vehicle_id'): Promise<void> {
+  const v = await db.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  if (!v) throw validation(field, `names no vehicle of this company (${id})`);
+}
+
+interface Slot {
+  input: Located<EndStopInput>;
+  /** Prefix of the member names: `shipper_`, `consignee_` or `dispatch_stops[2].`. */
+  id: string;
+  vendor: string;
+  forms: string;
+}
+
+function slots(change: LocatedChange): Slot[] {
+  const out: Slot[] = [];
+  for (const role of ['shipper', 'consignee'] as const) {
+    const input = change[role];
+    if (input) out.push({ input, id: `${role}_dispatch_location_id`, vendor: `vendor_${role}_dispatch_location_id`, forms: `${role}_form_ids` });
+  }
+  (change.dispatch_stops ?? []).forEach((input, i) =>
+    out.push({ input, id: `dispatch_stops[${i}].dispatch_location_id`, vendor: `dispatch_stops[${i}].vendor_dispatch_location_id`, forms: `dispatch_stops[${i}].form_ids` }),
+  );
+  return out;
+}
+
+/** Resolves every stop's location to an id and checks every attached form; returns the plain change. */
+export async function resolveStops(db: Kysely<Database>, companyId: number, change: LocatedChange): Promise<StopsChange> {
+  const all = slots(change);
+  const ids = [...new Set(all.map((s) => s.input.dispatch_location_id).filter((x): x is number => x !== undefined))];
+  const vendorIds = [...new Set(all.map((s) => s.input.vendor_dispatch_location_id).filter((x): x is string => x !== undefined))];
+  const formIds = [...new Set(all.flatMap((s) => s.input.form_ids ?? []))];
+  const live = () => db.selectFrom('dispatch_locations').select(['id', 'vendor_id']).where('company_id', '=', companyId).where('deleted_at', 'is', null);
+  const [byId, byVendor, forms] = await Promise.all([
+    ids.length ? live().where('id', 'in', ids).execute() : [],
+    vendorIds.length ? live().where('vendor_id', 'in', vendorIds).execute() : [],
+    formIds.length ? db.selectFrom('forms').select('id').where('company_id', '=', companyId).where('id', 'in', formIds).execute() : [],
+  ]);
+  const knownIds = new Set(byId.map((l) => l.id));
+  const vendorMap = new Map(byVendor.map((l) => [l.vendor_id, l.id]));
+  const knownForms = new Set(forms.map((f) => f.id));
+
+  const resolve = (slot: Slot) => {
+    const { dispatch_location_id: id, vendor_dispatch_location_id: vendor, ...rest } = slot.input;
+    (rest.form_ids ?? []).forEach((f, j) => {
+      if (!knownForms.has(f)) throw validation(`${slot.forms}[${j}]`, `names no form of this company ("${f}")`);
+    });
+    if (id !== undefined) {
+      if (!knownIds.has(id)) throw validation(slot.id, `names no dispatch location of this company (${id})`);
+      return { ...rest, location: id };
+    }
+    if (vendor !== undefined) {
+      const found = vendorMap.get(vendor);
+      if (found === undefined) throw validation(slot.vendor, `names no dispatch location of this company ("${vendor}")`);
+      return { ...rest, location: found };
+    }
+    return rest;
+  };
+  const out: StopsChange = { remove_stop_vendor_ids: change.remove_stop_vendor_ids };
+  const lookup = new Map(all.map((s) => [s.input, s]));
+  if (change.shipper) out.shipper = resolve(lookup.get(change.shipper)!);
+  if (change.consignee) out.consignee = resolve(lookup.get(change.consignee)!);
+  if (change.dispatch_stops) out.dispatch_stops = change.dispatch_stops.map((s) => resolve(lookup.get(s)!) as MiddleStopInput);
+  return out;
+}
