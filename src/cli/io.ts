@@ -12,9 +12,11 @@ export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
 
 export interface Ctx {
   config: Config;
-  db: Db;
-  /** Migrations this run applied (every command migrates first). */
-  applied: string[];
+  /**
+   * Opens the database and applies pending migrations, once; main closes it after the command.
+   * Commands check their flags first, so wrong usage never touches the database.
+   */
+  database(): Promise<{ db: Db; applied: string[] }>;
   json: boolean;
   /** Prints `record` as one JSON line with --json, else the human `line`. */
   print(record: Record<string, unknown>, line: string): void;
@@ -26,8 +28,6 @@ export interface Command {
   /** One line saying what it does. */
   summary: string;
   flags: FlagSpec;
-  /** False for commands that open their own database (serve) or none. */
-  usesDb: boolean;
   /** Resolves to an exit code, or to null when the process must keep running (serve). */
   run(flags: Flags, ctx: Ctx): Promise<number | null>;
 }
@@ -64,15 +64,20 @@ export function positiveInt(value: string, flag: string): number {
   return Number(value);
 }
 
+export type CompanyRef = { id: number } | { code: string };
+
 /** `--company` takes the integer id (`1`) or the company code (`FP0000001`). */
-export async function resolveCompany(db: Db, value: string): Promise<{ id: number; company_code: string; name: string }> {
+export function companyRef(value: string): CompanyRef {
   const v = value.trim();
-  let q = db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']);
-  if (/^\d+$/.test(v)) q = q.where('id', '=', positiveInt(v, 'company'));
-  else if (/^[A-Za-z]{2}\d+$/.test(v)) q = q.where('company_code', '=', v.toUpperCase());
-  else throw new UsageError(`--company must be a company id (1) or code (FP0000001), got "${value}"`);
-  const row = await q.executeTakeFirst();
-  if (!row) throw notFound(`company ${v}`);
+  if (/^\d+$/.test(v)) return { id: positiveInt(v, 'company') };
+  if (/^[A-Za-z]{2}\d+$/.test(v)) return { code: v.toUpperCase() };
+  throw new UsageError(`--company must be a company id (1) or code (FP0000001), got "${value}"`);
+}
+
+export async function findCompany(db: Db, ref: CompanyRef): Promise<{ id: number; company_code: string; name: string }> {
+  const q = db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']);
+  const row = await ('id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)).executeTakeFirst();
+  if (!row) throw notFound(`company ${'id' in ref ? ref.id : ref.code}`);
   return row;
 }
 

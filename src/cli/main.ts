@@ -10,7 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
-import { openDb } from '../storage/db.js';
+import { openDb, type Db } from '../storage/db.js';
 import { migrateToLatest } from '../storage/migrate.js';
 import { AppError } from '../http/plumbing/errors.js';
 import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js';
@@ -20,7 +20,6 @@ const serveCommand: Command = {
   usage: 'serve [--demo]',
   summary: 'Run the API server. --demo seeds a demo fleet into an empty database and prints an API key.',
   flags: { demo: { type: 'boolean' } },
-  usesDb: false,
   async run(flags, ctx) {
     // Loaded on demand: the HTTP stack takes a second to import, which the other commands do not need.
     const { serve } = await import('../server.js');
@@ -33,12 +32,12 @@ const migrateCommand: Command = {
   usage: 'migrate',
   summary: 'Apply pending database migrations (every command does this first).',
   flags: {},
-  usesDb: true,
   async run(_flags, ctx) {
-    const n = ctx.applied.length;
+    const { applied } = await ctx.database();
+    const n = applied.length;
     ctx.print(
-      { applied: ctx.applied },
-      n ? `Applied ${n} migration${n === 1 ? '' : 's'}: ${ctx.applied.join(', ')}` : 'The database is up to date.',
+      { applied },
+      n ? `Applied ${n} migration${n === 1 ? '' : 's'}: ${applied.join(', ')}` : 'The database is up to date.',
     );
     return 0;
   },
@@ -92,6 +91,9 @@ export async function main(argv: string[], env: Record<string, string | undefine
     process.stdout.write(USAGE);
     return 0;
   }
+  // `fleet --json migrate` works like `fleet migrate --json`.
+  const lead = argv.findIndex((a) => a !== '--json');
+  if (lead > 0) argv = [...argv.slice(lead), ...argv.slice(0, lead)];
   const found = find(argv);
   let json = argv.includes('--json');
   try {
@@ -103,14 +105,18 @@ export async function main(argv: string[], env: Record<string, string | undefine
       return 0;
     }
     const config: Config = loadConfig(env);
-    const ctx: Ctx = { config, db: null as never, applied: [], json, print: writer(json) };
-    if (!found.command.usesDb) return await found.command.run(flags, ctx);
-    ctx.db = openDb(config.databaseUrl, { poolSize: 2 });
+    let opened: Promise<{ db: Db; applied: string[] }> | null = null;
+    let db: Db | null = null;
+    const database = () =>
+      (opened ??= (async () => {
+        db = openDb(config.databaseUrl, { poolSize: 2 });
+        return { db, applied: await migrateToLatest(db) };
+      })());
+    const ctx: Ctx = { config, database, json, print: writer(json) };
     try {
-      ctx.applied = await migrateToLatest(ctx.db);
       return await found.command.run(flags, ctx);
     } finally {
-      await ctx.db.close();
+      await (db as Db | null)?.close();
     }
   } catch (err) {
     if (err instanceof UsageError) {

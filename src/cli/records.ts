@@ -5,16 +5,17 @@ import { ROLES } from '../domain/users/fields.js';
 import { createApiKey, revokeApiKey } from '../auth/api-keys.js';
 import { notFound } from '../http/plumbing/errors.js';
 import {
-  optionalFlag, positiveInt, requireFlag, resolveCompany, UsageError, type Command,
+  companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command,
 } from './io.js';
 
 export const companyCreate: Command = {
   usage: 'company create --name NAME',
   summary: 'Create a company (a tenant).',
   flags: { name: { type: 'string' } },
-  usesDb: true,
   async run(flags, ctx) {
-    const c = await createCompany(ctx.db, { name: requireFlag(flags, 'name') });
+    const name = requireFlag(flags, 'name');
+    const { db } = await ctx.database();
+    const c = await createCompany(db, { name });
     ctx.print(
       { id: c.id, company_id: c.company_code, name: c.name },
       `Created company ${c.id} (${c.company_code}) "${c.name}"`,
@@ -48,18 +49,18 @@ export const userCreate: Command = {
     'first-name': { type: 'string' },
     'last-name': { type: 'string' },
   },
-  usesDb: true,
   async run(flags, ctx) {
-    const companyFlag = requireFlag(flags, 'company');
+    const company = companyRef(requireFlag(flags, 'company'));
     const role = requireFlag(flags, 'role');
     if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}`);
     const email = optionalFlag(flags, 'email');
     const username = optionalFlag(flags, 'username');
     if (!email && !username) throw new UsageError('--email is required (or --username for a driver)');
     const password = requireFlag(flags, 'password');
-    const company = await resolveCompany(ctx.db, companyFlag);
+    const { db } = await ctx.database();
+    const { id: companyId } = await findCompany(db, company);
     const guess = namesFrom(email ?? username ?? '');
-    const u = await createUser(ctx.db, { companyId: company.id }, {
+    const u = await createUser(db, { companyId }, {
       role,
       email,
       username,
@@ -87,10 +88,11 @@ export const apiKeyCreate: Command = {
   usage: 'api-key create --company ID [--name NAME]',
   summary: 'Create an API key for a company; the key is printed once and stored hashed.',
   flags: { company: { type: 'string' }, name: { type: 'string' } },
-  usesDb: true,
   async run(flags, ctx) {
-    const company = await resolveCompany(ctx.db, requireFlag(flags, 'company'));
-    const key = await createApiKey(ctx.db, company.id, optionalFlag(flags, 'name') ?? 'default');
+    const ref = companyRef(requireFlag(flags, 'company'));
+    const { db } = await ctx.database();
+    const company = await findCompany(db, ref);
+    const key = await createApiKey(db, company.id, optionalFlag(flags, 'name') ?? 'default');
     ctx.print(
       { id: key.id, company_id: key.company_id, name: key.name, api_key: key.api_key },
       `Created API key ${key.id} "${key.name}" for company ${key.company_id}. It is shown only this once:\n${key.api_key}`,
@@ -103,13 +105,13 @@ export const apiKeyRevoke: Command = {
   usage: 'api-key revoke --id ID',
   summary: 'Revoke an API key; requests with it get 401 from then on.',
   flags: { id: { type: 'string' } },
-  usesDb: true,
   async run(flags, ctx) {
     const id = positiveInt(requireFlag(flags, 'id'), 'id');
-    const exists = await ctx.db.kysely.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
+    const { db } = await ctx.database();
+    const exists = await db.kysely.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
     if (!exists) throw notFound(`API key ${id}`);
     // Revoking an already revoked key is not an error: the key is revoked either way.
-    await revokeApiKey(ctx.db, id);
+    await revokeApiKey(db, id);
     ctx.print({ id, revoked: true }, `Revoked API key ${id}`);
     return 0;
   },

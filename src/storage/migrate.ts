@@ -1,4 +1,4 @@
-import { Migrator, sql, type Migration as KyselyMigration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration as KyselyMigration, type MigrationProvider, type MigrationResult } from 'kysely';
 import type { Db } from './db.js';
 import type { Migration } from './migrations/helpers.js';
 import { core } from './migrations/0001_core.js';
@@ -33,7 +33,9 @@ function isBusy(err: unknown): boolean {
 
 /**
  * Applies every pending migration. PostgreSQL serializes concurrent callers with Kysely's
- * advisory lock; SQLite callers in several processes retry when the file is busy.
+ * advisory lock. SQLite has no such lock, so the whole run happens inside one `BEGIN IMMEDIATE`
+ * transaction: a second process waits (busy_timeout, then retries) and then finds nothing to do, and a
+ * failure leaves no migration half-applied.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   // Kysely's bookkeeping tables live in the connection's own schema, so that several schemas of one
@@ -43,13 +45,31 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
       ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s
       : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db), migrationTableSchema: schema });
-  for (let attempt = 0; ; attempt++) {
+  if (db.kind === 'postgres') {
     const { error, results } = await migrator.migrateToLatest();
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (isBusy(error) && attempt < 20) {
-      await new Promise((r) => setTimeout(r, 100 + attempt * 50));
-      continue;
-    }
-    throw error;
+    if (error) throw error;
+    return applied(results);
   }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sql`begin immediate`.execute(db.kysely);
+    } catch (err) {
+      if (isBusy(err) && attempt < 50) {
+        await new Promise((r) => setTimeout(r, 50 + attempt * 20));
+        continue;
+      }
+      throw err;
+    }
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      await sql`rollback`.execute(db.kysely).catch(() => {});
+      throw error;
+    }
+    await sql`commit`.execute(db.kysely);
+    return applied(results);
+  }
+}
+
+function applied(results: MigrationResult[] | undefined): string[] {
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
