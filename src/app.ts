@@ -17,12 +17,15 @@ import { authenticators } from './auth/authenticators.js';
 import { openApiInfo } from './http/openapi.js';
 import { routeModules } from './http/routes.js';
 import { healthRoutes } from './http/health.js';
+import { installOAuth } from './http/oauth.js';
 
 export interface BuildOptions {
   /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
   db?: Db;
   /** Skip applying migrations (the CLI's `migrate` runs them itself). */
   skipMigrations?: boolean;
+  /** The OAuth module's clock, epoch milliseconds (tests move it to expire codes and tokens). */
+  clock?: () => number;
 }
 
 let reqSeq = 0;
@@ -55,6 +58,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installRouteIndex(app);
   installArrayParams(app);
   installAuth(app, db, authenticators);
+  await installOAuth(app, db, config, { clock: opts.clock });
 
   await app.register(swagger, { openapi: openApiInfo(config) });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -3,9 +3,9 @@
  * through Kysely (the services validate one record at a time, which is minutes for thousands of rows
  * on PostgreSQL and measures nothing the bench cares about).
  */
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../src/storage/db.js';
-import type { Database } from '../../src/storage/schema.js';
+import type { Database, UsersTable } from '../../src/storage/schema.js';
 import { nowIso } from '../../src/storage/values.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -61,9 +61,10 @@ export async function seedFleet(db: Db, companyId: number, opts: FleetOptions): 
     }
 
     const driverIds: number[] = [];
-    const drivers = Array.from({ length: opts.drivers }, (_, i) => ({
+    const drivers = Array.from({ length: opts.drivers }, (_, i): Insertable<UsersTable> => ({
       company_id: companyId,
       role: 'driver',
+      status: 'active',
       first_name: `Driver${i + 1}`,
       last_name: `Bench${companyId}`,
       email: `driver${i + 1}.c${companyId}@bench.example`,
@@ -71,6 +72,18 @@ export async function seedFleet(db: Db, companyId: number, opts: FleetOptions): 
       driver_company_id: `D${String(i + 1).padStart(5, '0')}`,
       phone: `+1555${String(1_000_000 + i).slice(-7)}`,
       time_zone: 'Pacific Time (US & Canada)',
+      metric_units: 0,
+      external_ids: '[]',
+      group_visibility: 'all',
+      duty_status: 'off_duty',
+      eld_mode: 'logs',
+      violation_alerts: '1_hour',
+      carrier_name: '',
+      carrier_street: '',
+      carrier_city: '',
+      carrier_state: '',
+      carrier_zip: '',
+      driver_flags: '{}',
       created_at: now,
       updated_at: now,
     }));
@@ -87,6 +100,11 @@ export async function seedFleet(db: Db, companyId: number, opts: FleetOptions): 
         number: `T${String(i + 1).padStart(5, '0')}`,
         status: i % 50 === 49 ? 'inactive' : 'active',
         ifta: 1,
+        metric_units: 0,
+        prevent_auto_odometer_entry: 0,
+        incab_alert_live_stream_enable: -1,
+        driver_facing_camera: -1,
+        incab_audio_recording: -1,
         vin: `1FUJGLDR${String(100_000_000 + i).slice(-9)}`,
         make,
         model,

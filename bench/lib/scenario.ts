@@ -26,8 +26,11 @@ export interface Scenario<S = unknown> {
   name: string;
   /** One line: what a request does. */
   summary: string;
-  /** Minimum throughput as a fraction of the bare-Fastify baseline (0.3 = 30 %). */
-  target: number;
+  /**
+   * Minimum throughput as a fraction of the bare-Fastify baseline (0.3 = 30 %). Leave it out for a
+   * calibration scenario that is reported without a verdict (INFO).
+   */
+  target?: number;
   /** Seeds the scenario's company; the returned state is handed to `requests` and `verify`. */
   seed(db: Db, companyId: number): Promise<S>;
   /** Called once before the load; the returned function is called for every request sent. */

@@ -1,8 +1,9 @@
 import type { Authenticator } from '../http/plumbing/auth.js';
 import { apiKeyAuthenticator } from './api-keys.js';
+import { bearerAuthenticator } from './oauth/bearer.js';
 
 /**
  * Credential types, in order of precedence. When both `Authorization` and `X-Api-Key` are sent, the
- * bearer token wins (wire-format §2.2); the OAuth issue adds its authenticator at the front.
+ * bearer token wins (wire-format §2.2).
  */
-export const authenticators: Authenticator[] = [apiKeyAuthenticator];
+export const authenticators: Authenticator[] = [bearerAuthenticator, apiKeyAuthenticator];

@@ -44,6 +44,23 @@ export const SCOPES = {
   'freight_visibility_asset_locations.read': 'Read the locations of assets shared with you for freight visibility',
   'freight_visibility_asset_locations.manage': 'Subscribe to asset locations for freight visibility',
   'company_webhooks.manage': "Manage your company's webhooks",
+  // Scopes real clients and the scope docs use beyond the specification's list (wire-format §8.3).
+  'assets.read': 'Read your assets (trailers and equipment)',
+  'locations.asset_locations': "Read your assets' locations",
+  'driving_periods.read': "Read your drivers' driving periods",
+  'geofence_events.read': 'Read when your vehicles enter and leave geofences',
+  'scorecard_summary.read': "Read your drivers' scorecard summaries",
+  'hos_logs.manage': "Change your drivers' hours-of-service logs",
+  'speeding_events.read': "Read your vehicles' speeding events",
+  'camera_connections.read': "Read your dash cameras' connection status",
+  'motive_card_transactions.read': 'Read your fuel card transactions',
+  'freight_visibility.manage': 'Manage freight visibility sharing',
+  // Read and write scopes for endpoint areas whose scope names are not published (docs/scopes.md).
+  'company_webhooks.read': "Read your company's webhooks and their delivery log",
+  'assets.manage': 'Create and change your assets',
+  'geofences.read': 'Read your geofences',
+  'geofences.manage': 'Create and change your geofences',
+  'documents.manage': 'Upload and change your documents',
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -15,6 +15,7 @@ import { migrateToLatest } from '../storage/migrate.js';
 import { AppError } from '../http/plumbing/errors.js';
 import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js';
 import { apiKeyCreate, apiKeyRevoke, companyCreate, userCreate } from './records.js';
+import { APP_COMMANDS } from './apps.js';
 
 const serveCommand: Command = {
   usage: 'serve [--demo]',
@@ -50,6 +51,7 @@ export const COMMANDS: Record<string, Command> = {
   'user create': userCreate,
   'api-key create': apiKeyCreate,
   'api-key revoke': apiKeyRevoke,
+  ...APP_COMMANDS,
 };
 
 export const USAGE = [

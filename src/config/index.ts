@@ -3,6 +3,8 @@
  * Every tunable has its unit in its name or its doc, and a default.
  */
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 export interface Config {
   /** TCP port the server listens on. */
@@ -43,6 +45,15 @@ export interface Config {
   authMaxFailuresPerAccount: number;
   /** Failed attempts allowed per client IP address within the window. */
   authMaxFailuresPerIp: number;
+  /**
+   * Folder of the local-disk blob store (document files). Default: `blobs` next to the database file
+   * for `sqlite:<path>`, a folder under the system temp folder for `sqlite::memory:`, else `./data/blobs`.
+   */
+  blobDir: string;
+  /** Largest document file accepted, bytes. */
+  documentMaxBytes: number;
+  /** Content types a document file may have (DOCUMENT_CONTENT_TYPES, comma-separated). */
+  documentContentTypes: string[];
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +82,30 @@ function cookieSecret(env: Record<string, string | undefined>): string {
   if (v === undefined || v === '') return randomBytes(32).toString('base64url');
   if (v.length < 32) throw new ConfigError(`COOKIE_SECRET must be at least 32 characters long, got ${v.length}`);
   return v;
+}
+
+/** BLOB_DIR, or a default that follows the database (see Config.blobDir). */
+function blobDir(env: Record<string, string | undefined>, databaseUrl: string): string {
+  if (env.BLOB_DIR) return env.BLOB_DIR;
+  if (databaseUrl.startsWith('sqlite:')) {
+    let path = databaseUrl.slice('sqlite:'.length);
+    if (path.startsWith('//')) path = path.slice(2);
+    if (path === '' || path === ':memory:') return join(tmpdir(), `fleet-blobs-${process.pid}`);
+    return join(dirname(path), 'blobs');
+  }
+  return './data/blobs';
+}
+
+const DEFAULT_DOCUMENT_TYPES = 'application/pdf,image/jpeg,image/png,image/gif,image/heic,image/tiff,image/webp,text/plain';
+
+function contentTypes(env: Record<string, string | undefined>): string[] {
+  const raw = env.DOCUMENT_CONTENT_TYPES || DEFAULT_DOCUMENT_TYPES;
+  const list = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const bad = list.find((t) => !/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(t));
+  if (bad !== undefined || list.length === 0) {
+    throw new ConfigError(`DOCUMENT_CONTENT_TYPES must be a comma-separated list of media types such as application/pdf, got "${raw}"`);
+  }
+  return list;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
@@ -109,6 +144,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authRateWindowS: int(env, 'AUTH_RATE_WINDOW_S', 900, 1, 86_400),
     authMaxFailuresPerAccount: int(env, 'AUTH_MAX_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
     authMaxFailuresPerIp: int(env, 'AUTH_MAX_FAILURES_PER_IP', 100, 1, 1_000_000),
+    blobDir: blobDir(env, databaseUrl),
+    documentMaxBytes: int(env, 'DOCUMENT_MAX_BYTES', 10_485_760, 1, 1_073_741_824),
+    documentContentTypes: contentTypes(env),
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ import { json, nowIso } from '../storage/values.js';
 import { hashPassword } from '../auth/secrets.js';
 import { createApiKey, type CreatedApiKey } from '../auth/api-keys.js';
 import { companyCode } from '../domain/companies/service.js';
+import { AREA_SEEDERS } from './areas.js';
 import { addMembers } from '../domain/groups/membership.js';
 import { DEMO_ADMIN_EMAIL, DEMO_COMPANY } from './data.js';
 import { demoFleet, DEMO_SEED, type DemoFleet } from './fleet.js';
@@ -201,6 +202,7 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
     return company;
   });
   if (!company) return { created: false, company: await firstCompany(db) };
+  for (const area of AREA_SEEDERS) await area.seed(db, { companyId: company.id });
   const apiKey = await createApiKey(db, company.id, 'demo');
   return { created: true, company, adminEmail: DEMO_ADMIN_EMAIL, password, apiKey, counts: countsOf(fleet) };
 }

@@ -1,3 +1,4 @@
+import { SCOPES } from '../auth/scopes.js';
 import type { Config } from '../config/index.js';
 
 export function openApiInfo(_config: Config) {
@@ -14,6 +15,19 @@ export function openApiInfo(_config: Config) {
       securitySchemes: {
         apiKey: { type: 'apiKey' as const, in: 'header' as const, name: 'X-Api-Key' },
         bearer: { type: 'http' as const, scheme: 'bearer' },
+        // Each operation names the scope it needs (src/http/oauth.ts); the list is docs/scopes.md.
+        oauth2: {
+          type: 'oauth2' as const,
+          description: 'OAuth 2.0 authorization code flow; send the access token as `Authorization: Bearer <token>`.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth/authorize',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: { ...SCOPES } as Record<string, string>,
+            },
+          },
+        },
       },
     },
     security: [{ apiKey: [] as string[] }, { bearer: [] as string[] }] as Array<Record<string, string[]>>,

@@ -3,6 +3,16 @@ import { companiesRoutes } from './v1/companies.js';
 import { usersRoutes } from './v1/users.js';
 import { vehiclesRoutes } from './v1/vehicles.js';
 import { groupsRoutes } from './v1/groups.js';
+import { dispatchLocationsRoutes } from './v1/dispatch-locations.js';
+import { dispatchesRoutes } from './v1/dispatches.js';
+import { dispatchesV2Routes } from './v2/dispatches.js';
+import { formsRoutes } from './v1/forms.js';
+import { messagesRoutes } from './v1/messages.js';
+import { fuelPurchasesRoutes } from './v1/fuel-purchases.js';
+import { documentsRoutes } from './v1/documents.js';
+import { geofencesRoutes } from './v1/geofences.js';
 
 /** Every API route module. An area adds its module here and nothing else. */
-export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehiclesRoutes, groupsRoutes];
+export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehiclesRoutes, groupsRoutes,
+  dispatchLocationsRoutes, dispatchesRoutes, dispatchesV2Routes, formsRoutes,
+  messagesRoutes, fuelPurchasesRoutes, documentsRoutes, geofencesRoutes];

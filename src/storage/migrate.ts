@@ -5,6 +5,8 @@ import { core } from './migrations/0001_core.js';
 import { events } from './migrations/0002_events.js';
 import { dispatch } from './migrations/0003_dispatch.js';
 import { oauth } from './migrations/0006_oauth.js';
+import { records } from './migrations/0004_records.js';
+import { assetsDevices } from './migrations/0005_assets_devices.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -15,6 +17,8 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0002_events', events],
   ['0003_dispatch', dispatch],
   ['0006_oauth', oauth],
+  ['0004_records', records],
+  ['0005_assets_devices', assetsDevices],
 ];
 
 class InCodeProvider implements MigrationProvider {

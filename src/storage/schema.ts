@@ -5,6 +5,11 @@
 import type { Generated } from 'kysely';
 import type { DispatchTables } from '../domain/dispatch/tables.js';
 import type { OAuthTables } from '../auth/oauth/tables.js';
+import type { MessageTables } from '../domain/messages/tables.js';
+import type { FuelTables } from '../domain/fuel/tables.js';
+import type { DocumentTables } from '../domain/documents/tables.js';
+import type { GeofenceTables } from '../domain/geofences/tables.js';
+import type { RecordTables } from '../domain/assets/tables.js';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -161,4 +166,5 @@ export interface CoreTables {
   domain_events: DomainEventsTable;
 }
 
-export interface Database extends CoreTables, DispatchTables, OAuthTables {}
+export interface Database extends CoreTables, DispatchTables, OAuthTables,
+  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables {}

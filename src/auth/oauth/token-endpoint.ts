@@ -79,7 +79,11 @@ async function countFailure(rt: OAuthRuntime, req: ClientRequest, clientId: stri
   if (clientId) await rt.token.account.fail(clientId);
 }
 
-/** Authenticates the client (after the throttle); a failure counts against the client and the IP. */
+/**
+ * Authenticates the client (after the throttle); a failure counts against the client id and the IP.
+ * Only failed client authentication counts: every other error needs a client that already proved its
+ * secret, and codes and tokens (256 bits) cannot be guessed.
+ */
 async function client(db: Db, rt: OAuthRuntime, req: ClientRequest): Promise<OAuthApp> {
   const creds = credentials(req);
   await throttle(rt, req, creds?.clientId);
@@ -109,12 +113,7 @@ export async function tokenRequest(db: Db, rt: OAuthRuntime, req: ClientRequest)
   for (const name of handler.required) {
     if (req.params[name] === undefined || req.params[name] === '') throw invalidRequest(`${name} is required.`);
   }
-  try {
-    return await handler.handle(db, rt, app, req.params);
-  } catch (err) {
-    if (err instanceof OAuthError && err.error === 'invalid_grant') await countFailure(rt, req, app.client_id);
-    throw err;
-  }
+  return handler.handle(db, rt, app, req.params);
 }
 
 /**

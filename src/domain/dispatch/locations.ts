@@ -151,19 +151,19 @@ export async function updateLocation(db: Db, t: Tenant, ref: LocationRef, input:
 /** Refused while a planned or active dispatch stops there; otherwise hidden from then on. */
 export async function deleteLocation(db: Db, t: Tenant, ref: LocationRef): Promise<void> {
   const current = await getLocation(db, t, ref);
-  const user = await db.kysely
-    .selectFrom('dispatch_stops')
-    .innerJoin('dispatches', 'dispatches.id', 'dispatch_stops.dispatch_id')
-    .select(['dispatches.id', 'dispatches.vendor_id'])
-    .where('dispatch_stops.dispatch_location_id', '=', current.id)
-    .where('dispatches.status', 'in', ['planned', 'active'])
-    .orderBy('dispatches.id')
-    .executeTakeFirst();
-  if (user) {
-    const which = user.vendor_id === null ? `dispatch ${user.id}` : `dispatch "${user.vendor_id}"`;
-    throw new AppError('invalid_state', `${describe(ref)} is used by a stop of ${which}, which is planned or active`);
-  }
   await db.kysely.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom('dispatch_stops')
+      .innerJoin('dispatches', 'dispatches.id', 'dispatch_stops.dispatch_id')
+      .select(['dispatches.id', 'dispatches.vendor_id'])
+      .where('dispatch_stops.dispatch_location_id', '=', current.id)
+      .where('dispatches.status', 'in', ['planned', 'active'])
+      .orderBy('dispatches.id')
+      .executeTakeFirst();
+    if (user) {
+      const which = user.vendor_id === null ? `dispatch ${user.id}` : `dispatch "${user.vendor_id}"`;
+      throw new AppError('invalid_state', `${describe(ref)} is used by a stop of ${which}, which is planned or active`);
+    }
     const now = nowIso();
     await trx.updateTable('dispatch_locations').set({ deleted_at: now, updated_at: now }).where('id', '=', current.id).execute();
     await recordEvent(trx, {

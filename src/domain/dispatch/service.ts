@@ -163,8 +163,9 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
   const flagEdited = input.auto_complete_forms !== undefined && input.auto_complete_forms !== fromBool(row.auto_complete_forms);
   if ((tripsEdited || flagEdited) && !structural.includes('edit')) structural.push('edit');
   triggers.push(...structural);
+  // Asking for the status the dispatch already has is not a change (a client may send it back).
   const asked = input.status !== undefined ? triggerFor(input.status) : tripTrigger(input.dispatch_trips);
-  if (asked) triggers.push(asked);
+  if (asked && STATUS_OF[asked as keyof typeof STATUS_OF] !== current.status) triggers.push(asked);
   triggers.push(...progress);
 
   const outcome = apply(current.status, triggers);
@@ -195,16 +196,18 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
 /** PUT: the dispatch named by `vendor_id`, changed as the body asks. */
 export async function updateDispatch(db: Db, t: Tenant, vendorId: string, input: DispatchInput): Promise<repo.DispatchView> {
   const who = tripAssignment(input.dispatch_trips, input);
+  let driverId = who.driver_id;
   try {
     const id = await db.kysely.transaction().execute(async (trx) => {
       const row = await repo.findByVendorId(trx, db.kind, t.companyId, vendorId, true);
       if (!row) throw notFound(`dispatch with vendor_id "${vendorId}"`);
+      driverId ??= row.driver_id;
       await change(trx, t, row, input, who);
       return row.id;
     });
     return viewById(db.kysely, id);
   } catch (err) {
-    return translate(db, err, input, () => who.driver_id);
+    return translate(db, err, input, () => driverId);
   }
 }
 

@@ -1,0 +1,194 @@
+/**
+ * One load measurement with autocannon: a warm-up run (discarded) then the measured run, both with
+ * the same connections and a bounded duration. Latency percentiles are computed from every response's
+ * own timing (autocannon's histogram rounds to whole milliseconds, too coarse for sub-ms requests).
+ * Also samples the server process's CPU time from /proc, to report CPU per request.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import autocannon, { type Instance, type Request } from 'autocannon';
+import type { BenchRequest } from './scenario.js';
+
+export interface LoadSettings {
+  durationS: number;
+  warmupS: number;
+  connections: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  latency_ms: { mean: number; p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** Server process CPU (user + system) per request, microseconds; null where /proc is missing. */
+  server_cpu_us_per_req: number | null;
+  /** Server process CPU use during the run, % of one core. */
+  server_cpu_pct: number | null;
+  /** Server resident memory after the run, MB (a leak shows as growth from run to run). */
+  server_rss_mb: number | null;
+  /** CPU used during the run by the load generator (this process) and by PostgreSQL, % of one core. */
+  client_cpu_pct: number;
+  postgres_cpu_pct: number | null;
+  /**
+   * CPU used by everything else on the machine during the run, % of one core. Above ~10 % the
+   * numbers are disturbed by other work (the runner warns).
+   */
+  other_cpu_pct: number | null;
+}
+
+const TICKS_PER_S = 100; // USER_HZ on Linux
+
+function cpuTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime + stime
+  } catch {
+    return null;
+  }
+}
+
+/** Busy ticks of the whole machine (all cores), from /proc/stat. */
+function machineBusyTicks(): number | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
+    // cpu  user nice system idle iowait irq softirq steal …
+    const f = line.trim().split(/\s+/).map(Number);
+    return f[1]! + f[2]! + f[3]! + f[6]! + f[7]!;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ticks of every `postgres` process (server, backends, background workers). */
+function postgresTicks(): number {
+  let sum = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      sum += cpuTicks(Number(name)) ?? 0;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return sum;
+}
+
+function rssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** Turns a per-request generator into autocannon's `requests`; every request goes through it. */
+function requestsOf(next: () => BenchRequest, headers: Record<string, string>): Request[] {
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      setupRequest: (req) => {
+        const r = next();
+        return { ...req, method: r.method ?? 'GET', path: r.path, headers: { ...headers, ...r.headers }, body: r.body };
+      },
+    },
+  ];
+}
+
+function cannon(url: string, durationS: number, connections: number, requests: Request[], onLatency?: (ms: number) => void): Instance {
+  const instance = autocannon({
+    url,
+    connections,
+    duration: durationS,
+    pipelining: 1,
+    timeout: 10,
+    requests,
+    renderProgressBar: false,
+    renderResultsTable: false,
+    renderLatencyTable: false,
+  });
+  if (onLatency) {
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) onLatency(ms);
+    });
+  }
+  return instance;
+}
+
+export async function measure(
+  url: string,
+  serverPid: number,
+  next: () => BenchRequest,
+  headers: Record<string, string>,
+  s: LoadSettings,
+  /** Called right before and after the measured run (not the warm-up), e.g. to profile it. */
+  around?: { start(): Promise<void>; stop(): Promise<void> },
+): Promise<LoadResult> {
+  if (s.warmupS > 0) await cannon(url, s.warmupS, s.connections, requestsOf(next, headers));
+
+  let lat = new Float64Array(1 << 16);
+  let n = 0;
+  const record = (ms: number) => {
+    if (n === lat.length) {
+      const bigger = new Float64Array(lat.length * 2);
+      bigger.set(lat);
+      lat = bigger;
+    }
+    lat[n++] = ms;
+  };
+  await around?.start();
+  const cpu0 = cpuTicks(serverPid);
+  const busy0 = machineBusyTicks();
+  const pg0 = busy0 === null ? 0 : postgresTicks();
+  const self0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const res = await cannon(url, s.durationS, s.connections, requestsOf(next, headers), record);
+  const elapsedS = Number(process.hrtime.bigint() - t0) / 1e9;
+  const self = process.cpuUsage(self0);
+  const cpu1 = cpuTicks(serverPid);
+  const busy1 = machineBusyTicks();
+  const pgS = busy0 === null ? null : Math.max(0, postgresTicks() - pg0) / TICKS_PER_S;
+  await around?.stop();
+
+  const sorted = lat.subarray(0, n).sort();
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += sorted[i]!;
+  const total = res['2xx'] + res.non2xx;
+  const cpuS = cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / TICKS_PER_S;
+  const clientS = (self.user + self.system) / 1e6;
+  const busyS = busy0 === null || busy1 === null ? null : (busy1 - busy0) / TICKS_PER_S;
+  const otherS = busyS === null || cpuS === null ? null : Math.max(0, busyS - cpuS - clientS - (pgS ?? 0));
+  const pctOf = (x: number | null) => (x === null ? null : round((x / elapsedS) * 100, 0));
+  return {
+    requests: total,
+    rps: round(res.requests.average, 1),
+    latency_ms: {
+      mean: round(n ? sum / n : 0),
+      p50: round(percentile(sorted, 50)),
+      p90: round(percentile(sorted, 90)),
+      p99: round(percentile(sorted, 99)),
+      max: round(n ? sorted[n - 1]! : 0),
+    },
+    non2xx: res.non2xx,
+    errors: res.errors,
+    timeouts: res.timeouts,
+    server_cpu_us_per_req: cpuS === null || total === 0 ? null : round((cpuS * 1e6) / total, 0),
+    server_cpu_pct: pctOf(cpuS),
+    server_rss_mb: rssMb(serverPid),
+    client_cpu_pct: pctOf(clientS)!,
+    postgres_cpu_pct: pctOf(pgS),
+    other_cpu_pct: pctOf(otherS),
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * `npm run bench`: load scenarios against the real app, as ratios of a bare Fastify baseline measured
+ * in the same run with the same autocannon settings. See bench/README.md.
+ *
+ * Environment (all optional):
+ *   BENCH_DURATION_S     measured seconds per scenario and per baseline run (default 10)
+ *   BENCH_WARMUP_S       discarded warm-up seconds before each measurement (default 2)
+ *   BENCH_CONNECTIONS    concurrent HTTP connections (default 10)
+ *   BENCH_SCENARIOS      comma-separated scenario names (default: every file in bench/scenarios/)
+ *   BENCH_POSTGRES_URL   also run on PostgreSQL (falls back to TEST_POSTGRES_URL)
+ *   BENCH_STRICT=1       exit 1 when a scenario misses its target (errors always exit 1)
+ *   BENCH_CPU_PROF=1     write a V8 CPU profile of each measured run (not warm-up, not start-up) to
+ *                        bench/results/profiles/<scenario>-<database>.cpuprofile; read with bench/profile.ts
+ */
+import { join } from 'node:path';
+import { openDb } from '../src/storage/db.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
+import { loadScenarios, type Scenario } from './lib/scenario.js';
+import { benchCompany } from './lib/fleet.js';
+import { measure, type LoadResult, type LoadSettings } from './lib/load.js';
+import { PROFILE_DIR, running, startServer, type ServerProcess } from './lib/server-process.js';
+import { postgresBaseUrl, postgresDatabase, redact, sqliteDatabase, type BenchDatabase } from './lib/databases.js';
+import { formatReport, machine, writeReport, type Report, type ScenarioResult } from './lib/report.js';
+
+function intEnv(name: string, def: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+const settings: LoadSettings = {
+  durationS: intEnv('BENCH_DURATION_S', 10, 1, 600),
+  warmupS: intEnv('BENCH_WARMUP_S', 2, 0, 60),
+  connections: intEnv('BENCH_CONNECTIONS', 10, 1, 1000),
+};
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+const live = new Set<BenchDatabase>();
+
+/** Profiling hooks for one measured run when BENCH_CPU_PROF=1 (the profiler costs throughput). */
+function profiled(server: ServerProcess, name: string) {
+  if (process.env.BENCH_CPU_PROF !== '1') return undefined;
+  const file = join(PROFILE_DIR, `${name}.cpuprofile`);
+  return { start: () => server.profileStart(), stop: () => server.profileStop(file).then(() => void log(`profile: ${file}`)) };
+}
+
+async function cleanup() {
+  for (const c of running) c.kill('SIGKILL');
+  for (const d of live) await d.drop().catch(() => {});
+}
+
+interface Prepared {
+  scenario: Scenario;
+  state: unknown;
+  apiKey: string;
+}
+
+async function seed(database: BenchDatabase, scenarios: Scenario[]): Promise<Prepared[]> {
+  const db = openDb(database.url, { poolSize: 2 });
+  try {
+    await migrateToLatest(db);
+    const out: Prepared[] = [];
+    for (const scenario of scenarios) {
+      const t0 = Date.now();
+      const { companyId, apiKey } = await benchCompany(db, `Bench ${scenario.name}`);
+      const state = await scenario.seed(db, companyId);
+      log(`seeded ${scenario.name} [${database.kind}] in ${Date.now() - t0} ms`);
+      out.push({ scenario, state, apiKey });
+    }
+    return out;
+  } finally {
+    await db.close();
+  }
+}
+
+async function runScenario(server: ServerProcess, p: Prepared, kind: BenchDatabase['kind']): Promise<ScenarioResult> {
+  const { url } = server;
+  const { scenario } = p;
+  const base = { scenario: scenario.name, database: kind, target: scenario.target ?? null, ratio: null };
+  try {
+    const next = scenario.requests(p.state);
+    const headers = { 'x-api-key': p.apiKey };
+    const first = next();
+    const res = await fetch(url + first.path, {
+      method: first.method ?? 'GET',
+      headers: { ...headers, ...first.headers, ...(first.body ? { 'content-type': 'application/json' } : {}) },
+      body: first.body,
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    scenario.verify?.({ status: res.status, body }, p.state);
+    log(`${scenario.name} [${kind}]: ${settings.warmupS} s warm-up + ${settings.durationS} s measured`);
+    const load = await measure(url, server.pid, next, headers, settings, profiled(server, `${scenario.name}-${kind}`));
+    const bad = load.non2xx + load.errors + load.timeouts;
+    if (bad > 0) {
+      return { ...base, status: 'ERROR', load, error: `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts` };
+    }
+    return { ...base, status: 'INFO', load };
+  } catch (err) {
+    return { ...base, status: 'ERROR', load: null, error: (err as Error).message };
+  }
+}
+
+async function baselineRun(when: 'before' | 'after'): Promise<LoadResult> {
+  const server = await startServer(['baseline']);
+  try {
+    log(`baseline (${when}): ${settings.warmupS} s warm-up + ${settings.durationS} s measured`);
+    return await measure(server.url, server.pid, () => ({ path: '/' }), {}, settings, profiled(server, `baseline-${when}`));
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  const startedAt = new Date().toISOString();
+  const scenarios = await loadScenarios(process.env.BENCH_SCENARIOS);
+  const pgBase = postgresBaseUrl();
+  const kinds: Array<() => Promise<BenchDatabase>> = [async () => sqliteDatabase()];
+  if (pgBase) kinds.push(() => postgresDatabase(pgBase));
+  else log('PostgreSQL skipped: set BENCH_POSTGRES_URL (or TEST_POSTGRES_URL) to measure it too');
+
+  // Hard stop: every load loop is bounded, but a hung seed or server must not keep the run alive.
+  const budgetS = (2 + scenarios.length * kinds.length) * (settings.durationS + settings.warmupS + 5) + 300;
+  setTimeout(() => {
+    log(`run exceeded its ${budgetS} s budget; stopping`);
+    void cleanup().finally(() => process.exit(2));
+  }, budgetS * 1000).unref();
+
+  const baselineRuns = [await baselineRun('before')];
+  const results: ScenarioResult[] = [];
+  for (const make of kinds) {
+    const database = await make();
+    live.add(database);
+    try {
+      log(`database ${database.label}`);
+      const prepared = await seed(database, scenarios);
+      const server = await startServer(['app', database.url]);
+      try {
+        for (const p of prepared) results.push(await runScenario(server, p, database.kind));
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.drop();
+      live.delete(database);
+    }
+  }
+  baselineRuns.push(await baselineRun('after'));
+
+  const baselineRps = baselineRuns.reduce((s, r) => s + r.rps, 0) / baselineRuns.length;
+  for (const r of results) {
+    if (!r.load || r.status === 'ERROR') continue;
+    r.ratio = Math.round((r.load.rps / baselineRps) * 10_000) / 10_000;
+    if (r.target !== null) r.status = r.ratio >= r.target ? 'PASS' : 'MISS';
+  }
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_SCENARIOS', 'BENCH_POSTGRES_URL']
+    .filter((k) => process.env[k])
+    .map((k) => `${k}=${k === 'BENCH_POSTGRES_URL' ? redact(process.env[k]!) : process.env[k]}`);
+  const report: Report = {
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    command: [...env, 'npm run bench'].join(' '),
+    machine: machine(),
+    settings,
+    baseline: { runs: baselineRuns, rps: Math.round(baselineRps * 10) / 10 },
+    results,
+  };
+  const m = report.machine;
+  console.log(`\n${m.cpus} × ${m.cpu_model}, Node ${m.node}; ${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up`);
+  console.log(`baseline: bare Fastify GET / at ${report.baseline.rps.toFixed(0)} req/s (mean of the runs before and after)\n`);
+  console.log(formatReport(report));
+  console.log(`\nwritten to ${writeReport(report)}`);
+  const failed = results.some((r) => r.status === 'ERROR') || (process.env.BENCH_STRICT === '1' && results.some((r) => r.status === 'MISS'));
+  return failed ? 1 : 0;
+}
+
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    log(`${sig}: stopping`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (err) => {
+    console.error('[bench] failed:', err);
+    await cleanup();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,11 @@
+/**
+ * Demo data of the other areas, seeded through their own services (so every rule and event applies)
+ * after the core fleet exists. Each area appends one seeder; they run in order.
+ */
+import type { Db } from '../storage/db.js';
+import type { Tenant } from '../domain/tenant.js';
+import { seedDispatchDemo } from '../domain/dispatch/demo.js';
+
+export const AREA_SEEDERS: Array<{ name: string; seed: (db: Db, t: Tenant) => Promise<unknown> }> = [
+  { name: 'dispatch', seed: seedDispatchDemo },
+];

@@ -1,0 +1,23 @@
+/** Kysely table type of provisioned devices (migration 0005_assets_devices). */
+import type { Generated } from 'kysely';
+
+export interface DevicesTable {
+  id: Generated<number>;
+  company_id: number;
+  /** `eld` (bound to a vehicle, listed by /v1/eld_devices) or `asset_gateway` (bound to an asset). */
+  kind: string;
+  identifier: string;
+  model: string;
+  vehicle_id: number | null;
+  asset_id: number | null;
+  /** SHA-256 of the device credential; the credential itself is shown once at provisioning. */
+  credential_digest: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DeviceTables {
+  devices: DevicesTable;
+}
