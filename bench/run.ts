@@ -9,6 +9,8 @@
  *   BENCH_SCENARIOS      comma-separated scenario names (default: every file in bench/scenarios/)
  *   BENCH_POSTGRES_URL   also run on PostgreSQL (falls back to TEST_POSTGRES_URL)
  *   BENCH_STRICT=1       exit 1 when a scenario misses its target (errors always exit 1)
+ *   BENCH_QUIET_WAIT_S   before each pair of runs, wait up to this long for the machine to go quiet
+ *                        (other processes under 15 % of a core); default 0, no wait
  *   BENCH_CPU_PROF=1     write a V8 CPU profile of each measured run (not warm-up, not start-up) to
  *                        bench/results/profiles/<scenario>-<database>.cpuprofile; read with bench/profile.ts
  */
@@ -17,10 +19,10 @@ import { openDb } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { loadScenarios, type Scenario } from './lib/scenario.js';
 import { benchCompany } from './lib/fleet.js';
-import { measure, type LoadResult, type LoadSettings } from './lib/load.js';
+import { measure, waitForQuiet, type LoadSettings } from './lib/load.js';
 import { PROFILE_DIR, running, startServer, type ServerProcess } from './lib/server-process.js';
 import { postgresBaseUrl, postgresDatabase, redact, sqliteDatabase, type BenchDatabase } from './lib/databases.js';
-import { formatReport, machine, writeReport, type Report, type ScenarioResult } from './lib/report.js';
+import { baselineSummary, formatReport, machine, writeReport, type Report, type ScenarioResult } from './lib/report.js';
 
 function intEnv(name: string, def: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -35,6 +37,8 @@ const settings: LoadSettings = {
   warmupS: intEnv('BENCH_WARMUP_S', 2, 0, 60),
   connections: intEnv('BENCH_CONNECTIONS', 10, 1, 1000),
 };
+const quietWaitS = intEnv('BENCH_QUIET_WAIT_S', 0, 0, 3600);
+const QUIET_PCT = 15;
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 const live = new Set<BenchDatabase>();
 
@@ -74,15 +78,19 @@ async function seed(database: BenchDatabase, scenarios: Scenario[]): Promise<Pre
   }
 }
 
-async function runScenario(server: ServerProcess, p: Prepared, kind: BenchDatabase['kind']): Promise<ScenarioResult> {
-  const { url } = server;
+/**
+ * One scenario: verify one real response, then the paired baseline run, then the scenario's run.
+ * Pairing keeps the ratio honest on a shared machine, where load from elsewhere drifts over minutes.
+ */
+async function runScenario(app: ServerProcess, baseline: ServerProcess, p: Prepared, kind: BenchDatabase['kind']): Promise<ScenarioResult> {
   const { scenario } = p;
-  const base = { scenario: scenario.name, database: kind, target: scenario.target ?? null, ratio: null };
+  const tag = `${scenario.name}-${kind}`;
+  const base = { scenario: scenario.name, database: kind, target: scenario.target ?? null, ratio: null, load: null, baseline: null };
   try {
     const next = scenario.requests(p.state);
     const headers = { 'x-api-key': p.apiKey };
     const first = next();
-    const res = await fetch(url + first.path, {
+    const res = await fetch(app.url + first.path, {
       method: first.method ?? 'GET',
       headers: { ...headers, ...first.headers, ...(first.body ? { 'content-type': 'application/json' } : {}) },
       body: first.body,
@@ -93,25 +101,22 @@ async function runScenario(server: ServerProcess, p: Prepared, kind: BenchDataba
       body = JSON.parse(text);
     } catch {}
     scenario.verify?.({ status: res.status, body }, p.state);
-    log(`${scenario.name} [${kind}]: ${settings.warmupS} s warm-up + ${settings.durationS} s measured`);
-    const load = await measure(url, server.pid, next, headers, settings, profiled(server, `${scenario.name}-${kind}`));
+    if (quietWaitS > 0) await waitForQuiet(quietWaitS, QUIET_PCT, log);
+    const each = `${settings.warmupS} s warm-up + ${settings.durationS} s measured`;
+    log(`${scenario.name} [${kind}]: paired baseline, ${each}`);
+    const pair = await measure(baseline.url, baseline.pid, () => ({ path: '/' }), {}, settings, profiled(baseline, `baseline-${tag}`));
+    log(`${scenario.name} [${kind}]: ${each}`);
+    const load = await measure(app.url, app.pid, next, headers, settings, profiled(app, tag));
     const bad = load.non2xx + load.errors + load.timeouts;
     if (bad > 0) {
-      return { ...base, status: 'ERROR', load, error: `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts` };
+      const error = `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`;
+      return { ...base, status: 'ERROR', load, baseline: pair, error };
     }
-    return { ...base, status: 'INFO', load };
+    const ratio = Math.round((load.rps / pair.rps) * 10_000) / 10_000;
+    const status = scenario.target === undefined ? 'INFO' : ratio >= scenario.target ? 'PASS' : 'MISS';
+    return { ...base, status, ratio, load, baseline: pair };
   } catch (err) {
-    return { ...base, status: 'ERROR', load: null, error: (err as Error).message };
-  }
-}
-
-async function baselineRun(when: 'before' | 'after'): Promise<LoadResult> {
-  const server = await startServer(['baseline']);
-  try {
-    log(`baseline (${when}): ${settings.warmupS} s warm-up + ${settings.durationS} s measured`);
-    return await measure(server.url, server.pid, () => ({ path: '/' }), {}, settings, profiled(server, `baseline-${when}`));
-  } finally {
-    await server.stop();
+    return { ...base, status: 'ERROR', error: (err as Error).message };
   }
 }
 
@@ -124,40 +129,37 @@ async function main(): Promise<number> {
   else log('PostgreSQL skipped: set BENCH_POSTGRES_URL (or TEST_POSTGRES_URL) to measure it too');
 
   // Hard stop: every load loop is bounded, but a hung seed or server must not keep the run alive.
-  const budgetS = (2 + scenarios.length * kinds.length) * (settings.durationS + settings.warmupS + 5) + 300;
+  const budgetS = scenarios.length * kinds.length * (2 * (settings.durationS + settings.warmupS + 5) + quietWaitS) + 600;
   setTimeout(() => {
     log(`run exceeded its ${budgetS} s budget; stopping`);
     void cleanup().finally(() => process.exit(2));
   }, budgetS * 1000).unref();
 
-  const baselineRuns = [await baselineRun('before')];
+  const baseline = await startServer(['baseline']);
   const results: ScenarioResult[] = [];
-  for (const make of kinds) {
-    const database = await make();
-    live.add(database);
-    try {
-      log(`database ${database.label}`);
-      const prepared = await seed(database, scenarios);
-      const server = await startServer(['app', database.url]);
+  try {
+    for (const make of kinds) {
+      const database = await make();
+      live.add(database);
       try {
-        for (const p of prepared) results.push(await runScenario(server, p, database.kind));
+        log(`database ${database.label}`);
+        const prepared = await seed(database, scenarios);
+        const app = await startServer(['app', database.url]);
+        try {
+          for (const p of prepared) results.push(await runScenario(app, baseline, p, database.kind));
+        } finally {
+          await app.stop();
+        }
       } finally {
-        await server.stop();
+        await database.drop();
+        live.delete(database);
       }
-    } finally {
-      await database.drop();
-      live.delete(database);
     }
+  } finally {
+    await baseline.stop();
   }
-  baselineRuns.push(await baselineRun('after'));
 
-  const baselineRps = baselineRuns.reduce((s, r) => s + r.rps, 0) / baselineRuns.length;
-  for (const r of results) {
-    if (!r.load || r.status === 'ERROR') continue;
-    r.ratio = Math.round((r.load.rps / baselineRps) * 10_000) / 10_000;
-    if (r.target !== null) r.status = r.ratio >= r.target ? 'PASS' : 'MISS';
-  }
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_SCENARIOS', 'BENCH_POSTGRES_URL']
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_SCENARIOS', 'BENCH_QUIET_WAIT_S', 'BENCH_POSTGRES_URL']
     .filter((k) => process.env[k])
     .map((k) => `${k}=${k === 'BENCH_POSTGRES_URL' ? redact(process.env[k]!) : process.env[k]}`);
   const report: Report = {
@@ -166,13 +168,10 @@ async function main(): Promise<number> {
     command: [...env, 'npm run bench'].join(' '),
     machine: machine(),
     settings,
-    baseline: { runs: baselineRuns, rps: Math.round(baselineRps * 10) / 10 },
+    baseline: baselineSummary(results),
     results,
   };
-  const m = report.machine;
-  console.log(`\n${m.cpus} × ${m.cpu_model}, Node ${m.node}; ${settings.connections} connections, ${settings.durationS} s per run after ${settings.warmupS} s warm-up`);
-  console.log(`baseline: bare Fastify GET / at ${report.baseline.rps.toFixed(0)} req/s (mean of the runs before and after)\n`);
-  console.log(formatReport(report));
+  console.log(`\n${formatReport(report)}`);
   console.log(`\nwritten to ${writeReport(report)}`);
   const failed = results.some((r) => r.status === 'ERROR') || (process.env.BENCH_STRICT === '1' && results.some((r) => r.status === 'MISS'));
   return failed ? 1 : 0;

@@ -192,3 +192,25 @@ export async function measure(
     other_cpu_pct: pctOf(otherS),
   };
 }
+
+/**
+ * Waits (at most `maxS` seconds) until the machine is quiet: less than `thresholdPct` % of one core
+ * busy over one second while no load runs. Returns the busy % of the last sample (null without /proc).
+ */
+export async function waitForQuiet(maxS: number, thresholdPct: number, log: (m: string) => void): Promise<number | null> {
+  const deadline = Date.now() + maxS * 1000;
+  let logged = false;
+  for (;;) {
+    const b0 = machineBusyTicks();
+    await new Promise((r) => setTimeout(r, 1000));
+    const b1 = machineBusyTicks();
+    if (b0 === null || b1 === null) return null;
+    const busyPct = ((b1 - b0) / TICKS_PER_S) * 100;
+    if (busyPct <= thresholdPct || Date.now() >= deadline) {
+      if (logged) log(`machine ${busyPct <= thresholdPct ? 'quiet' : 'still busy'} (${busyPct.toFixed(0)} % of a core busy), going on`);
+      return Math.round(busyPct);
+    }
+    if (!logged) log(`machine busy (${busyPct.toFixed(0)} % of a core used by other processes); waiting up to ${maxS} s`);
+    logged = true;
+  }
+}

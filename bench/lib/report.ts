@@ -8,11 +8,14 @@ import type { LoadResult, LoadSettings } from './load.js';
 export interface ScenarioResult {
   scenario: string;
   database: 'sqlite' | 'postgres';
+  /** The scenario's target ratio, or null for a calibration scenario (INFO). */
   target: number | null;
-  /** Throughput over the baseline's (mean of its runs), 0..1; null when the scenario failed. */
+  /** Throughput over the paired baseline run's, 0..1; null when the scenario failed. */
   ratio: number | null;
   status: 'PASS' | 'MISS' | 'INFO' | 'ERROR';
   load: LoadResult | null;
+  /** The bare-Fastify run measured just before this scenario, same settings. */
+  baseline: LoadResult | null;
   error?: string;
 }
 
@@ -22,7 +25,7 @@ export interface Report {
   command: string;
   machine: { cpus: number; cpu_model: string; platform: string; node: string };
   settings: LoadSettings;
-  baseline: { runs: LoadResult[]; rps: number };
+  baseline: { method: string; runs: number; rps_mean: number; rps_min: number; rps_max: number };
   results: ScenarioResult[];
 }
 
@@ -36,8 +39,22 @@ export function machine(): Report['machine'] {
   return { cpus: c.length, cpu_model: c[0]?.model ?? 'unknown', platform: `${platform()} ${release()}`, node: process.version };
 }
 
+export function baselineSummary(results: ScenarioResult[]): Report['baseline'] {
+  const rps = results.flatMap((r) => (r.baseline ? [r.baseline.rps] : []));
+  const mean = rps.length ? rps.reduce((a, b) => a + b, 0) / rps.length : 0;
+  return {
+    method: 'paired: bare Fastify GET / measured right before each scenario, same settings',
+    runs: rps.length,
+    rps_mean: Math.round(mean),
+    rps_min: rps.length ? Math.round(Math.min(...rps)) : 0,
+    rps_max: rps.length ? Math.round(Math.max(...rps)) : 0,
+  };
+}
+
 const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)} %`);
 const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '-' : x.toFixed(d));
+const cpu = (l: LoadResult | null) =>
+  l ? [l.server_cpu_pct, l.client_cpu_pct, l.postgres_cpu_pct, l.other_cpu_pct].map((x) => (x === null ? '-' : String(x))).join('/') : '-';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -46,44 +63,37 @@ function table(header: string[], rows: string[][]): string {
 }
 
 export function formatReport(r: Report): string {
-  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'target', 'result', 'srv µs/req', 'CPU srv/cli/pg/other %'];
-  const cpu = (l: LoadResult | null) =>
-    l ? [l.server_cpu_pct, l.client_cpu_pct, l.postgres_cpu_pct, l.other_cpu_pct].map((x) => (x === null ? '-' : String(x))).join('/') : '-';
-  const rows: string[][] = r.baseline.runs.map((b, i) => [
-    `baseline (${i === 0 ? 'before' : 'after'})`,
-    '-',
-    num(b.rps, 0),
-    num(b.latency_ms.p50, 3),
-    num(b.latency_ms.p99, 3),
-    pct(b.rps / r.baseline.rps),
-    '-',
+  const m = r.machine;
+  const s = r.settings;
+  const b = r.baseline;
+  const head = [
+    `${m.cpus} × ${m.cpu_model}, Node ${m.node}; ${s.connections} connections, ${s.durationS} s measured after ${s.warmupS} s warm-up, per run`,
+    `baseline (bare Fastify GET /, paired with each scenario): mean ${b.rps_mean} req/s, min ${b.rps_min}, max ${b.rps_max}`,
     '',
-    num(b.server_cpu_us_per_req, 0),
-    cpu(b),
+  ];
+  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'vs baseline', 'target', 'result', 'srv µs/req (baseline)', 'CPU srv/cli/pg/other %'];
+  const rows = r.results.map((x) => [
+    x.scenario,
+    x.database,
+    num(x.load?.rps, 0),
+    num(x.load?.latency_ms.p50, 3),
+    num(x.load?.latency_ms.p99, 3),
+    num(x.baseline?.rps, 0),
+    pct(x.ratio),
+    x.target === null ? '-' : `≥ ${(x.target * 100).toFixed(0)} %`,
+    x.status,
+    `${num(x.load?.server_cpu_us_per_req, 0)} (${num(x.baseline?.server_cpu_us_per_req, 0)})`,
+    cpu(x.load),
   ]);
-  for (const s of r.results) {
-    rows.push([
-      s.scenario,
-      s.database,
-      num(s.load?.rps, 0),
-      num(s.load?.latency_ms.p50, 3),
-      num(s.load?.latency_ms.p99, 3),
-      pct(s.ratio),
-      s.target === null ? '-' : `≥ ${(s.target * 100).toFixed(0)} %`,
-      s.status,
-      num(s.load?.server_cpu_us_per_req, 0),
-      cpu(s.load),
-    ]);
-  }
-  const notes = r.results.filter((s) => s.error).map((s) => `${s.scenario} [${s.database}]: ${s.error}`);
-  const busy = [...r.baseline.runs, ...r.results.map((s) => s.load)].some((l) => (l?.other_cpu_pct ?? 0) > OTHER_CPU_WARN_PCT);
+  const notes = r.results.filter((x) => x.error).map((x) => `${x.scenario} [${x.database}]: ${x.error}`);
+  const busy = r.results.some((x) => [x.load, x.baseline].some((l) => (l?.other_cpu_pct ?? 0) > OTHER_CPU_WARN_PCT));
   if (busy) {
     notes.push(
-      `WARNING: other processes used more than ${OTHER_CPU_WARN_PCT} % of a core during some runs (last column); ` +
-        'those numbers are disturbed, rerun on a quiet machine.',
+      `WARNING: other processes used more than ${OTHER_CPU_WARN_PCT} % of a core during some runs (last column, and ` +
+        'the baseline runs in the JSON); those numbers are disturbed. Rerun on a quiet machine.',
     );
   }
-  return [table(header, rows), ...notes].join('\n');
+  return [...head, table(header, rows), ...notes].join('\n');
 }
 
 export function writeReport(r: Report): string {

@@ -61,6 +61,8 @@ export const SCOPES = {
   'geofences.read': 'Read your geofences',
   'geofences.manage': 'Create and change your geofences',
   'documents.manage': 'Upload and change your documents',
+  'inspection_reports.manage': "Add external ids and mechanics' sign-off to your drivers' inspection reports",
+  'freight_visibility.read': 'See which shippers and brokers your vehicles are shared with',
 } as const;
 
 export type Scope = keyof typeof SCOPES;

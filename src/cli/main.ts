@@ -15,6 +15,7 @@ import { migrateToLatest } from '../storage/migrate.js';
 import { AppError } from '../http/plumbing/errors.js';
 import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js';
 import { apiKeyCreate, apiKeyRevoke, companyCreate, userCreate } from './records.js';
+import { deviceCreate, deviceRevoke } from './devices.js';
 import { APP_COMMANDS } from './apps.js';
 
 const serveCommand: Command = {
@@ -51,6 +52,8 @@ export const COMMANDS: Record<string, Command> = {
   'user create': userCreate,
   'api-key create': apiKeyCreate,
   'api-key revoke': apiKeyRevoke,
+  'device create': deviceCreate,
+  'device revoke': deviceRevoke,
   ...APP_COMMANDS,
 };
 

@@ -29,12 +29,26 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
     return { session, user };
   }
 
+  /** The name of a removed app of this company, for the notice after a removal (never text from the URL). */
+  async function removedAppName(companyId: number, raw: string | undefined): Promise<string | undefined> {
+    if (!raw || !/^\d{1,12}$/.test(raw)) return undefined;
+    const row = await app.db.kysely
+      .selectFrom('oauth_grants as g')
+      .innerJoin('oauth_apps as a', 'a.id', 'g.app_id')
+      .select('a.name')
+      .where('g.id', '=', Number(raw))
+      .where('g.company_id', '=', companyId)
+      .where('g.revoked_at', 'is not', null)
+      .executeTakeFirst();
+    return row?.name;
+  }
+
   app.get('/fleet', hide, async (_req, reply) => reply.redirect('/fleet/apps', 303));
 
   app.get('/fleet/apps', hide, async (req, reply) => {
     const who = await admin(req, reply);
     if (!who) return reply;
-    const removed = field(req.query, 'removed');
+    const removed = await removedAppName(who.user.company_id, field(req.query, 'removed'));
     return sendPage(reply, 200, installedAppsPage({
       companyName: who.user.company_name,
       apps: await installedApps(app.db, who.user.company_id),
@@ -53,6 +67,6 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
     const grantId = /^\d{1,12}$/.test(raw) ? Number(raw) : NaN;
     const listed = Number.isNaN(grantId) ? undefined : (await installedApps(app.db, who.user.company_id)).find((a) => a.grant_id === grantId);
     if (!listed || !(await revokeGrant(app.db, rt, grantId, who.user.company_id))) throw notFound(`installed app ${raw}`);
-    return reply.redirect(`/fleet/apps?removed=${encodeURIComponent(listed.name)}`, 303);
+    return reply.redirect(`/fleet/apps?removed=${grantId}`, 303);
   });
 }

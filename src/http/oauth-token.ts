@@ -42,6 +42,17 @@ function clientRequest(req: FastifyRequest): ClientRequest {
 
 export async function oauthTokenRoutes(app: Api): Promise<void> {
   await app.register(formbody);
+  // A client that labels an empty body as JSON and puts the parameters in the query string still works.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body).trim();
+    if (text === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(invalidRequest('The JSON body is not valid JSON.'), undefined);
+    }
+  });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof OAuthError) return sendOAuthError(reply, err);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

@@ -11,8 +11,14 @@ import { messagesRoutes } from './v1/messages.js';
 import { fuelPurchasesRoutes } from './v1/fuel-purchases.js';
 import { documentsRoutes } from './v1/documents.js';
 import { geofencesRoutes } from './v1/geofences.js';
+import { assetsRoutes } from './v1/assets.js';
+import { inspectionReportsRoutes } from './v1/inspection-reports.js';
+import { eldDevicesRoutes } from './v1/eld-devices.js';
+import { freightVisibilityRoutes } from './v1/freight-visibility.js';
+import { freightSharesRoutes } from './v1/freight-shares.js';
 
 /** Every API route module. An area adds its module here and nothing else. */
 export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehiclesRoutes, groupsRoutes,
   dispatchLocationsRoutes, dispatchesRoutes, dispatchesV2Routes, formsRoutes,
-  messagesRoutes, fuelPurchasesRoutes, documentsRoutes, geofencesRoutes];
+  messagesRoutes, fuelPurchasesRoutes, documentsRoutes, geofencesRoutes,
+  assetsRoutes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes];

@@ -16,9 +16,9 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0001_core', core],
   ['0002_events', events],
   ['0003_dispatch', dispatch],
-  ['0006_oauth', oauth],
   ['0004_records', records],
   ['0005_assets_devices', assetsDevices],
+  ['0006_oauth', oauth],
 ];
 
 class InCodeProvider implements MigrationProvider {
@@ -50,9 +50,15 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
       : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db), migrationTableSchema: schema });
   if (db.kind === 'postgres') {
-    const { error, results } = await migrator.migrateToLatest();
-    if (error) throw error;
-    return applied(results);
+    for (let attempt = 0; ; attempt++) {
+      const { error, results } = await migrator.migrateToLatest();
+      if (!error) return applied(results);
+      // Kysely looks for its tables through the catalogue of every schema; a schema dropped by
+      // someone else at that instant (3F000) or a table vanishing (42P01) is a passing race.
+      const code = (error as { code?: string }).code;
+      if ((code === '3F000' || code === '42P01') && attempt < 5) continue;
+      throw error;
+    }
   }
   for (let attempt = 0; ; attempt++) {
     try {

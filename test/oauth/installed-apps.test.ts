@@ -49,6 +49,7 @@ eachDialect('oauth installed apps', (dialect) => {
     assert.equal((await api(t, tok2.access_token, { url: '/v1/users' })).status, 200, 'the other app is untouched');
     const after = await b.get(res.headers.location);
     assert.match(after.body, /Removed Route Planner/);
+    assert.doesNotMatch((await b.get('/fleet/apps?removed=Evil%20Corp')).body, /Removed/, 'the notice never echoes the URL');
     assert.doesNotMatch(after.body, /Remove Route Planner/);
     assert.deepEqual((await installedApps(t.db, fleet.companyId)).map((a) => a.name), ['Payroll Sync']);
   });

@@ -79,7 +79,8 @@ eachDialect('oauth web security', (dialect) => {
     assert.equal(grants.length + codes.length, 0);
     // The CSRF token of another session does not work either.
     const other = new Browser(t.app);
-    const otherConsent = await signInAt(other, url(), t.fleet.admin.email);
+    const otherConsent = await signInAt(other, url(), (await t.newFleet('Other Csrf Co')).admin.email);
+    assert.equal(otherConsent.status, 200);
     const foreign = await b.post('/oauth/authorize', { ...form, csrf_token: inputValue(otherConsent.body, 'csrf_token') });
     assert.equal(foreign.status, 403);
   });

@@ -73,6 +73,16 @@ eachDialect('oauth token endpoint', (dialect) => {
     assertOAuthError(mixed, 400, 'invalid_request', /once/);
   });
 
+  test('an empty body labelled as JSON or form, with the parameters in the query string, works', async () => {
+    for (const type of ['application/json', 'application/x-www-form-urlencoded; charset=UTF-8']) {
+      const code = await authorize(t);
+      const res = await new Browser(t.app).request({ method: 'POST', url: `/oauth/token?${formBody({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...creds() })}`, headers: { 'content-type': type } });
+      assert.equal(res.status, 200, `${type}: ${res.body}`);
+    }
+    const bad = await new Browser(t.app).request({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json' }, payload: '{nope' });
+    assertOAuthError(bad, 400, 'invalid_request', /JSON/);
+  });
+
   test('invalid_request: a body that is neither form nor JSON', async () => {
     const res = await new Browser(t.app).request({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'text/plain' }, payload: 'grant_type=x' });
     assertOAuthError(res, 400, 'invalid_request', /x-www-form-urlencoded/);

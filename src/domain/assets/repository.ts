@@ -12,11 +12,13 @@ export interface AssetFilters {
   status?: string;
   /** With `name`: match the whole name (case-insensitive) instead of a part of it. */
   exact_match?: boolean;
+  ids?: number[];
 }
 
 function filtered(db: Kysely<Database>, companyId: number, f: AssetFilters) {
   let q = db.selectFrom('assets').where('assets.company_id', '=', companyId);
   if (f.status) q = q.where('assets.status', '=', f.status);
+  if (f.ids?.length) q = q.where('assets.id', 'in', f.ids);
   if (f.name !== undefined && f.name.trim() !== '') {
     const name = f.name.trim();
     q = f.exact_match

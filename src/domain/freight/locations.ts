@@ -103,7 +103,13 @@ export async function vehicleAssociation(db: Db, t: Tenant, q: AssociationQuery)
     sharesOfVehicles(db, t.companyId, ids),
     latestOf(db, ids),
     ids.length
-      ? db.kysely.selectFrom('freight_subscriptions').selectAll().where('shipper_company_id', '=', t.companyId).where('vehicle_id', 'in', ids).where('cancelled_at', 'is', null).execute()
+      ? db.kysely
+          .selectFrom('freight_subscriptions')
+          .selectAll()
+          .where('shipper_company_id', '=', t.companyId)
+          .where('vehicle_id', 'in', ids)
+          .where('cancelled_at', 'is', null)
+          .execute()
       : Promise.resolve([]),
   ]);
   const rows = vehicles.map((v) => {

@@ -109,6 +109,10 @@ function coverage(shares: Array<{ starts_at: string; ends_at: string; revoked_at
 
 export async function subscribe(db: Db, t: Tenant, input: SubscribeInput): Promise<SubscriptionRow> {
   if (present(input.asset_id)) throw validation('asset_id', 'cannot be tracked: only vehicles can be subscribed to here');
+  if (!present(input.company_id) && !present(input.dot_id)) throw validation('company_id', 'or dot_id is required');
+  if (!present(input.vehicle_id) && !present(input.vehicle_name) && !present(input.driver_id)) {
+    throw validation('vehicle_id', 'is required (or vehicle_name, or driver_id)');
+  }
   const { start, end } = window(input);
   checkWindow(start, end);
   for (const f of ['load_id', 'load_details'] as const) {

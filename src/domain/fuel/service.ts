@@ -50,6 +50,7 @@ export function jurisdictionOf(field: string, code: string): string {
 }
 
 function columns(input: FuelPurchaseInput): Updateable<FuelPurchasesTable> {
+  if (input.fuel !== undefined && !(input.fuel > 0)) throw validation('fuel', 'must be greater than 0');
   const out: Record<string, unknown> = {};
   for (const f of PLAIN) if (input[f] !== undefined) out[f] = input[f];
   for (const f of TEXT) if (input[f] !== undefined) out[f] = input[f] === null || input[f]!.trim() === '' ? null : input[f]!.trim();

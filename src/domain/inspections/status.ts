@@ -50,12 +50,13 @@ export function planDefectChanges(
   changes: ReadonlyArray<DefectChange>,
   reportLevel: (typeof SIGN_OFF_STATUSES)[number] | undefined,
 ): { changed: PlannedDefect[]; problem: null } | { changed: null; problem: { field: string; message: string; kind: 'not_found' | 'invalid' } } {
+  // kind not_found: `message` names the missing thing ("defect 5"); kind invalid: it says what is wrong.
   const current = new Map(defects.map((d) => [d.id, d.status]));
   const next = new Map(current);
   for (const [i, c] of changes.entries()) {
     for (const [j, id] of c.resolved_defects.entries()) {
       if (!current.has(id)) {
-        return { changed: null, problem: { field: `defect_statuses[${i}].resolved_defects[${j}]`, message: `defect ${id} is not on this inspection report`, kind: 'not_found' } };
+        return { changed: null, problem: { field: `defect_statuses[${i}].resolved_defects[${j}]`, message: `defect ${id}`, kind: 'not_found' } };
       }
       next.set(id, c.status);
     }

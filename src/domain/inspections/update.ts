@@ -1,5 +1,5 @@
 /**
- * The inspection report update (`PUT /v1/inspection_reports/:id`, docs/fleet-records.md): sets the
+ * The inspection report update (`PUT /v1/inspection_reports/:id`, docs/assets-inspections-devices.md): sets the
  * report's external ids and records a mechanic's sign-off, either for the whole report (`status`
  * corrected or harmless) or per defect (`defect_statuses`, the form real clients send). Everything is
  * checked before anything is written; the change and its `inspection_report_upserted` event are one
@@ -72,7 +72,8 @@ export async function updateInspectionReport(db: Db, t: Caller, id: number, inpu
   const defects = (await reportDefects(db, [id])).get(id) ?? [];
   const plan = planDefectChanges(defects, entries, input.status);
   if (plan.problem) {
-    throw plan.problem.kind === 'not_found' ? notFound(`${plan.problem.field}: ${plan.problem.message}`) : validation(plan.problem.field, plan.problem.message);
+    const { field, message, kind } = plan.problem;
+    throw kind === 'not_found' ? notFound(`${field}: ${message} of inspection report ${id}`) : validation(field, message);
   }
   const after = defects.map((d) => ({ ...d, status: plan.changed.find((c) => c.id === d.id)?.to ?? d.status }));
   const status = reportStatus(after);
@@ -87,7 +88,9 @@ export async function updateInspectionReport(db: Db, t: Caller, id: number, inpu
   // report, else the admin the request acts as.
   if (input.mechanic_id !== undefined) await assertMechanic(db, t, 'mechanic_id', input.mechanic_id);
   for (const [i, e] of entries.entries()) if (e.mechanic_id !== undefined) await assertMechanic(db, t, `defect_statuses[${i}].mechanic_id`, e.mechanic_id);
-  const entryTimes = entries.map((e, i) => (e.mechanic_signed_at === undefined ? undefined : signedAt(`defect_statuses[${i}].mechanic_signed_at`, e.mechanic_signed_at, report.time)));
+  const entryTimes = entries.map((e, i) =>
+    e.mechanic_signed_at === undefined ? undefined : signedAt(`defect_statuses[${i}].mechanic_signed_at`, e.mechanic_signed_at, report.time),
+  );
   const bodyTime = input.mechanic_signed_at === undefined ? undefined : signedAt('mechanic_signed_at', input.mechanic_signed_at, report.time);
   const lastEntry = [...entries].reverse().find((e) => e.mechanic_id !== undefined);
   const lastTime = [...entryTimes].reverse().find((x) => x !== undefined);

@@ -85,7 +85,7 @@ export async function documentsRoutes(app: Api) {
     reply.header('Content-Disposition', disposition(row.file_name));
     reply.header('X-Content-Type-Options', 'nosniff');
     reply.header('Cache-Control', 'private, no-store');
-    return reply.send(stream);
+    return reply.send(stream as never);
   });
 
   app.post('/v1/documents', {

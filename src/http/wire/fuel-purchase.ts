@@ -46,7 +46,7 @@ export const FuelPurchaseBody = Type.Object({
   vendor: opt(Text()),
   total_cost: opt(Nullable(Type.Number({ minimum: 0 }))),
   currency: opt(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; default USD' })),
-  fuel: opt(Type.Number({ exclusiveMinimum: 0, description: 'Quantity bought, in fuel_unit' })),
+  fuel: opt(Type.Number({ description: 'Quantity bought, in fuel_unit; greater than 0' })),
   fuel_unit: opt(Enum(FUEL_UNITS, 'gal (default) or l')),
   odometer: opt(Nullable(Type.Number({ minimum: 0 }))),
   odometer_unit: opt(Nullable(Enum(ODOMETER_UNITS, 'mi (default) or km'))),

@@ -6,6 +6,7 @@ import { DateTime, NBool, NStr, Nullable } from './types.js';
 import { UserSummary, userSummary } from './summaries.js';
 import { userSummaryRows } from '../../domain/users/summaries.js';
 import { vehicleGroupIds, type VehicleRow } from '../../domain/vehicles/service.js';
+import { boundDevices } from '../../domain/devices/service.js';
 
 export const EldDevice = Type.Object({ id: Type.Integer(), identifier: Type.String(), model: Type.String() });
 
@@ -47,15 +48,20 @@ export const Vehicle = Type.Object({
   registration_expiry_date: NStr(),
 });
 
-/** A page of vehicles on the wire: drivers and groups loaded in one query each. */
+/** The live ELD bound to a vehicle, as the vehicle embeds it. */
+const eldDevice = (d: { id: number; identifier: string; model: string } | undefined) =>
+  d ? { id: d.id, identifier: d.identifier, model: d.model } : null;
+
+/** A page of vehicles on the wire: drivers, groups and ELDs loaded in one query each. */
 export async function vehiclesWire(db: Db, companyId: number, rows: VehicleRow[]) {
-  const [users, groups] = await Promise.all([
+  const [users, groups, devices] = await Promise.all([
     userSummaryRows(
       db,
       companyId,
       rows.flatMap((v) => [v.permanent_driver_id, v.current_driver_id, v.availability_updated_by]),
     ),
     vehicleGroupIds(db, rows.map((v) => v.id)),
+    boundDevices(db, 'vehicle_id', rows.map((v) => v.id)),
   ]);
   const summary = (id: number | null) => {
     const u = id === null ? undefined : users.get(id);
@@ -92,7 +98,7 @@ export async function vehiclesWire(db: Db, companyId: number, rows: VehicleRow[]
           updated_by_user: summary(v.availability_updated_by),
         }
       : null,
-    eld_device: null,
+    eld_device: eldDevice(devices.get(v.id)),
     current_driver: summary(v.current_driver_id),
     carb_ctc_test_enabled: v.carb_ctc_test_enabled === null ? null : fromBool(v.carb_ctc_test_enabled),
     carb_ctc_emission_status: v.carb_ctc_emission_status,

@@ -5,6 +5,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
@@ -35,10 +36,13 @@ export class LocalDiskBlobStore implements BlobStore {
         cb(null, chunk);
       },
     });
+    const out = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
     try {
-      await pipeline(body, meter, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+      await pipeline(body, meter, out);
       await rename(tmp, final);
     } catch (err) {
+      // The file may still be opening when the pipeline fails: remove it only once the stream is closed.
+      if (!out.closed) await once(out, 'close').catch(() => {});
       await rm(tmp, { force: true });
       throw err;
     }
