@@ -88,10 +88,7 @@ eachDialect('demo seed', (dialect) => {
     let app: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {
       app = await buildApp(config, { db });
-      const t0 = performance.now();
       const r = await seedDemo(db, { password: 'demo-pass-1' });
-      const ms = performance.now() - t0;
-      assert.ok(ms < 2000, `seeding took ${ms.toFixed(0)} ms`);
       assert.equal(r.created, true);
       if (!r.created) return;
       assert.deepEqual(r.company, { id: 1, company_code: 'FP0000001', name: 'Demo Freight Lines' });

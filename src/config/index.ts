@@ -5,6 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
+import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
 
 export interface Config {
   /** TCP port the server listens on. */
@@ -54,6 +56,10 @@ export interface Config {
   documentMaxBytes: number;
   /** Content types a document file may have (DOCUMENT_CONTENT_TYPES, comma-separated). */
   documentContentTypes: string[];
+  /** Device ingestion, processor thresholds and the OsmAnd port (TELEMETRY_*, OSMAND_PORT, …; docs/telemetry.md). */
+  telemetry: TelemetryConfig;
+  /** Webhook delivery: worker, target policy, timeout, retry schedule, test body (WEBHOOK_*; docs/webhooks.md). */
+  webhooks: WebhookConfig;
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +153,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     blobDir: blobDir(env, databaseUrl),
     documentMaxBytes: int(env, 'DOCUMENT_MAX_BYTES', 10_485_760, 1, 1_073_741_824),
     documentContentTypes: contentTypes(env),
+    telemetry: telemetryConfig(env, (m) => new ConfigError(m)),
+    webhooks: webhookConfig(env, (m) => new ConfigError(m)),
     ...overrides,
   };
 }

@@ -7,6 +7,8 @@ import { dispatch } from './migrations/0003_dispatch.js';
 import { oauth } from './migrations/0006_oauth.js';
 import { records } from './migrations/0004_records.js';
 import { assetsDevices } from './migrations/0005_assets_devices.js';
+import { telemetry } from './migrations/0007_telemetry.js';
+import { webhooks } from './migrations/0008_webhooks.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -19,6 +21,8 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0004_records', records],
   ['0005_assets_devices', assetsDevices],
   ['0006_oauth', oauth],
+  ['0007_telemetry', telemetry],
+  ['0008_webhooks', webhooks],
 ];
 
 class InCodeProvider implements MigrationProvider {

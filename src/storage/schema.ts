@@ -10,6 +10,8 @@ import type { FuelTables } from '../domain/fuel/tables.js';
 import type { DocumentTables } from '../domain/documents/tables.js';
 import type { GeofenceTables } from '../domain/geofences/tables.js';
 import type { RecordTables } from '../domain/assets/tables.js';
+import type { WebhookTables } from '../events/webhooks/tables.js';
+import type { TelemetryTables } from '../telemetry/store/tables.js';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -167,4 +169,4 @@ export interface CoreTables {
 }
 
 export interface Database extends CoreTables, DispatchTables, OAuthTables,
-  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables {}
+  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables, TelemetryTables, WebhookTables {}

@@ -95,6 +95,17 @@ eachDialect('inspection reports: update', (dialect) => {
     assert.deepEqual(rows.map((d) => [d.status, d.resolved_by, d.resolution_note]), [['repaired', mech.id, 'Fixed'], ['no_repair_needed', mech.id, null]]);
   });
 
+  test('a report-level status that contradicts the settled defects is refused', async () => {
+    const r = await report(2);
+    const [d1] = await defectIds(r.id);
+    assertError(await put(r.id, { status: 'harmless', defect_statuses: [{ status: 'repaired', resolved_defects: [d1] }] }), 400,
+      'status cannot be harmless: with its defects settled the report is corrected; change the defects with defect_statuses');
+    assert.equal((await put(r.id, { status: 'harmless' })).body.inspection_report.status, 'harmless');
+    assertError(await put(r.id, { status: 'corrected' }), 400,
+      'status cannot be corrected: with its defects settled the report is harmless; change the defects with defect_statuses');
+    assert.equal((await read(r.id)).status, 'harmless');
+  });
+
   test('reopening a defect clears the sign-off', async () => {
     const r = await report(2);
     const [d1] = await defectIds(r.id);

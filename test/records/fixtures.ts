@@ -4,7 +4,7 @@
  * that create records through the API.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestApp, TestCompany } from '../helper.js';
@@ -28,6 +28,7 @@ export const VEHICLE_SUMMARY_KEYS = ['id', 'number', 'year', 'make', 'model', 'v
 /** The app's environment with a fresh blob folder of its own. */
 export function blobEnv(extra: Record<string, string> = {}): { env: Record<string, string>; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-test-blobs-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return { env: { BLOB_DIR: dir, ...extra }, dir };
 }
 

@@ -77,6 +77,10 @@ export async function updateInspectionReport(db: Db, t: Caller, id: number, inpu
   }
   const after = defects.map((d) => ({ ...d, status: plan.changed.find((c) => c.id === d.id)?.to ?? d.status }));
   const status = reportStatus(after);
+  if (input.status && status !== input.status) {
+    // e.g. harmless asked while a defect was repaired: the defects decide, so the request contradicts them.
+    throw validation('status', `cannot be ${input.status}: with its defects settled the report is ${status}; change the defects with defect_statuses`);
+  }
   if (reportLevelSignOff.length && !isSignedOff(status)) {
     const why = status === 'satisfactory'
       ? 'the report has no defects, so there is nothing for a mechanic to sign off'

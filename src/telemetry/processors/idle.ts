@@ -1,0 +1,71 @@
+/**
+ * Idle events (domain-rules §4.3, §7 D-3): the engine runs and the vehicle stands (speed at or below
+ * `idleSpeedKph`). The event starts when the vehicle is first seen standing with the engine on (or at
+ * the engine start while standing) and ends when the speed rises above the limit (`vehicle_moving`)
+ * or the engine stops (`engine_stop`); it is an event only when it lasted `idleThresholdS`. Across a
+ * data gap it ends at the last record before the gap (`data_gap`). Without engine information (no
+ * engine records, no ignition flag) nothing is idle. Fuel: the cumulative fuel counter at both ends.
+ */
+import { hasFix, type Input, type Output, type Step, type Env } from './types.js';
+
+interface Idling {
+  start: number;
+  lat: number;
+  lon: number;
+  driverId: number | null;
+  deviceId: number;
+  fuelStartL: number | null;
+}
+
+export interface IdleState {
+  idling: Idling | null;
+  lastT: number | null;
+  lastFuelL: number | null;
+  lastPos: { lat: number; lon: number } | null;
+  /** Whether the vehicle was standing at its last fix. */
+  standing: boolean;
+}
+
+export const initialIdle = (): IdleState => ({ idling: null, lastT: null, lastFuelL: null, lastPos: null, standing: true });
+
+function end(idling: Idling, at: number, endType: string, fuelEndL: number | null, env: Env): Output[] {
+  if (at - idling.start < env.th.idleThresholdS * 1000) return [];
+  return [{
+    kind: 'idle',
+    row: {
+      start: idling.start, end: at, endType, lat: idling.lat, lon: idling.lon, driverId: idling.driverId,
+      deviceId: idling.deviceId, fuelStartL: idling.fuelStartL, fuelEndL,
+    },
+  }];
+}
+
+export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
+  const outputs: Output[] = [];
+  let idling = state.idling;
+  const fuel = r.fuelUsedL ?? state.lastFuelL;
+  if (idling && state.lastT !== null && r.t - state.lastT > env.th.gapS * 1000) {
+    outputs.push(...end(idling, state.lastT, 'data_gap', state.lastFuelL, env));
+    idling = null;
+  }
+  const pos = hasFix(r) ? { lat: r.lat, lon: r.lon } : state.lastPos;
+  let standing = state.standing;
+
+  if (r.type === 'engine') {
+    if (r.data?.state === 'off') {
+      if (idling) outputs.push(...end(idling, r.t, 'engine_stop', fuel, env));
+      idling = null;
+    } else if (!idling && standing && pos && (r.speedKph === null || r.speedKph <= env.th.idleSpeedKph)) {
+      idling = { start: r.t, lat: pos.lat, lon: pos.lon, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
+    }
+  } else if (r.type === 'location' && hasFix(r)) {
+    standing = r.speedKph !== null && r.speedKph <= env.th.idleSpeedKph;
+    const engineOn = r.ctx.engine === 'on';
+    if (engineOn && standing) {
+      if (!idling) idling = { start: r.t, lat: r.lat, lon: r.lon, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
+    } else if (idling) {
+      outputs.push(...end(idling, r.t, engineOn ? 'vehicle_moving' : 'engine_stop', fuel, env));
+      idling = null;
+    }
+  }
+  return { state: { idling, lastT: r.t, lastFuelL: fuel, lastPos: pos, standing }, outputs };
+}

@@ -1,0 +1,155 @@
+/**
+ * The processor contract: a pure function `(state, input, env) → {state, outputs}` run per vehicle in
+ * fix-time order. State is plain JSON (persisted between batches); outputs are rows to upsert by their
+ * natural key and, where a webhook would announce them, domain events. No clock, no I/O.
+ */
+import type { Thresholds } from '../thresholds.js';
+import type { GeofenceShape, Bounds } from '../../domain/geofences/geometry.js';
+
+export type Engine = 'on' | 'off' | 'unknown';
+export type Special = 'personal_conveyance' | 'yard_move' | null;
+
+/** One stored record as the processors see it (times in epoch ms, units in names). */
+export interface RecordIn {
+  t: number;
+  type: string;
+  deviceId: number;
+  /** 0 = device protocol, 1 = OsmAnd. */
+  channel: number;
+  lat: number | null;
+  lon: number | null;
+  speedKph: number | null;
+  bearing: number | null;
+  odometerKm: number | null;
+  fuelUsedL: number | null;
+  description: string | null;
+  data: Record<string, any> | null;
+}
+
+/** What the vehicle-status processor knows when a record is processed (engine, driver, PC/YM). */
+export interface Ctx {
+  engine: Engine;
+  driverId: number | null;
+  special: Special;
+  /** Data source named on driving periods: `eld` (device protocol) or `mobile` (OsmAnd). */
+  source: string;
+}
+
+export interface Input extends RecordIn {
+  ctx: Ctx;
+}
+
+export interface GeofenceDef {
+  id: number;
+  shape: GeofenceShape;
+  bounds: Bounds;
+  createdAt: number;
+}
+
+export interface Env {
+  th: Thresholds;
+  geofences: GeofenceDef[];
+}
+
+export interface PeriodRow {
+  start: number;
+  end: number | null;
+  driverId: number | null;
+  type: string;
+  source: string;
+  startKm: number | null;
+  endKm: number | null;
+  distanceKm: number | null;
+  origin: string | null;
+  originLat: number | null;
+  originLon: number | null;
+  destination: string | null;
+  destinationLat: number | null;
+  destinationLon: number | null;
+}
+
+export interface IdleRow {
+  start: number;
+  end: number;
+  endType: string;
+  lat: number;
+  lon: number;
+  driverId: number | null;
+  deviceId: number;
+  fuelStartL: number | null;
+  fuelEndL: number | null;
+}
+
+export interface FaultRow {
+  key: string;
+  protocol: string;
+  code: string;
+  spn: number | null;
+  fmi: number | null;
+  sourceAddress: number | null;
+  isSid: boolean;
+  deviceId: number;
+  first: number;
+  last: number;
+  closedAt: number | null;
+  cleared: boolean;
+  occurrenceCount: number;
+  observations: number;
+  lamps: Record<string, boolean> | null;
+}
+
+export interface PerformanceRow {
+  type: 'hard_brake' | 'hard_accel' | 'hard_corner' | 'speeding';
+  start: number;
+  end: number;
+  deviceId: number;
+  driverId: number | null;
+  startSpeedKph: number | null;
+  endSpeedKph: number | null;
+  maxSpeedKph: number | null;
+  startBearing: number | null;
+  endBearing: number | null;
+  peakG: number | null;
+  lat: number | null;
+  lon: number | null;
+  location: string | null;
+  odometerKm: number | null;
+  samples: { lat: number[]; lon: number[]; heading: number[]; speed_kph: number[] };
+}
+
+export interface GeofenceEventRow {
+  geofenceId: number;
+  start: number;
+  end: number | null;
+  startDriverId: number | null;
+  endDriverId: number | null;
+}
+
+export interface UtilizationRow {
+  driverId: number | null;
+  bucketStart: number;
+  drivingS: number;
+  idleS: number;
+  drivingFuelL: number;
+  idleFuelL: number;
+  distanceKm: number;
+}
+
+export type Output =
+  | { kind: 'period'; row: PeriodRow }
+  | { kind: 'idle'; row: IdleRow }
+  | { kind: 'fault'; row: FaultRow; event: 'opened' | 'closed' | null }
+  | { kind: 'performance'; row: PerformanceRow }
+  | { kind: 'geofence'; row: GeofenceEventRow; event: 'entered' | 'exited' }
+  | { kind: 'utilization'; row: UtilizationRow }
+  | { kind: 'engine'; on: boolean; t: number; lat: number | null; lon: number | null; driverId: number | null };
+
+export interface Step<S> {
+  state: S;
+  outputs: Output[];
+}
+
+export type Processor<S> = (state: S, input: Input, env: Env) => Step<S>;
+
+/** A location record's fix, or null for a record without a position. */
+export const hasFix = (r: RecordIn): r is RecordIn & { lat: number; lon: number } => r.lat !== null && r.lon !== null;

@@ -1,0 +1,211 @@
+/**
+ * The typed records of the device protocol (docs/device-protocol.md) and their validation: each JSON
+ * record becomes a ParsedRecord or a clear error naming the field. Pure: the clock is a parameter.
+ */
+import { fault as parseFault, type FaultFields } from './record-faults.js';
+
+export const RECORD_TYPES = ['location', 'engine', 'driver', 'fault', 'acceleration', 'duty_status', 'inspection', 'form_entry'] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+export const DUTY_STATUSES = ['off_duty', 'sleeper', 'driving', 'on_duty', 'personal_conveyance', 'yard_move', 'waiting'] as const;
+export const MAX_SEQ = Number.MAX_SAFE_INTEGER;
+
+/** Measurements a record may carry (a location fix must have lat and lon). */
+export interface Position {
+  lat: number | null;
+  lon: number | null;
+  speed_kph: number | null;
+  bearing_deg: number | null;
+  odometer_km: number | null;
+  engine_hours: number | null;
+  fuel_used_l: number | null;
+  fuel_level_pct: number | null;
+  battery_v: number | null;
+}
+
+export interface ParsedRecord extends Position {
+  seq: number;
+  type: RecordType;
+  /** Fix time, epoch milliseconds. */
+  t: number;
+  /** Type-specific fields stored as JSON (engine state, driver action, fault, acceleration, …). */
+  data: Record<string, unknown> | null;
+  /** A driver the record names (login, duty status, inspection, form entry): checked against the company. */
+  driverRef: number | null;
+}
+
+export interface ParseLimits {
+  nowMs: number;
+  futureSlackS: number;
+  maxAgeDays: number;
+}
+
+export class RecordError extends Error {}
+
+const fail = (message: string): never => {
+  throw new RecordError(message);
+};
+
+type Obj = Record<string, unknown>;
+
+function numberIn(r: Obj, field: string, min: number, max: number, required = false): number | null {
+  const v = r[field];
+  if (v === undefined || v === null) return required ? fail(`${field} is required`) : null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return fail(`${field} must be a number`);
+  if (v < min || v > max) return fail(`${field} must be between ${min} and ${max}, got ${v}`);
+  return v;
+}
+
+function intIn(r: Obj, field: string, min: number, max: number, required = false): number | null {
+  const v = numberIn(r, field, min, max, required);
+  if (v !== null && !Number.isInteger(v)) fail(`${field} must be a whole number`);
+  return v;
+}
+
+function bool(r: Obj, field: string): boolean | null {
+  const v = r[field];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'boolean') return fail(`${field} must be true or false`);
+  return v;
+}
+
+function oneOf<T extends string>(r: Obj, field: string, values: readonly T[], def?: T): T {
+  const v = r[field];
+  if ((v === undefined || v === null) && def !== undefined) return def;
+  if (v === undefined || v === null) return fail(`${field} is required`);
+  if (typeof v !== 'string' || !values.includes(v as T)) return fail(`${field} must be one of: ${values.join(', ')}`);
+  return v as T;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** The record's time: ISO-8601 with a zone, or epoch milliseconds. */
+export function parseTime(v: unknown, limits: ParseLimits, field = 'time'): number {
+  let t: number;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v) || !Number.isInteger(v)) return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
+    t = v;
+  } else if (typeof v === 'string') {
+    if (!ISO.test(v)) return fail(`${field} must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "${v.slice(0, 40)}"`);
+    t = Date.parse(v);
+    if (Number.isNaN(t)) return fail(`${field} is not a valid datetime ("${v}")`);
+  } else if (v === undefined || v === null) {
+    return fail(`${field} is required`);
+  } else {
+    return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
+  }
+  if (t > limits.nowMs + limits.futureSlackS * 1000) {
+    return fail(`${field} ${new Date(t).toISOString()} is in the future (more than ${limits.futureSlackS} s ahead of the server clock)`);
+  }
+  if (t < limits.nowMs - limits.maxAgeDays * 86_400_000) {
+    return fail(`${field} ${new Date(t).toISOString()} is older than ${limits.maxAgeDays} days`);
+  }
+  return t;
+}
+
+function position(r: Obj, requireFix: boolean): Position {
+  const lat = numberIn(r, 'lat', -90, 90, requireFix);
+  const lon = numberIn(r, 'lon', -180, 180, requireFix);
+  if ((lat === null) !== (lon === null)) fail(lat === null ? 'lat is required with lon' : 'lon is required with lat');
+  if (lat === 0 && lon === 0) fail('lat 0, lon 0 is not a position (a device without a GPS fix must leave lat and lon out)');
+  return {
+    lat,
+    lon,
+    speed_kph: numberIn(r, 'speed_kph', 0, 400),
+    bearing_deg: numberIn(r, 'bearing_deg', 0, 360),
+    odometer_km: numberIn(r, 'odometer_km', 0, 10_000_000),
+    engine_hours: numberIn(r, 'engine_hours', 0, 1_000_000),
+    fuel_used_l: numberIn(r, 'fuel_used_l', 0, 100_000_000),
+    fuel_level_pct: numberIn(r, 'fuel_level_pct', 0, 100),
+    battery_v: numberIn(r, 'battery_v', 0, 100),
+  };
+}
+
+const NO_POSITION: Position = {
+  lat: null, lon: null, speed_kph: null, bearing_deg: null, odometer_km: null, engine_hours: null,
+  fuel_used_l: null, fuel_level_pct: null, battery_v: null,
+};
+
+function driverId(r: Obj, required: boolean): number | null {
+  return intIn(r, 'driver_id', 1, 2_147_483_647, required);
+}
+
+function text(r: Obj, field: string, max: number): string | null {
+  const v = r[field];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string') return fail(`${field} must be a string`);
+  if (v.length > max) return fail(`${field} must be at most ${max} characters long`);
+  return v;
+}
+
+/** The fields of one record type beyond seq, type and time. */
+function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driverRef: number | null } {
+  switch (type) {
+    case 'location': {
+      const pos = position(r, true);
+      const data: Obj = {};
+      const accuracy = numberIn(r, 'accuracy_m', 0, 100_000);
+      const altitude = numberIn(r, 'altitude_m', -1000, 20_000);
+      const ignition = bool(r, 'ignition');
+      const batteryPct = numberIn(r, 'battery_pct', 0, 100);
+      if (accuracy !== null) data.accuracy_m = accuracy;
+      if (altitude !== null) data.altitude_m = altitude;
+      if (ignition !== null) data.ignition = ignition;
+      if (batteryPct !== null) data.battery_pct = batteryPct;
+      return { pos, data: Object.keys(data).length ? data : null, driverRef: null };
+    }
+    case 'engine':
+      return { pos: position(r, false), data: { state: oneOf(r, 'state', ['on', 'off'] as const) }, driverRef: null };
+    case 'driver': {
+      const action = oneOf(r, 'action', ['login', 'logout'] as const);
+      const id = driverId(r, action === 'login');
+      return { pos: NO_POSITION, data: { action, driver_id: id }, driverRef: id };
+    }
+    case 'fault': {
+      const f: FaultFields = parseFault(r, { intIn, oneOf, bool, fail });
+      return { pos: position(r, false), data: f as unknown as Obj, driverRef: null };
+    }
+    case 'acceleration': {
+      const longitudinal = numberIn(r, 'longitudinal_g', -10, 10);
+      const lateral = numberIn(r, 'lateral_g', -10, 10);
+      if (longitudinal === null && lateral === null) fail('longitudinal_g or lateral_g is required');
+      const data = {
+        longitudinal_g: longitudinal,
+        lateral_g: lateral,
+        duration_ms: intIn(r, 'duration_ms', 0, 600_000) ?? 0,
+        end_speed_kph: numberIn(r, 'end_speed_kph', 0, 400),
+      };
+      return { pos: position(r, false), data, driverRef: null };
+    }
+    case 'duty_status': {
+      const id = driverId(r, true);
+      const status = oneOf(r, 'status', DUTY_STATUSES);
+      return { pos: position(r, false), data: { status, driver_id: id, note: text(r, 'note', 60) }, driverRef: id };
+    }
+    case 'inspection':
+    case 'form_entry': {
+      const id = driverId(r, true);
+      const { seq: _s, type: _t, time: _time, ...rest } = r;
+      return { pos: NO_POSITION, data: rest, driverRef: id };
+    }
+  }
+}
+
+/** Validates one record of a batch; throws RecordError with a message naming the field. */
+export function parseRecord(raw: unknown, limits: ParseLimits): ParsedRecord {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('record must be a JSON object');
+  const r = raw as Obj;
+  const seq = r.seq;
+  if (seq === undefined || seq === null) fail('seq is required');
+  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ) fail(`seq must be a whole number from 0 to ${MAX_SEQ}`);
+  const type = oneOf(r, 'type', RECORD_TYPES);
+  const t = parseTime(r.time, limits);
+  const { pos, data, driverRef } = body(type, r);
+  return { seq: seq as number, type, t, ...pos, data, driverRef };
+}
+
+/** The seq of a raw record when it has a valid one (to label a rejected record), else null. */
+export function seqOf(raw: unknown): number | null {
+  const seq = (raw as Obj | null)?.seq;
+  return typeof seq === 'number' && Number.isInteger(seq) && seq >= 0 && seq <= MAX_SEQ ? seq : null;
+}

@@ -1,0 +1,131 @@
+/**
+ * Telemetry settings: the processors' thresholds (units in every name, defaults and accepted ranges from
+ * domain-rules §4–§7) and the ingestion limits. Read from the environment by src/config/index.ts; the
+ * table in docs/telemetry.md lists the same names, defaults and ranges.
+ */
+
+export interface Thresholds {
+  /** In motion above this speed, kph. ELD rule: at most 5 mph (8.05 kph). Default 8.05. */
+  movingSpeedKph: number;
+  /** A driving period ends once stopped this long (5 min prompt + 1 min, domain-rules §7 D-10 (a)), s. Default 360. */
+  drivingStopTimeoutS: number;
+  /** Idling shorter than this gives no idle event (it still counts as idle time), s. Default 300 (D-3). */
+  idleThresholdS: number;
+  /** Stationary for idling at or below this speed; the event ends above it, kph. Default 4.83 (3 mph). */
+  idleSpeedKph: number;
+  /** Two records further apart than this are a data gap: nothing is interpolated or invented across it, s. Default 600. */
+  gapS: number;
+  /** Consecutive pings on the new side that confirm a geofence entry or exit (D-4). Default 2. */
+  geofenceConfirmPings: number;
+  /** A circular geofence is left only beyond radius + this buffer, m (D-4). Default 50. */
+  geofenceExitBufferM: number;
+  /** Pings reporting a worse accuracy than this are ignored by geofencing, m. Default 100. */
+  geofenceMaxAccuracyM: number;
+  /** An open fault closes after this much engine-on reporting without it (D-11), s. Default 300. */
+  faultCloseGraceS: number;
+  /** Hard brake at or beyond this deceleration, g (Class 8 default, §6.2). Default 0.30. */
+  hardBrakeG: number;
+  /** Hard acceleration at or beyond this, g. Default 0.22. */
+  hardAccelG: number;
+  /** Hard corner at or beyond this lateral acceleration, g. Default 0.28. */
+  hardCornerG: number;
+  /** Harsh events below this speed are ignored, kph (D-12). Default 16. */
+  harshMinSpeedKph: number;
+  /** Accelerations are derived from speed and heading samples at most this far apart, s (§6.4). Default 3. */
+  derivedMaxSampleS: number;
+  /** Policy maximum speed (D-13), kph. Default 120.7 (75 mph). */
+  speedingKph: number;
+  /** Speeding must last at least this long to be an event, s. Default 60. */
+  speedingMinS: number;
+}
+
+export interface TelemetryConfig {
+  thresholds: Thresholds;
+  /** Records may arrive out of order by up to this much fix time and are still processed in order, s. Default 60. */
+  reorderWindowS: number;
+  /** How often pending records of quiet vehicles are processed, ms (0 = never in the background). Default 5000. */
+  sweepMs: number;
+  /** Most records in one device batch. Default 1000. */
+  maxBatch: number;
+  /** Records timed further than this ahead of the server clock are refused, s. Default 300. */
+  futureSlackS: number;
+  /** Records older than this are refused, days. Default 400. */
+  maxAgeDays: number;
+  /** Port of the OsmAnd/Traccar HTTP protocol, or null when off (the default). `on` means 5055. */
+  osmandPort: number | null;
+}
+
+interface Spec {
+  env: string;
+  def: number;
+  min: number;
+  max: number;
+}
+
+/** Every threshold with its environment variable, default and accepted range. */
+export const THRESHOLD_SPECS: Record<keyof Thresholds, Spec> = {
+  movingSpeedKph: { env: 'MOVING_SPEED_KPH', def: 8.05, min: 1, max: 8.05 },
+  drivingStopTimeoutS: { env: 'DRIVING_STOP_TIMEOUT_S', def: 360, min: 3, max: 3600 },
+  idleThresholdS: { env: 'IDLE_THRESHOLD_S', def: 300, min: 60, max: 14_400 },
+  idleSpeedKph: { env: 'IDLE_SPEED_KPH', def: 4.83, min: 0, max: 8.05 },
+  gapS: { env: 'TELEMETRY_GAP_S', def: 600, min: 30, max: 86_400 },
+  geofenceConfirmPings: { env: 'GEOFENCE_CONFIRM_PINGS', def: 2, min: 1, max: 10 },
+  geofenceExitBufferM: { env: 'GEOFENCE_EXIT_BUFFER_M', def: 50, min: 0, max: 500 },
+  geofenceMaxAccuracyM: { env: 'GEOFENCE_MAX_ACCURACY_M', def: 100, min: 5, max: 10_000 },
+  faultCloseGraceS: { env: 'FAULT_CLOSE_GRACE_S', def: 300, min: 30, max: 86_400 },
+  hardBrakeG: { env: 'HARD_BRAKE_G', def: 0.3, min: 0.1, max: 2 },
+  hardAccelG: { env: 'HARD_ACCEL_G', def: 0.22, min: 0.1, max: 2 },
+  hardCornerG: { env: 'HARD_CORNER_G', def: 0.28, min: 0.1, max: 2 },
+  harshMinSpeedKph: { env: 'HARSH_MIN_SPEED_KPH', def: 16, min: 0, max: 60 },
+  derivedMaxSampleS: { env: 'DERIVED_MAX_SAMPLE_S', def: 3, min: 0.1, max: 30 },
+  speedingKph: { env: 'SPEEDING_KPH', def: 120.7, min: 30, max: 250 },
+  speedingMinS: { env: 'SPEEDING_MIN_S', def: 60, min: 0, max: 3600 },
+};
+
+export const DEFAULT_THRESHOLDS: Thresholds = Object.fromEntries(
+  Object.entries(THRESHOLD_SPECS).map(([k, s]) => [k, s.def]),
+) as unknown as Thresholds;
+
+export const OSMAND_DEFAULT_PORT = 5055;
+
+type Env = Record<string, string | undefined>;
+
+function num(env: Env, name: string, def: number, min: number, max: number, fail: (m: string) => Error): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!/^-?\d+(\.\d+)?$/.test(raw.trim()) || !Number.isFinite(n)) throw fail(`${name} must be a number, got "${raw}"`);
+  if (n < min || n > max) throw fail(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function whole(env: Env, name: string, def: number, min: number, max: number, fail: (m: string) => Error): number {
+  const n = num(env, name, def, min, max, fail);
+  if (!Number.isInteger(n)) throw fail(`${name} must be a whole number, got "${env[name]}"`);
+  return n;
+}
+
+function osmandPort(env: Env, fail: (m: string) => Error): number | null {
+  const raw = (env.OSMAND_PORT ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'off' || raw === 'false') return null;
+  if (raw === 'on' || raw === 'true') return OSMAND_DEFAULT_PORT;
+  return whole(env, 'OSMAND_PORT', OSMAND_DEFAULT_PORT, 0, 65_535, fail);
+}
+
+/** The telemetry settings of an environment; `fail` builds the configuration error to throw. */
+export function telemetryConfig(env: Env, fail: (m: string) => Error): TelemetryConfig {
+  const thresholds = {} as Thresholds;
+  for (const [key, s] of Object.entries(THRESHOLD_SPECS)) {
+    thresholds[key as keyof Thresholds] = num(env, s.env, s.def, s.min, s.max, fail);
+  }
+  if (!Number.isInteger(thresholds.geofenceConfirmPings)) throw fail('GEOFENCE_CONFIRM_PINGS must be a whole number');
+  return {
+    thresholds,
+    reorderWindowS: whole(env, 'TELEMETRY_REORDER_WINDOW_S', 60, 0, 86_400, fail),
+    sweepMs: whole(env, 'TELEMETRY_SWEEP_MS', 5000, 0, 3_600_000, fail),
+    maxBatch: whole(env, 'TELEMETRY_MAX_BATCH', 1000, 1, 10_000, fail),
+    futureSlackS: whole(env, 'TELEMETRY_FUTURE_SLACK_S', 300, 0, 86_400, fail),
+    maxAgeDays: whole(env, 'TELEMETRY_MAX_AGE_DAYS', 400, 1, 36_500, fail),
+    osmandPort: osmandPort(env, fail),
+  };
+}
