@@ -18,6 +18,8 @@ import { openApiInfo } from './http/openapi.js';
 import { routeModules } from './http/routes.js';
 import { healthRoutes } from './http/health.js';
 import { installOAuth } from './http/oauth.js';
+import { installWebhooks } from './events/webhooks/index.js';
+import { requestLogSerializer } from './events/webhooks/log-redaction.js';
 
 export interface BuildOptions {
   /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
@@ -35,7 +37,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (!opts.skipMigrations) await migrateToLatest(db);
 
   const app = Fastify({
-    logger: { level: config.logLevel },
+    logger: { level: config.logLevel, serializers: { req: requestLogSerializer } },
     bodyLimit: config.bodyLimitBytes,
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     requestIdHeader: 'x-request-id',
@@ -59,6 +61,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installArrayParams(app);
   installAuth(app, db, authenticators);
   await installOAuth(app, db, config, { clock: opts.clock });
+  installWebhooks(app, db, config, { clock: opts.clock });
 
   await app.register(swagger, { openapi: openApiInfo(config) });
   await app.register(swaggerUi, { routePrefix: '/docs' });

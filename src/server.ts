@@ -49,6 +49,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   try {
     if (opts.demo) demo = await seedDemo(app.db);
     await app.listen({ host: config.host, port: config.port });
+    if (config.webhooks.worker) app.webhooks.start();
     url = urlOf(app.server.address());
   } catch (err) {
     await app.close().catch(() => {});

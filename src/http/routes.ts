@@ -16,9 +16,12 @@ import { inspectionReportsRoutes } from './v1/inspection-reports.js';
 import { eldDevicesRoutes } from './v1/eld-devices.js';
 import { freightVisibilityRoutes } from './v1/freight-visibility.js';
 import { freightSharesRoutes } from './v1/freight-shares.js';
+import { ingestRoutes } from './v1/ingest.js';
+import { companyWebhooksRoutes } from './v1/company-webhooks.js';
 
 /** Every API route module. An area adds its module here and nothing else. */
 export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehiclesRoutes, groupsRoutes,
   dispatchLocationsRoutes, dispatchesRoutes, dispatchesV2Routes, formsRoutes,
   messagesRoutes, fuelPurchasesRoutes, documentsRoutes, geofencesRoutes,
-  assetsRoutes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes];
+  assetsRoutes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes,
+  ingestRoutes, companyWebhooksRoutes];

@@ -234,4 +234,16 @@ eachDialect('freight visibility', (dialect) => {
       assert.equal(none.body.pagination.total, 0);
     }
   });
+
+  test('concurrent subscriptions to one vehicle: exactly one wins, the others are refused as overlapping', async () => {
+    const racer = await createVehicle(t, { number: 'FV-RACE' });
+    const shared = await t.call({ method: 'POST', url: '/v1/freight_visibility/shares', payload: { shipper_company_id: shipper.id, vehicle_ids: [racer.id], ...win(-1, 48) } });
+    assert.equal(shared.status, 201);
+    const window = win(5, 8);
+    const results = await Promise.all(Array.from({ length: 6 }, () => sub({ company_id: carrier.id, vehicle_id: racer.id, ...window })));
+    assert.deepEqual(results.map((r) => r.status).sort(), [201, 400, 400, 400, 400, 400]);
+    for (const r of results.filter((x) => x.status === 400)) assert.match(r.body.error_message, /^start_time overlaps tracking subscription \d+/);
+    const rows = await t.db.kysely.selectFrom('freight_subscriptions').select('id').where('vehicle_id', '=', racer.id).execute();
+    assert.equal(rows.length, 1);
+  });
 });

@@ -10,8 +10,9 @@ import { hasFix, type Input, type Output, type Step, type Env } from './types.js
 
 interface Idling {
   start: number;
-  lat: number;
-  lon: number;
+  /** Unknown until the first fix when idling started at an engine start without a position. */
+  lat: number | null;
+  lon: number | null;
   driverId: number | null;
   deviceId: number;
   fuelStartL: number | null;
@@ -29,11 +30,12 @@ export interface IdleState {
 export const initialIdle = (): IdleState => ({ idling: null, lastT: null, lastFuelL: null, lastPos: null, standing: true });
 
 function end(idling: Idling, at: number, endType: string, fuelEndL: number | null, env: Env): Output[] {
-  if (at - idling.start < env.th.idleThresholdS * 1000) return [];
+  const { lat, lon } = idling;
+  if (at - idling.start < env.th.idleThresholdS * 1000 || lat === null || lon === null) return [];
   return [{
     kind: 'idle',
     row: {
-      start: idling.start, end: at, endType, lat: idling.lat, lon: idling.lon, driverId: idling.driverId,
+      start: idling.start, end: at, endType, lat, lon, driverId: idling.driverId,
       deviceId: idling.deviceId, fuelStartL: idling.fuelStartL, fuelEndL,
     },
   }];
@@ -54,13 +56,14 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
     if (r.data?.state === 'off') {
       if (idling) outputs.push(...end(idling, r.t, 'engine_stop', fuel, env));
       idling = null;
-    } else if (!idling && standing && pos && (r.speedKph === null || r.speedKph <= env.th.idleSpeedKph)) {
-      idling = { start: r.t, lat: pos.lat, lon: pos.lon, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
+    } else if (!idling && standing && (r.speedKph === null || r.speedKph <= env.th.idleSpeedKph)) {
+      idling = { start: r.t, lat: pos?.lat ?? null, lon: pos?.lon ?? null, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
     }
   } else if (r.type === 'location' && hasFix(r)) {
     standing = r.speedKph !== null && r.speedKph <= env.th.idleSpeedKph;
     const engineOn = r.ctx.engine === 'on';
     if (engineOn && standing) {
+      if (idling && idling.lat === null) idling = { ...idling, lat: r.lat, lon: r.lon };
       if (!idling) idling = { start: r.t, lat: r.lat, lon: r.lon, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
     } else if (idling) {
       outputs.push(...end(idling, r.t, engineOn ? 'vehicle_moving' : 'engine_stop', fuel, env));

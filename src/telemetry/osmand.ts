@@ -1,0 +1,115 @@
+/**
+ * The OsmAnd protocol as Traccar speaks it (phone tracking apps): one position per request, GET or
+ * POST, as query or form parameters — `id` (or `deviceid`), `lat`, `lon` (or `location=lat,lon`),
+ * `timestamp` (Unix seconds or milliseconds, or ISO-8601), `speed` in knots, `bearing` (or `heading`),
+ * `altitude`, `accuracy`, `batt` (battery %) — or the Traccar Client's JSON body
+ * (`{device_id, location: {timestamp, coords: {latitude, longitude, speed, heading, altitude, accuracy}, battery: {level}}}`).
+ * `id` is the identifier of a provisioned device (no credential: the protocol has none, which is why
+ * the listener is off unless OSMAND_PORT is set). Each position is stored as a location record on
+ * channel 1 with seq = its fix time in milliseconds, so a re-sent position is a duplicate. Answers:
+ * 200 (stored or duplicate), 400 (bad position, with the reason as text), 404 (unknown device).
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import { deviceByIdentifier } from '../domain/devices/service.js';
+import { KPH_PER_KNOT } from './units.js';
+import type { Telemetry } from './store/runner.js';
+
+export interface OsmandServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+type Params = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (Array.isArray(v) ? str(v[0]) : v === undefined || v === null ? undefined : String(v));
+
+function num(p: Params, ...names: string[]): number | undefined {
+  for (const n of names) {
+    const s = str(p[n]);
+    if (s === undefined || s.trim() === '') continue;
+    const v = Number(s);
+    if (!Number.isFinite(v)) throw new Error(`${n} must be a number, got "${s}"`);
+    return v;
+  }
+  return undefined;
+}
+
+/** Unix seconds, milliseconds, or a date-time text → epoch ms. */
+export function osmandTime(raw: string | undefined, nowMs: number): number {
+  if (raw === undefined || raw.trim() === '') return nowMs;
+  const s = raw.trim();
+  if (/^\d+(\.\d+)?$/.test(s)) {
+    const v = Number(s);
+    return Math.round(v > 1e11 ? v : v * 1000);
+  }
+  const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
+  if (Number.isNaN(t)) throw new Error(`timestamp must be Unix seconds or an ISO-8601 date-time, got "${s}"`);
+  return t;
+}
+
+/** The position of one request as a device-protocol location record, and the device identifier. */
+export function osmandRecord(query: Params, body: unknown, nowMs: number): { id: string; record: Record<string, unknown> } {
+  let p: Params = { ...query };
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const b = body as Params;
+    const loc = b.location as Params | undefined;
+    if (loc && typeof loc === 'object') {
+      const c = (loc.coords ?? {}) as Params;
+      const battery = (loc.battery ?? {}) as Params;
+      p = {
+        ...p, id: b.device_id ?? p.id, lat: c.latitude, lon: c.longitude, timestamp: loc.timestamp, speed: undefined,
+        speed_mps: c.speed, bearing: c.heading, altitude: c.altitude, accuracy: c.accuracy,
+        batt: typeof battery.level === 'number' ? Number(battery.level) * 100 : undefined,
+      };
+    } else p = { ...p, ...b };
+  }
+  const id = str(p.id) ?? str(p.deviceid);
+  if (!id || !id.trim()) throw new Error('id is required (the identifier of a provisioned device)');
+  let lat = num(p, 'lat');
+  let lon = num(p, 'lon');
+  const location = str(p.location);
+  if ((lat === undefined || lon === undefined) && location) [lat, lon] = location.split(',').map(Number);
+  if (lat === undefined || lon === undefined) throw new Error('lat and lon are required');
+  const t = osmandTime(str(p.timestamp), nowMs);
+  const knots = num(p, 'speed');
+  const mps = num(p, 'speed_mps');
+  const record: Record<string, unknown> = { seq: t, type: 'location', time: t, lat, lon };
+  if (knots !== undefined) record.speed_kph = Math.max(0, knots * KPH_PER_KNOT);
+  else if (mps !== undefined && mps >= 0) record.speed_kph = mps * 3.6;
+  const bearing = num(p, 'bearing', 'heading');
+  if (bearing !== undefined && bearing >= 0) record.bearing_deg = bearing % 360;
+  const altitude = num(p, 'altitude');
+  if (altitude !== undefined) record.altitude_m = altitude;
+  const accuracy = num(p, 'accuracy');
+  if (accuracy !== undefined && accuracy >= 0) record.accuracy_m = accuracy;
+  const batt = num(p, 'batt');
+  if (batt !== undefined) record.battery_pct = Math.min(100, Math.max(0, batt));
+  return { id: id.trim(), record };
+}
+
+export async function startOsmand(telemetry: Telemetry, opts: { host: string; port: number; log?: FastifyBaseLogger }): Promise<OsmandServer> {
+  const app = Fastify({ logger: false, bodyLimit: 65_536 });
+  await app.register(formbody);
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    let parsed: ReturnType<typeof osmandRecord>;
+    try {
+      parsed = osmandRecord((req.query ?? {}) as Params, req.body, Date.now());
+    } catch (err) {
+      return reply.code(400).type('text/plain').send((err as Error).message);
+    }
+    const device = await deviceByIdentifier(telemetry.db, parsed.id);
+    if (!device) return reply.code(404).type('text/plain').send(`device ${parsed.id} not found`);
+    const out = await telemetry.ingest(device, 1, [parsed.record]);
+    const r = out.results[0];
+    if (r.status === 'rejected') return reply.code(400).type('text/plain').send(r.error_message ?? 'rejected');
+    return reply.code(200).send();
+  };
+  app.route({ method: ['GET', 'POST'], url: '/', handler });
+  app.route({ method: ['GET', 'POST'], url: '/*', handler });
+  await app.listen({ host: opts.host, port: opts.port });
+  const addr = app.server.address();
+  const port = addr && typeof addr === 'object' ? addr.port : opts.port;
+  opts.log?.info(`OsmAnd protocol listening on http://${opts.host}:${port}`);
+  return { url: `http://${opts.host}:${port}`, close: () => app.close() };
+}

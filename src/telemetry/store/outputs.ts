@@ -1,0 +1,192 @@
+/**
+ * Writes processor outputs inside the processing transaction: each derived row is upserted by its
+ * natural key (so a replay rewrites rather than duplicates), and what a webhook would announce is
+ * recorded as a domain event in the same transaction (wire-format §7.6): fault_code_opened/closed,
+ * driver_performance_event_created, vehicle_geofence_event, engine_toggle_event. A replay writes rows
+ * without events (`announce: false`). Utilization increments add up per bucket.
+ */
+import { sql } from 'kysely';
+import { json, toIso } from '../../storage/values.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { FaultRow, GeofenceEventRow, IdleRow, Output, PerformanceRow, PeriodRow, UtilizationRow } from '../processors/types.js';
+import { describePlace } from '../geocode/places.js';
+import type { Trx } from './tx.js';
+import { faultPayload, geofencePayload, performancePayload } from './payloads-derived.js';
+
+export interface Target {
+  companyId: number;
+  vehicleId: number;
+  announce: boolean;
+}
+
+const iso = (t: number | null) => (t === null ? null : toIso(t));
+
+/** Keeps the last output per natural key (a period opened and closed in one run is written once). */
+function lastByKey<T>(items: T[], key: (t: T) => string): T[] {
+  const m = new Map<string, T>();
+  for (const it of items) {
+    const k = key(it);
+    m.delete(k);
+    m.set(k, it);
+  }
+  return [...m.values()];
+}
+
+async function writePeriods(trx: Trx, t: Target, rows: PeriodRow[], now: string) {
+  for (const p of lastByKey(rows, (r) => String(r.start))) {
+    const values = {
+      driver_id: p.driverId, end_time: iso(p.end), status: p.end === null ? 'in_progress' : 'complete', type: p.type, source: p.source,
+      start_km: p.startKm, end_km: p.endKm, distance_km: p.distanceKm, origin: p.origin, origin_lat: p.originLat, origin_lon: p.originLon,
+      destination: p.destination, destination_lat: p.destinationLat, destination_lon: p.destinationLon, updated_at: now,
+    };
+    await trx
+      .insertInto('driving_periods')
+      .values({ company_id: t.companyId, vehicle_id: t.vehicleId, start_time: toIso(p.start), created_at: now, ...values })
+      .onConflict((oc) => oc.columns(['vehicle_id', 'start_time']).doUpdateSet(values))
+      .execute();
+  }
+}
+
+async function writeIdle(trx: Trx, t: Target, rows: IdleRow[], now: string) {
+  for (const e of lastByKey(rows, (r) => String(r.start))) {
+    const place = describePlace(e.lat, e.lon);
+    const values = {
+      device_id: e.deviceId, driver_id: e.driverId, end_time: toIso(e.end), end_type: e.endType, lat: e.lat, lon: e.lon,
+      city: place?.city ?? null, state: place?.state ?? null, rg_brg: place ? Math.round(place.bearingDeg) : null,
+      rg_km: place ? Math.round(place.distanceKm * 100) / 100 : null, rg_match: place?.match ? 1 : 0, location: place?.description ?? null,
+      fuel_start_l: e.fuelStartL, fuel_end_l: e.fuelEndL,
+    };
+    await trx
+      .insertInto('idle_events')
+      .values({ company_id: t.companyId, vehicle_id: t.vehicleId, start_time: toIso(e.start), created_at: now, ...values })
+      .onConflict((oc) => oc.columns(['vehicle_id', 'start_time']).doUpdateSet(values))
+      .execute();
+  }
+}
+
+async function writeFaults(trx: Trx, t: Target, items: Array<{ row: FaultRow; event: 'opened' | 'closed' | null }>, now: string) {
+  const events = items.filter((i) => i.event !== null);
+  for (const f of lastByKey(items, (i) => `${i.row.key}@${i.row.first}`)) {
+    const r = f.row;
+    const values = {
+      device_id: r.deviceId, status: r.closedAt === null ? 'open' : 'closed', last_observed_at: toIso(r.last), closed_at: iso(r.closedAt),
+      cleared: r.cleared ? 1 : 0, occurrence_count: r.occurrenceCount, num_observations: r.observations, lamps: r.lamps ? json(r.lamps) : null,
+      updated_at: now,
+    };
+    await trx
+      .insertInto('fault_codes')
+      .values({
+        company_id: t.companyId, vehicle_id: t.vehicleId, fault_key: r.key, protocol: r.protocol, code: r.code, spn: r.spn, fmi: r.fmi,
+        source_address: r.sourceAddress, is_sid: r.isSid ? 1 : 0, first_observed_at: toIso(r.first), created_at: now, ...values,
+      })
+      .onConflict((oc) => oc.columns(['vehicle_id', 'fault_key', 'first_observed_at']).doUpdateSet(values))
+      .execute();
+  }
+  if (!t.announce) return;
+  for (const e of events) {
+    const saved = await trx
+      .selectFrom('fault_codes')
+      .selectAll()
+      .where('vehicle_id', '=', t.vehicleId)
+      .where('fault_key', '=', e.row.key)
+      .where('first_observed_at', '=', toIso(e.row.first))
+      .executeTakeFirstOrThrow();
+    await recordEvent(trx, {
+      companyId: t.companyId, action: e.event === 'opened' ? 'fault_code_opened' : 'fault_code_closed',
+      subject: { type: 'fault_code', id: saved.id }, data: faultPayload(saved, e.row),
+    });
+  }
+}
+
+async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now: string) {
+  for (const p of lastByKey(rows, (r) => `${r.type}@${r.start}`)) {
+    const got = await trx
+      .insertInto('driver_performance_events')
+      .values({
+        company_id: t.companyId, vehicle_id: t.vehicleId, device_id: p.deviceId, driver_id: p.driverId, type: p.type,
+        start_time: toIso(p.start), end_time: toIso(p.end), start_speed_kph: p.startSpeedKph, end_speed_kph: p.endSpeedKph,
+        max_speed_kph: p.maxSpeedKph, start_bearing: p.startBearing, end_bearing: p.endBearing, peak_g: p.peakG,
+        lat: p.lat, lon: p.lon, location: p.location, odometer_km: p.odometerKm, samples: json(p.samples),
+        coaching_status: 'pending_review', created_at: now, updated_at: now,
+      })
+      .onConflict((oc) => oc.columns(['vehicle_id', 'type', 'start_time']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (got && t.announce) {
+      await recordEvent(trx, {
+        companyId: t.companyId, action: 'driver_performance_event_created',
+        subject: { type: 'driver_performance_event', id: got.id }, data: performancePayload(got.id, t.vehicleId, p),
+      });
+    }
+  }
+}
+
+async function writeGeofences(trx: Trx, t: Target, items: Array<{ row: GeofenceEventRow; event: 'entered' | 'exited' }>, now: string) {
+  for (const g of items) {
+    const r = g.row;
+    const values = { end_time: iso(r.end), end_driver_id: r.endDriverId, updated_at: now };
+    const { id } = await trx
+      .insertInto('geofence_events')
+      .values({
+        company_id: t.companyId, geofence_id: r.geofenceId, vehicle_id: t.vehicleId, start_time: toIso(r.start),
+        start_driver_id: r.startDriverId, created_at: now, ...values,
+      })
+      .onConflict((oc) => oc.columns(['vehicle_id', 'geofence_id', 'start_time']).doUpdateSet(values))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (t.announce) {
+      await recordEvent(trx, {
+        companyId: t.companyId, action: 'vehicle_geofence_event', trigger: g.event,
+        subject: { type: 'geofence_event', id }, data: geofencePayload(id, t.vehicleId, r, g.event),
+      });
+    }
+  }
+}
+
+async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow[]) {
+  const sums = new Map<string, UtilizationRow>();
+  for (const r of rows) {
+    const k = `${r.driverId ?? 0}@${r.bucketStart}`;
+    const s = sums.get(k);
+    if (!s) sums.set(k, { ...r });
+    else {
+      s.drivingS += r.drivingS; s.idleS += r.idleS; s.drivingFuelL += r.drivingFuelL; s.idleFuelL += r.idleFuelL; s.distanceKm += r.distanceKm;
+    }
+  }
+  if (sums.size === 0) return;
+  const values = [...sums.values()].map((r) => ({
+    company_id: t.companyId, vehicle_id: t.vehicleId, driver_id: r.driverId ?? 0, bucket_start: toIso(r.bucketStart),
+    driving_s: r.drivingS, idle_s: r.idleS, driving_fuel_l: r.drivingFuelL, idle_fuel_l: r.idleFuelL, distance_km: r.distanceKm,
+  }));
+  const add = (c: string) => sql<number>`utilization_buckets.${sql.ref(c)} + excluded.${sql.ref(c)}`;
+  await trx
+    .insertInto('utilization_buckets')
+    .values(values)
+    .onConflict((oc) =>
+      oc.columns(['vehicle_id', 'driver_id', 'bucket_start']).doUpdateSet({
+        driving_s: add('driving_s'), idle_s: add('idle_s'), driving_fuel_l: add('driving_fuel_l'),
+        idle_fuel_l: add('idle_fuel_l'), distance_km: add('distance_km'),
+      }),
+    )
+    .execute();
+}
+
+export async function writeOutputs(trx: Trx, t: Target, outputs: Output[]): Promise<void> {
+  if (outputs.length === 0) return;
+  const now = toIso(Date.now());
+  const pick = <K extends Output['kind']>(k: K) => outputs.filter((o): o is Extract<Output, { kind: K }> => o.kind === k);
+  await writePeriods(trx, t, pick('period').map((o) => o.row), now);
+  await writeIdle(trx, t, pick('idle').map((o) => o.row), now);
+  await writeFaults(trx, t, pick('fault'), now);
+  await writePerformance(trx, t, pick('performance').map((o) => o.row), now);
+  await writeGeofences(trx, t, pick('geofence'), now);
+  await writeUtilization(trx, t, pick('utilization').map((o) => o.row));
+  if (!t.announce) return;
+  for (const e of pick('engine')) {
+    await recordEvent(trx, {
+      companyId: t.companyId, action: 'engine_toggle_event', trigger: e.on ? 'on' : 'off',
+      subject: { type: 'vehicle', id: t.vehicleId },
+      data: { vehicle_id: t.vehicleId, driver_id: e.driverId, trigger: e.on ? 'on' : 'off', occurred_at: toIso(e.t).slice(0, 19) + 'Z', lat: e.lat, lon: e.lon },
+    });
+  }
+}

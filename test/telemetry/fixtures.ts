@@ -1,0 +1,65 @@
+/**
+ * Shared pieces of the telemetry tests: a vehicle with a provisioned ELD and a driver, batches posted
+ * through the real device API, and synthetic tracks (fixes along a straight line at a given speed).
+ */
+import assert from 'node:assert/strict';
+import type { TestApp, TestCompany } from '../helper.js';
+import { createUser, createVehicle, uniq } from '../http/fixtures.js';
+import { provisionDevice } from '../../src/domain/devices/service.js';
+import { telemetryFor } from '../../src/telemetry/store/runner.js';
+
+export interface Rig {
+  vehicle: any;
+  driver: any;
+  device: { id: number; identifier: string; device_token: string };
+  seq: number;
+}
+
+/** A vehicle with an ELD and a driver of `as` (default: the test company). */
+export async function rig(t: TestApp, as?: TestCompany): Promise<Rig> {
+  const vehicle = await createVehicle(t, { make: 'Freightliner', model: 'Cascadia', year: '2022', vin: `1FUJHHDR0NL${String(uniq()).slice(-6).padStart(6, '0')}` }, as);
+  const driver = await createUser(t, {}, as);
+  const device = await provisionDevice(t.db, { companyId: (as ?? t.company).id }, { identifier: `SN-${uniq()}`, vehicleId: vehicle.id });
+  return { vehicle, driver, device, seq: 0 };
+}
+
+export async function post(t: TestApp, token: string | null, body: unknown, headers: Record<string, string> = {}) {
+  const res = await t.app.inject({
+    method: 'POST', url: '/device/v1/batches', payload: body as object,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
+  return { status: res.statusCode, body: res.json() as any };
+}
+
+/** Posts records (seq assigned from the rig's counter when missing); asserts 200 unless told. */
+export async function send(t: TestApp, r: Rig, records: Array<Record<string, unknown>>, expectStatus = 200) {
+  const withSeq = records.map((x) => ('seq' in x ? x : { ...x, seq: ++r.seq }));
+  const res = await post(t, r.device.device_token, { records: withSeq });
+  assert.equal(res.status, expectStatus, JSON.stringify(res.body));
+  return res.body;
+}
+
+/** Processes everything stored (ignores the reorder window). */
+export const settle = (t: TestApp) => telemetryFor(t.db, t.app.config.telemetry).settle();
+
+/** The test day: a week ago (records must be neither in the future nor too old), fixes from 14:00 UTC. */
+export const DAY = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+export const T0 = Date.parse(`${DAY}T14:00:00Z`);
+export const at = (s: number) => new Date(T0 + s * 1000).toISOString();
+
+/** Fixes every `everyS` seconds from (lat, lon) heading east at `kph` (speed 0 stands still). */
+export function track(opts: { fromS: number; toS: number; everyS?: number; kph: number; lat?: number; lon?: number; extra?: Record<string, unknown> }) {
+  const every = opts.everyS ?? 10;
+  const lat = opts.lat ?? 39.8;
+  const lon0 = opts.lon ?? -89.65;
+  const out: Array<Record<string, unknown>> = [];
+  for (let s = opts.fromS; s <= opts.toS; s += every) {
+    const km = (opts.kph * (s - opts.fromS)) / 3600;
+    const lon = lon0 + km / (111.32 * Math.cos((lat * Math.PI) / 180));
+    out.push({ type: 'location', time: at(s), lat, lon, speed_kph: opts.kph, bearing_deg: 90, ...opts.extra });
+  }
+  return out;
+}
+
+export const engine = (s: number, state: 'on' | 'off', extra: Record<string, unknown> = {}) => ({ type: 'engine', time: at(s), state, ...extra });
+export const login = (s: number, driverId: number) => ({ type: 'driver', time: at(s), action: 'login', driver_id: driverId });

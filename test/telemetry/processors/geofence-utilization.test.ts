@@ -1,0 +1,110 @@
+/** Geofence entry/exit (confirmation, hysteresis, interpolation, gaps, first ping) and utilization buckets. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { boundsOf, type GeofenceShape } from '../../../src/domain/geofences/geometry.js';
+import type { GeofenceDef } from '../../../src/telemetry/processors/types.js';
+import { spread } from '../../../src/telemetry/processors/utilization.js';
+import { engineRec, fix, only, run, sec, DEG_PER_KM, LAT, LON, T, drive } from './build.js';
+
+/** A circle of 1 km around (LAT, LON + 5 km), created long before the test data. */
+const CENTER_LON = LON + 5 * DEG_PER_KM;
+function def(id: number, shape: GeofenceShape, createdAt = 0): GeofenceDef {
+  return { id, shape, bounds: boundsOf(shape), createdAt };
+}
+const circle = def(1, { shape: 'circle', center: { lat: LAT, lon: CENTER_LON }, radius_m: 1000 });
+const square = def(2, {
+  shape: 'polygon',
+  points: [
+    { lat: LAT - 0.005, lon: CENTER_LON - 0.01 }, { lat: LAT + 0.005, lon: CENTER_LON - 0.01 },
+    { lat: LAT + 0.005, lon: CENTER_LON + 0.01 }, { lat: LAT - 0.005, lon: CENTER_LON + 0.01 },
+  ],
+});
+
+/** A fix `km` east of LON at second `s`. */
+const at = (s: number, km: number, extra = {}) => fix(s, 50, { lon: LON + km * DEG_PER_KM, ...extra });
+
+const events = (records: ReturnType<typeof drive>, fences = [circle], th = {}) =>
+  only(run(records, th, fences).outputs, 'geofence').map((o) => ({ event: o.event, start: sec(o.row.start), end: sec(o.row.end) }));
+
+test('geofence events: table of crossings', () => {
+  const cases: Array<{ name: string; records: ReturnType<typeof drive>; fences?: GeofenceDef[]; want: Array<{ event: string; start: number | null; end: number | null }> }> = [
+    {
+      name: 'entry confirmed by 2 pings, stamped at the interpolated crossing (km 4.0 between km 3.5 at 0 s and km 4.5 at 10 s)',
+      records: [at(-10, 3), at(0, 3.5), at(10, 4.5), at(20, 4.8)],
+      want: [{ event: 'entered', start: 5, end: null }],
+    },
+    {
+      name: 'one ping inside is jitter: nothing',
+      records: [at(0, 3.5), at(10, 4.5), at(20, 3.5), at(30, 3.5)],
+      want: [],
+    },
+    {
+      name: 'exit after a visit: interpolated at the boundary (km 6.0), with the visit start',
+      records: [at(0, 3.5), at(10, 4.5), at(20, 4.8), at(30, 5.5), at(40, 6.5), at(50, 7)],
+      want: [{ event: 'entered', start: 5, end: null }, { event: 'exited', start: 5, end: 35 }],
+    },
+    {
+      name: 'hysteresis: 30 m beyond the radius is still inside; leaving needs radius + 50 m',
+      records: [at(0, 3.5), at(10, 4.5), at(20, 5), at(30, 6.03), at(40, 6.03), at(50, 5.5)],
+      want: [{ event: 'entered', start: 5, end: null }],
+    },
+    {
+      name: 'a gap of more than 10 min is not interpolated: entry at the first ping inside',
+      records: [at(0, 3.5), at(1000, 4.5), at(1010, 4.6)],
+      want: [{ event: 'entered', start: 1000, end: null }],
+    },
+    {
+      name: 'a gap before leaving: exit at the last ping inside',
+      records: [at(0, 3.5), at(10, 4.5), at(20, 5), at(2000, 7), at(2010, 7)],
+      want: [{ event: 'entered', start: 5, end: null }, { event: 'exited', start: 5, end: 20 }],
+    },
+    {
+      name: 'the first ping inside sets the state silently, and that visit ends silently',
+      records: [at(0, 5), at(10, 5.1), at(20, 7), at(30, 7.5)],
+      want: [],
+    },
+    {
+      name: 'inaccurate pings are ignored',
+      records: [at(0, 3.5), at(10, 5, { data: { accuracy_m: 500 } }), at(20, 3.5), at(30, 3.5)],
+      want: [],
+    },
+    {
+      name: 'polygon entry (west edge at km 4.145)',
+      records: [at(0, 3.5), at(10, 4.5), at(20, 5)],
+      fences: [square],
+      want: [{ event: 'entered', start: 6, end: null }],
+    },
+    {
+      name: 'a geofence created after the last ping starts silent, even with the vehicle inside',
+      records: [at(0, 5), at(10, 5.1), at(20, 5.2)],
+      fences: [def(3, circle.shape, T + 5000)],
+      want: [],
+    },
+  ];
+  for (const c of cases) {
+    const got = events(c.records, c.fences);
+    const rounded = got.map((e) => ({ ...e, start: e.start === null ? null : Math.round(e.start), end: e.end === null ? null : Math.round(e.end) }));
+    assert.deepEqual(rounded, c.want, c.name);
+  }
+});
+
+test('geofence confirmation count is a threshold', () => {
+  // With one ping the jitter case of the table becomes a visit.
+  const got = events([at(0, 3.5), at(10, 4.5), at(20, 3.5)], [circle], { geofenceConfirmPings: 1 });
+  assert.deepEqual(got.map((e) => e.event), ['entered', 'exited']);
+  const three = events([at(0, 3.5), at(10, 4.5), at(20, 4.6), at(30, 4.7)], [circle], { geofenceConfirmPings: 3 });
+  assert.deepEqual(three.map((e) => [e.event, Math.round(e.start!)]), [['entered', 5]]);
+});
+
+test('utilization: spans split over 15-minute buckets, driving vs idle, gaps count nothing', () => {
+  const parts = spread(T + 10 * 60_000, T + 20 * 60_000, { driverId: 1, drivingS: 600, idleS: 0, drivingFuelL: 6, idleFuelL: 0, distanceKm: 10 });
+  assert.deepEqual(parts.map((p) => [sec(p.bucketStart), p.drivingS, p.drivingFuelL, p.distanceKm]), [[0, 300, 3, 5], [900, 300, 3, 5]]);
+
+  const { outputs } = run([engineRec(0, 'on'), ...drive(0, 600, 0), ...drive(610, 1210, 60, { km0: 100, fuel0: 10, fuelPerS: 0.01 }), ...drive(3000, 3010, 0)]);
+  const rows = only(outputs, 'utilization').map((o) => o.row);
+  const sum = (k: 'drivingS' | 'idleS' | 'distanceKm' | 'drivingFuelL') => Math.round(rows.reduce((a, r) => a + r[k], 0) * 1000) / 1000;
+  assert.equal(sum('idleS'), 610 + 10); // standing from the engine start to the first moving fix, and the 10 s at the end
+  assert.equal(sum('drivingS'), 600);
+  assert.equal(sum('distanceKm'), 10);
+  assert.equal(sum('drivingFuelL'), 6);
+});
