@@ -6,7 +6,6 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { openDb } from '../../src/storage/db.js';
 import { seedDemo } from '../../src/demo/seed.js';
-import { seedRecordsDemo } from '../../src/domain/inspections/demo.js';
 
 eachDialect('assets and inspection reports demo data', (dialect) => {
   test('trailers with external ids and a week of pre-trip reports in every status', async () => {
@@ -16,14 +15,12 @@ eachDialect('assets and inspection reports demo data', (dialect) => {
     try {
       const demo = await seedDemo(db, { password: 'demo-password-1' });
       assert.ok(demo.created);
-      const counts = await seedRecordsDemo(db, { companyId: demo.company.id });
-      assert.equal(counts.assets, 3);
-      assert.ok(counts.inspection_reports >= 4, `${counts.inspection_reports} reports`);
+      // seedDemo runs this area's seeder (src/demo/areas.ts); check what it made.
       const get = async (url: string) => (await app.inject({ url, headers: { 'x-api-key': demo.apiKey.api_key } })).json();
       assert.deepEqual((await get('/v1/assets')).assets.map((w: any) => w.asset.name), ['TRL-5301', 'TRL-5302', 'TRL-4801']);
       assert.equal((await get('/v1/assets/lookup_by_external_id?external_id=TRL-4801&integration_name=demo_tms')).asset.type, 'flatbed');
       const reports = (await get('/v1/inspection_reports')).inspection_reports.map((w: any) => w.inspection_report);
-      assert.equal(reports.length, counts.inspection_reports, 'all within the default week');
+      assert.ok(reports.length >= 4, `${reports.length} reports within the default week`);
       for (const s of ['satisfactory', 'unknown', 'corrected', 'harmless']) assert.ok(reports.some((r: any) => r.status === s), s);
       assert.ok(reports.filter((r: any) => r.status === 'corrected').every((r: any) => r.mechanic !== null && r.mechanic.role === 'admin'));
       assert.equal((await get('/v1/inspection_reports/lookup_by_external_id?external_id=DVIR-1002&integration_name=demo_tms')).inspection_report.defects.length, 1);
