@@ -15,6 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { demoBanner, seedDemo } from './demo/seed.js';
+import { startDemoSimulation } from './sim/demo.js';
 
 export interface ServeOptions {
   /** Seed the demo company into an empty database and print how to use it. */
@@ -57,8 +58,9 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   }
   out(`fleet: listening on ${url}\n`);
   if (demo) out(demoBanner(demo, url));
+  const sim = demo ? await startDemoSimulation(app, url, demo.company.id, out) : null;
 
-  const running: RunningServer = { app, url, close: () => app.close() };
+  const running: RunningServer = { app, url, close: async () => { await sim?.stop(); await app.close(); } };
   if (opts.handleSignals !== false) installShutdown(app, config, out);
   return running;
 }

@@ -16,6 +16,8 @@ import { AppError } from '../http/plumbing/errors.js';
 import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js';
 import { apiKeyCreate, apiKeyRevoke, companyCreate, userCreate } from './records.js';
 import { deviceCreate, deviceRevoke } from './devices.js';
+import { simulateCommand } from './simulate.js';
+import { replayCommand } from './replay.js';
 import { APP_COMMANDS } from './apps.js';
 
 const serveCommand: Command = {
@@ -54,6 +56,8 @@ export const COMMANDS: Record<string, Command> = {
   'api-key revoke': apiKeyRevoke,
   'device create': deviceCreate,
   'device revoke': deviceRevoke,
+  simulate: simulateCommand,
+  replay: replayCommand,
   ...APP_COMMANDS,
 };
 

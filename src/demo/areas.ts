@@ -6,8 +6,10 @@ import type { Db } from '../storage/db.js';
 import type { Tenant } from '../domain/tenant.js';
 import { seedDispatchDemo } from '../domain/dispatch/demo.js';
 import { seedRecordsDemo } from '../domain/inspections/demo.js';
+import { seedTelemetryDemo } from '../sim/devices.js';
 
 export const AREA_SEEDERS: Array<{ name: string; seed: (db: Db, t: Tenant) => Promise<unknown> }> = [
   { name: 'dispatch', seed: seedDispatchDemo },
   { name: 'records', seed: seedRecordsDemo },
+  { name: 'telemetry', seed: seedTelemetryDemo },
 ];

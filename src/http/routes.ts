@@ -17,11 +17,28 @@ import { eldDevicesRoutes } from './v1/eld-devices.js';
 import { freightVisibilityRoutes } from './v1/freight-visibility.js';
 import { freightSharesRoutes } from './v1/freight-shares.js';
 import { ingestRoutes } from './v1/ingest.js';
+import { vehicleLocationsRoutes } from './v1/vehicle-locations.js';
+import { vehicleLocationsV2Routes } from './v2/vehicle-locations.js';
+import { vehicleLocationsV3Routes } from './v3/vehicle-locations.js';
+import { driverLocationsRoutes } from './v1/driver-locations.js';
+import { drivingPeriodsRoutes } from './v1/driving-periods.js';
+import { idleEventsRoutes } from './v1/idle-events.js';
+import { utilizationRoutes } from './v1/utilization.js';
+import { utilizationV2Routes } from './v2/utilization.js';
+import { faultCodesRoutes } from './v1/fault-codes.js';
+import { driverPerformanceRoutes } from './v1/driver-performance.js';
+import { geofenceEventsRoutes } from './v1/geofence-events.js';
 import { companyWebhooksRoutes } from './v1/company-webhooks.js';
+import { availableTimeRoutes } from './v1/available-time.js';
+import { hoursOfServiceRoutes } from './v1/hours-of-service.js';
+import { hosViolationsRoutes } from './v1/hos-violations.js';
+import { logsRoutes } from './v1/logs.js';
 
 /** Every API route module. An area adds its module here and nothing else. */
 export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehiclesRoutes, groupsRoutes,
   dispatchLocationsRoutes, dispatchesRoutes, dispatchesV2Routes, formsRoutes,
   messagesRoutes, fuelPurchasesRoutes, documentsRoutes, geofencesRoutes,
   assetsRoutes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes,
-  ingestRoutes, companyWebhooksRoutes];
+  ingestRoutes, companyWebhooksRoutes, vehicleLocationsRoutes, vehicleLocationsV2Routes, vehicleLocationsV3Routes, driverLocationsRoutes,
+  drivingPeriodsRoutes, idleEventsRoutes, utilizationRoutes, utilizationV2Routes, faultCodesRoutes, driverPerformanceRoutes, geofenceEventsRoutes,
+  availableTimeRoutes, hoursOfServiceRoutes, hosViolationsRoutes, logsRoutes];

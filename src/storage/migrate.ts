@@ -9,6 +9,7 @@ import { records } from './migrations/0004_records.js';
 import { assetsDevices } from './migrations/0005_assets_devices.js';
 import { telemetry } from './migrations/0007_telemetry.js';
 import { webhooks } from './migrations/0008_webhooks.js';
+import { hos } from './migrations/0009_hos.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -23,6 +24,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0006_oauth', oauth],
   ['0007_telemetry', telemetry],
   ['0008_webhooks', webhooks],
+  ['0009_hos', hos],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -12,6 +12,7 @@ import type { GeofenceTables } from '../domain/geofences/tables.js';
 import type { RecordTables } from '../domain/assets/tables.js';
 import type { WebhookTables } from '../events/webhooks/tables.js';
 import type { TelemetryTables } from '../telemetry/store/tables.js';
+import type { HosTables } from '../domain/hos/tables.js';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -169,4 +170,4 @@ export interface CoreTables {
 }
 
 export interface Database extends CoreTables, DispatchTables, OAuthTables,
-  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables, TelemetryTables, WebhookTables {}
+  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables, TelemetryTables, WebhookTables, HosTables {}

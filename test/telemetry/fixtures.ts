@@ -63,3 +63,30 @@ export function track(opts: { fromS: number; toS: number; everyS?: number; kph: 
 
 export const engine = (s: number, state: 'on' | 'off', extra: Record<string, unknown> = {}) => ({ type: 'engine', time: at(s), state, ...extra });
 export const login = (s: number, driverId: number) => ({ type: 'driver', time: at(s), action: 'login', driver_id: driverId });
+
+export const DAY_LAT = 39.8;
+export const DAY_LON0 = -89.65;
+export const DEG_PER_KM = 1 / (111.32 * Math.cos((DAY_LAT * Math.PI) / 180));
+
+/** The day: idle 410 s, drive 90 kph from 410 s to 1600 s (30 km), stand until the engine stops at 2200 s. */
+export function vehicleDay(driverId: number) {
+  const recs: Array<Record<string, unknown>> = [
+    engine(0, 'on', { lat: DAY_LAT, lon: DAY_LON0, odometer_km: 1000, fuel_used_l: 500 }),
+    login(1, driverId),
+  ];
+  const fix = (s: number, km: number, kph: number) => ({
+    type: 'location', time: at(s), lat: DAY_LAT, lon: DAY_LON0 + km * DEG_PER_KM, speed_kph: kph, bearing_deg: 90,
+    odometer_km: 1000 + km, fuel_used_l: 500 + s * 0.005, battery_v: 13.8, fuel_level_pct: 61,
+  });
+  for (let s = 10; s <= 400; s += 10) recs.push(fix(s, 0, 0));
+  for (let s = 410; s <= 1600; s += 10) recs.push(fix(s, ((s - 410) * 90) / 3600, 90));
+  const endKm = (1190 * 90) / 3600;
+  for (let s = 1610; s <= 2190; s += 10) recs.push(fix(s, endKm, 0));
+  recs.push({ type: 'fault', time: at(500), protocol: 'j1939', spn: 110, fmi: 0, source_address: 0, occurrence_count: 1, lamps: { amber_warning: true } });
+  recs.push({ type: 'fault', time: at(700), protocol: 'j1939', spn: 110, fmi: 0, source_address: 0, status: 'cleared' });
+  recs.push({ type: 'acceleration', time: at(1000), longitudinal_g: -0.45, duration_ms: 2000, speed_kph: 90, end_speed_kph: 60, lat: DAY_LAT, lon: DAY_LON0 + 14.75 * DEG_PER_KM, bearing_deg: 90 });
+  recs.push(engine(2200, 'off', { lat: DAY_LAT, lon: DAY_LON0 + endKm * DEG_PER_KM }));
+  // Sent in time order: with a zero reorder window a record older than what was processed is late.
+  return recs.sort((a, b) => Date.parse(a.time as string) - Date.parse(b.time as string));
+}
+

@@ -83,12 +83,19 @@ export function checkLiteral(hostname: string, allowPrivate: boolean): void {
  * Resolves a URL's host now and says whether it is refused (the save-time check). A name that does not
  * resolve is not refused here: the test delivery fails instead, and the webhook stays disabled.
  */
+const SAVE_LOOKUP_TIMEOUT_MS = 2000;
+
 export async function targetRefusal(url: URL, allowPrivate: boolean): Promise<string | null> {
   if (allowPrivate) return null;
   const host = bareHost(url.hostname);
   if (isIP(host)) return isForbiddenAddress(host) ? `${host} ${refusalText}` : null;
   const addresses = await new Promise<LookupAddress[]>((resolve) => {
-    dnsLookup(host, { all: true }, (err, list) => resolve(err ? [] : list));
+    // A resolver that does not answer in time counts as a name that does not resolve.
+    const timer = setTimeout(() => resolve([]), SAVE_LOOKUP_TIMEOUT_MS);
+    dnsLookup(host, { all: true }, (err, list) => {
+      clearTimeout(timer);
+      resolve(err ? [] : list);
+    });
   });
   return addresses.some((a) => isForbiddenAddress(a.address)) ? `${host} ${refusalText}` : null;
 }

@@ -52,11 +52,14 @@ const dispatchView = (d: any) => {
   return { row, status: row.status, stops, trips };
 };
 
+const users: Renderer = async ({ db }, _c, events) => {
+  const groups = await groupIdsOf(db, events.map((e) => e.data.id));
+  return events.map((e) => userWire(e.data, groups.get(e.data.id) ?? []));
+};
+
 const renderers = new Map<string, Renderer>([
-  ['user_upserted', async ({ db }, _c, events) => {
-    const groups = await groupIdsOf(db, events.map((e) => e.data.id));
-    return events.map((e) => userWire(e.data, groups.get(e.data.id) ?? []));
-  }],
+  ['user_upserted', users],
+  ['user_duty_status_updated', users],
   ['vehicle_upserted', ({ db }, c, events) => vehiclesWire(db, c, events.map((e) => e.data))],
   ['dispatch_upserted', ({ db }, c, events) => dispatchesWire(db, c, events.map((e) => dispatchView(e.data)), 2)],
   ['dispatch_status_changed', async ({ db }, c, events) => {
@@ -97,8 +100,10 @@ export function registerRenderer(action: string, renderer: Renderer): void {
 
 export const renderedActions = () => [...renderers.keys()];
 
+/** The snapshot as it is, less anything that looks like a stored credential (`*_hash`, `secret`). */
 function flatSnapshot(e: EventForPayload): object {
-  return e.data !== null && typeof e.data === 'object' && !Array.isArray(e.data) ? e.data : { data: e.data };
+  if (e.data === null || typeof e.data !== 'object' || Array.isArray(e.data)) return { data: e.data };
+  return Object.fromEntries(Object.entries(e.data).filter(([k]) => !/(_hash|^secret|_secret)$/.test(k)));
 }
 
 /** `{"action": …, "trigger": …, …fields}` serialized: the exact body every attempt sends. */

@@ -53,14 +53,11 @@ export interface CompanyWebhookRequestsTable {
 }
 
 /**
- * Worker bookkeeping, one row per name: `fanout` holds the outbox position (SQLite: the last
- * domain_events id turned into deliveries; PostgreSQL: the transaction-id horizon below which every
- * event has been), `sqlite_worker` the lease that lets one process deliver on SQLite.
+ * Worker bookkeeping, one row per name: `fanout` is locked by the node turning events into deliveries,
+ * `sqlite_worker` holds the lease that lets one process deliver on SQLite.
  */
 export interface WebhookWorkerStateTable {
   name: string;
-  last_event_id: number;
-  tx_horizon: string | null;
   owner: string | null;
   lease_until: string | null;
   updated_at: string;

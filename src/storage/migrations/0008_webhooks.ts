@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { withId, type Migration } from './helpers.js';
 
 /**
- * Webhooks: registrations, the delivery log (one row per payload and webhook, updated by each attempt)
- * and the worker's bookkeeping. On PostgreSQL every domain event also records the id of the
- * transaction that wrote it, so the fan-out can tell which events are final (src/events/webhooks/fanout.ts).
+ * Webhooks: registrations, the delivery log (one row per payload and webhook, updated by each attempt),
+ * the worker's bookkeeping, and a mark on each domain event once it has been fanned out
+ * (src/events/webhooks/fanout.ts).
  */
 export const webhooks: Migration = {
   async up(db, kind) {
@@ -57,24 +57,19 @@ export const webhooks: Migration = {
     await db.schema
       .createTable('webhook_worker_state')
       .addColumn('name', 'text', (c) => c.primaryKey())
-      .addColumn('last_event_id', 'integer', (c) => c.notNull())
-      .addColumn('tx_horizon', 'text')
       .addColumn('owner', 'text')
       .addColumn('lease_until', 'text')
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-
     const now = new Date().toISOString();
-    if (kind === 'postgres') {
-      await sql`alter table domain_events add column tx xid8 not null default pg_current_xact_id()`.execute(db);
-      await sql`create index domain_events_tx_idx on domain_events (tx, id)`.execute(db);
-      // Events written before webhooks existed have no webhook to go to: start after them.
-      await sql`insert into webhook_worker_state (name, last_event_id, tx_horizon, updated_at)
-        values ('fanout', 0, pg_snapshot_xmin(pg_current_snapshot())::text, ${now})`.execute(db);
-    } else {
-      await sql`insert into webhook_worker_state (name, last_event_id, tx_horizon, updated_at)
-        select 'fanout', coalesce(max(id), 0), null, ${now} from domain_events`.execute(db);
+    for (const name of ['fanout', 'sqlite_worker']) {
+      await db.insertInto('webhook_worker_state').values({ name, owner: null, lease_until: null, updated_at: now }).execute();
     }
-    await sql`insert into webhook_worker_state (name, last_event_id, updated_at) values ('sqlite_worker', 0, ${now})`.execute(db);
+
+    // Which events have been turned into deliveries. Events written before webhooks existed have no
+    // webhook to go to: they count as done.
+    await db.schema.alterTable('domain_events').addColumn('fanned_out_at', 'text').execute();
+    await db.updateTable('domain_events').set({ fanned_out_at: now }).execute();
+    await sql`create index domain_events_fanout_idx on domain_events (id) where fanned_out_at is null`.execute(db);
   },
 };

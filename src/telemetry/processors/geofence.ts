@@ -6,8 +6,8 @@
  * - The event time is the boundary crossing interpolated between the last ping on the old side and the
  *   first on the new one; when those are more than `gapS` apart nothing is interpolated into the gap:
  *   an entry is stamped at the first ping inside, an exit at the last ping inside.
- * - The first ping of a vehicle (or the first after a geofence was created) sets the state silently;
- *   a visit whose entry was not seen ends without an event.
+ * - The first ping of a vehicle (or the first ping processed after a geofence appeared) sets the state
+ *   silently; a visit whose entry was not seen ends without an event.
  */
 import { contains, inBounds, type LatLon } from '../../domain/geofences/geometry.js';
 import { hasFix, type Env, type GeofenceDef, type Input, type Output, type Step } from './types.js';
@@ -34,9 +34,11 @@ export interface GeofenceState {
   /** Only geofences the vehicle is inside of, or about to change side for; absent = outside. */
   zones: Record<string, Zone>;
   last: Ping | null;
+  /** Geofences that existed at the last ping (a geofence not among them is new: its first ping is silent). */
+  known: number[];
 }
 
-export const initialGeofences = (): GeofenceState => ({ zones: {}, last: null });
+export const initialGeofences = (): GeofenceState => ({ zones: {}, last: null, known: [] });
 
 const BUFFER_DEG = 0.01;
 
@@ -69,6 +71,7 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
   const outputs: Output[] = [];
   const zones: Record<string, Zone> = {};
   const gapMs = th.gapS * 1000;
+  const known = new Set(state.known ?? []);
 
   for (const g of env.geofences) {
     const key = String(g.id);
@@ -76,7 +79,7 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
     const buffer = z?.inside && g.shape.shape === 'circle' ? th.geofenceExitBufferM : 0;
     const inside = near(g, p, buffer) && contains(g.shape, p, buffer);
     if (!z) {
-      const fresh = prev === null || g.createdAt > prev.t;
+      const fresh = prev === null || !known.has(g.id);
       if (fresh) {
         if (inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
         continue;
@@ -108,5 +111,5 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
       });
     }
   }
-  return { state: { zones, last: p }, outputs };
+  return { state: { zones, last: p, known: env.geofences.map((g) => g.id) }, outputs };
 }

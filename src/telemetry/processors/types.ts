@@ -43,7 +43,6 @@ export interface GeofenceDef {
   id: number;
   shape: GeofenceShape;
   bounds: Bounds;
-  createdAt: number;
 }
 
 export interface Env {

@@ -35,7 +35,7 @@ export async function loadGeofences(trx: Trx, companyId: number): Promise<Geofen
     .orderBy('id')
     .execute();
   return rows.map((g) => ({
-    id: g.id, shape: shapeOf(g), createdAt: Date.parse(g.created_at),
+    id: g.id, shape: shapeOf(g),
     bounds: { min_lat: g.min_lat, max_lat: g.max_lat, min_lon: g.min_lon, max_lon: g.max_lon },
   }));
 }

@@ -1,0 +1,53 @@
+/**
+ * `fleet simulate`: drives simulated trucks between real US and Canadian cities through a running
+ * server's device API (docs/telemetry.md). The same --seed gives the same trips.
+ */
+import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
+import { simDevices } from '../sim/devices.js';
+import { Simulation } from '../sim/runner.js';
+
+/** `90`, `90s`, `45m`, `2h`, `1d` → seconds. */
+export function parseDuration(v: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)?$/.exec(v.trim());
+  if (!m) throw new UsageError(`--${flag} must be a duration such as 90s, 45m, 2h or 1d, got "${v}"`);
+  const n = Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(m[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
+  if (n <= 0 || n > 30 * 86_400) throw new UsageError(`--${flag} must be more than 0 and at most 30 days`);
+  return n;
+}
+
+export const simulateCommand: Command = {
+  usage: 'simulate --company ID --vehicles N [--speedup X] [--duration D] [--seed S] [--url URL]',
+  summary: 'Drive N simulated trucks through the device API of the server at --url (default the PORT of this config).',
+  flags: {
+    company: { type: 'string' }, vehicles: { type: 'string' }, speedup: { type: 'string' }, duration: { type: 'string' },
+    seed: { type: 'string' }, url: { type: 'string' },
+  },
+  async run(flags, ctx) {
+    const ref = companyRef(requireFlag(flags, 'company'));
+    const count = positiveInt(requireFlag(flags, 'vehicles'), 'vehicles');
+    const speedupRaw = optionalFlag(flags, 'speedup') ?? '1';
+    const speedup = Number(speedupRaw);
+    if (!Number.isFinite(speedup) || speedup < 1 || speedup > 10_000) throw new UsageError(`--speedup must be a number from 1 to 10000, got "${speedupRaw}"`);
+    const durationS = flags.duration !== undefined ? parseDuration(String(flags.duration), 'duration') : undefined;
+    const seed = flags.seed !== undefined ? positiveInt(String(flags.seed), 'seed') : 1;
+    const baseUrl = (optionalFlag(flags, 'url') ?? `http://${ctx.config.host}:${ctx.config.port}`).replace(/\/+$/, '');
+    const { db } = await ctx.database();
+    const company = await findCompany(db, ref);
+    const devices = await simDevices(db, { companyId: company.id }, count);
+    if (devices.length === 0) throw new UsageError(`company ${company.id} has no active vehicle without another ELD to simulate`);
+    const log = (line: string) => void process.stderr.write(`fleet simulate: ${line}\n`);
+    const sim = new Simulation({ baseUrl, devices, seed, speedup, durationS, backfillS: speedup > 1 ? 3600 : 0, log });
+    if (!ctx.json) for (const line of sim.describe()) log(line);
+    const stop = () => void sim.stop();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    const stats = await sim.run();
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    ctx.print(
+      { company_id: company.id, vehicles: devices.length, ...stats },
+      `Simulated ${stats.simulatedS} s for ${devices.length} vehicles: ${stats.records} records in ${stats.batches} batches (${stats.rejected} rejected, ${stats.retries} retries).`,
+    );
+    return stats.rejected > 0 ? 1 : 0;
+  },
+};

@@ -1,0 +1,59 @@
+/**
+ * A driver's hours-of-service profile: the ruleset (cycle, home-terminal zone, exception flags; the
+ * company's cycle and zone when the driver has none) and the fields logs and payloads show.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { fromJson } from '../../storage/values.js';
+import { TIME_ZONES } from '../users/fields.js';
+import { rulesetFor } from './engine/rulesets.js';
+import type { Ruleset } from './engine/types.js';
+
+export interface HosDriver {
+  id: number;
+  first_name: string;
+  last_name: string;
+  username: string | null;
+  email: string | null;
+  driver_company_id: string | null;
+  status: string;
+  role: string;
+  duty_status: string;
+  /** The Rails zone name shown on logs, and its IANA zone. */
+  timeZoneName: string;
+  ruleset: Ruleset;
+  flags: Record<string, boolean>;
+  row: Record<string, unknown>;
+}
+
+/** Drivers (role driver) of the company among `ids`, with their rulesets; unknown ids are left out. */
+export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: number[]): Promise<Map<number, HosDriver>> {
+  const out = new Map<number, HosDriver>();
+  if (ids.length === 0) return out;
+  const company = await db.selectFrom('companies').select(['cycle', 'time_zone']).where('id', '=', companyId).executeTakeFirst();
+  const rows = await db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('role', '=', 'driver').where('id', 'in', ids).execute();
+  for (const u of rows) {
+    const zoneName = u.time_zone && TIME_ZONES[u.time_zone] ? u.time_zone : company?.time_zone && TIME_ZONES[company.time_zone] ? company.time_zone : 'UTC';
+    const flags = fromJson<Record<string, boolean>>(u.driver_flags, {});
+    const { password_hash: _secret, ...row } = u;
+    out.set(u.id, {
+      id: u.id,
+      first_name: u.first_name,
+      last_name: u.last_name,
+      username: u.username,
+      email: u.email,
+      driver_company_id: u.driver_company_id,
+      status: u.status,
+      role: u.role,
+      duty_status: u.duty_status,
+      timeZoneName: zoneName,
+      ruleset: rulesetFor({ cycle: u.cycle ?? company?.cycle, zone: TIME_ZONES[zoneName]!, flags }),
+      flags,
+      row,
+    });
+  }
+  return out;
+}
+
+/** The driver block of hos_violation_upserted (wire-format §7.6). */
+export const payloadDriver = (d: HosDriver) => ({ id: d.id, first_name: d.first_name, last_name: d.last_name, driver_company_id: d.driver_company_id });

@@ -1,0 +1,104 @@
+/**
+ * Running the engine for stored drivers. A window of records is loaded per driver: long enough for the
+ * cycle (its days plus two) before the instant, which covers every clock at that instant. Re-evaluating
+ * one driver after a change reaches back further so that violations up to two days before the change
+ * (a split pair completed retroactively) are judged with their full context.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema.js';
+import { nowIso, toIso } from '../../storage/values.js';
+import { recordEvent } from '../../events/outbox.js';
+import type { Tenant } from '../tenant.js';
+import { evaluate } from './engine/index.js';
+import { Days } from './engine/days.js';
+import { DAY, type Evaluation } from './engine/types.js';
+import { hosDrivers, type HosDriver } from './drivers.js';
+import { loadWindows } from './store.js';
+import { syncViolations } from './violation-store.js';
+
+type Trx = Kysely<Database>;
+
+/** How far back a window reaches before the evaluated instant. */
+export const lookbackMs = (d: HosDriver) => (d.ruleset.cycle.days + 2) * DAY;
+/** Violations this long before a change may change with it. */
+export const RETRO_MS = 2 * DAY;
+
+const daysCache = new Map<string, Days>();
+const daysOf = (zone: string, hour: number) => {
+  const key = `${zone}|${hour}`;
+  let d = daysCache.get(key);
+  if (!d) daysCache.set(key, (d = new Days(zone, hour)));
+  return d;
+};
+
+export interface Evaluated {
+  driver: HosDriver;
+  evaluation: Evaluation;
+}
+
+/** The clocks of each driver at instant `at`, computed from stored records. */
+export async function evaluateDrivers(db: Trx, t: Tenant, driverIds: number[], at: number): Promise<Map<number, Evaluated>> {
+  const drivers = await hosDrivers(db, t.companyId, driverIds);
+  const maxBack = Math.max(0, ...[...drivers.values()].map(lookbackMs));
+  const windows = await loadWindows(db, t.companyId, [...drivers.keys()], at - maxBack, at);
+  const out = new Map<number, Evaluated>();
+  for (const [id, driver] of drivers) {
+    const w = windows.get(id)!;
+    const rs = driver.ruleset;
+    out.set(id, { driver, evaluation: evaluate(rs, w.records, w.claims, at, daysOf(rs.zone, rs.dayStartHour)) });
+  }
+  return out;
+}
+
+/**
+ * Re-evaluates one driver after a change at `changedFrom` (or the passing of time): stores violations
+ * that opened, closed or disappeared (each announced as hos_violation_upserted), the driver's next check
+ * instant, and `users.duty_status` when the current status changed (user_duty_status_updated).
+ */
+export async function reevaluateDriver(trx: Trx, t: Tenant, driverId: number, changedFrom: number, at: number): Promise<Evaluation | null> {
+  const driver = (await hosDrivers(trx, t.companyId, [driverId])).get(driverId);
+  if (!driver) return null;
+  const from = Math.min(changedFrom, at) - RETRO_MS;
+  const w = (await loadWindows(trx, t.companyId, [driverId], from - lookbackMs(driver), at)).get(driverId)!;
+  const rs = driver.ruleset;
+  const ev = evaluate(rs, w.records, w.claims, at, daysOf(rs.zone, rs.dayStartHour));
+  await syncViolations(trx, t, driver, ev.violations, from);
+  const state = { evaluated_at: toIso(at), next_check_at: ev.nextCheckAt === null ? null : toIso(ev.nextCheckAt) };
+  const updated = await trx.updateTable('hos_driver_states').set(state).where('driver_id', '=', driverId).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    await trx.insertInto('hos_driver_states').values({ company_id: t.companyId, driver_id: driverId, ...state }).execute();
+  }
+  await updateDutyStatus(trx, t, driver, at);
+  return ev;
+}
+
+async function updateDutyStatus(trx: Trx, t: Tenant, driver: HosDriver, at: number): Promise<void> {
+  const current = await trx.selectFrom('hos_events').select('status').where('company_id', '=', t.companyId).where('driver_id', '=', driver.id)
+    .where('kind', '=', 'duty_status').where('record_status', '=', 1).where('occurred_at', '<=', toIso(at))
+    .orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const status = current?.status ?? 'off_duty';
+  if (status === driver.duty_status) return;
+  const now = nowIso();
+  await trx.updateTable('users').set({ duty_status: status, updated_at: now }).where('company_id', '=', t.companyId).where('id', '=', driver.id).execute();
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'user_duty_status_updated',
+    trigger: 'updated',
+    subject: { type: 'user', id: driver.id },
+    data: { ...driver.row, duty_status: status, updated_at: now },
+  });
+}
+
+/**
+ * Re-evaluates the company's drivers whose result can have changed by `at` without a new record (a limit
+ * reached while driving, a day boundary): at most `limit` of them, oldest first. Returns how many.
+ */
+export async function refreshDue(db: { kysely: Trx }, t: Tenant, at: number, limit = 200): Promise<number> {
+  const due = await db.kysely.selectFrom('hos_driver_states').select(['driver_id', 'evaluated_at'])
+    .where('company_id', '=', t.companyId).where('next_check_at', '<=', toIso(at))
+    .orderBy('next_check_at').limit(limit).execute();
+  for (const d of due) {
+    await db.kysely.transaction().execute((trx) => reevaluateDriver(trx, t, d.driver_id, Date.parse(d.evaluated_at), at));
+  }
+  return due.length;
+}

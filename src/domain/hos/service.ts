@@ -1,0 +1,150 @@
+/**
+ * Hours of service: the duty-status record store and what follows from it.
+ *
+ * Entry points for the telemetry pipeline (src/telemetry calls these; nothing here reads telemetry):
+ *
+ * - A device reports a duty-status record (or login/logout, engine power, intermediate log, …) for the
+ *   driver it names:
+ *     await recordDutyStatusEvents(db, { companyId }, driverId,
+ *       [{ status: 'on_duty', at: '2026-01-05T14:00:00Z', origin: 'driver', eldDeviceId, vehicleId, sequenceId, lat, lon, notes }],
+ *       { trx })
+ *   Pass the pipeline's open transaction as `trx` to write in it (SQLite has one connection). A resend
+ *   with the same eldDeviceId + sequenceId + instant is ignored.
+ * - Automatic driving detection (./auto-duty.ts) is a pure step per vehicle over speed samples:
+ *     const { state, proposals } = stepAutoDuty(prevState, { t, speedKph, special })
+ *   and each proposal is recorded for the logged-in driver with origin 'auto':
+ *     await recordDutyStatusEvents(db, { companyId }, driverId, proposals.map((p) => ({ ...p, origin: 'auto', vehicleId, eldDeviceId })), { trx })
+ *
+ * Every call re-evaluates that one driver (incremental): stored violations follow the engine and are
+ * announced (hos_violation_upserted), users.duty_status follows the current status
+ * (user_duty_status_updated). Automatically recorded driving cannot be shortened afterwards: a later
+ * non-driving record inside a finished automatic driving interval is refused; edits (./edits.ts) keep
+ * the originals as inactive history.
+ */
+import type { Kysely } from 'kysely';
+import type { Db, DbKind } from '../../storage/db.js';
+import type { Database } from '../../storage/schema.js';
+import { nowIso, toIso } from '../../storage/values.js';
+import { AppError, notFound, validation } from '../../http/plumbing/errors.js';
+import type { Tenant } from '../tenant.js';
+import type { Evaluation } from './engine/types.js';
+import { normalize, type HosEventInput, type NormalizedEvent } from './records.js';
+import { dutyAt, nextSequence, OPEN_END, rechain } from './store.js';
+import { reevaluateDriver } from './evaluation.js';
+
+export type { HosEventInput } from './records.js';
+type Trx = Kysely<Database>;
+
+export interface RecordOptions {
+  /** Write inside this open transaction instead of opening one. */
+  trx?: Trx;
+  /** The current instant (epoch ms); the clock by default. */
+  now?: number;
+}
+
+export interface RecordResult {
+  ids: number[];
+  /** Records already stored (same device, sequence id and instant) that were skipped. */
+  duplicates: number;
+  evaluation: Evaluation | null;
+}
+
+/** Serializes writers of one driver's log (PostgreSQL row lock) and checks the driver exists. */
+export async function lockDriver(trx: Trx, kind: DbKind, companyId: number, driverId: number): Promise<void> {
+  let q = trx.selectFrom('users').select(['id', 'role']).where('company_id', '=', companyId).where('id', '=', driverId);
+  if (kind === 'postgres') q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  if (!row || row.role !== 'driver') throw notFound(`driver ${driverId}`);
+}
+
+async function checkVehicles(trx: Trx, companyId: number, events: NormalizedEvent[]): Promise<void> {
+  const ids = [...new Set(events.map((e) => e.input.vehicleId).filter((v): v is number => typeof v === 'number'))];
+  if (ids.length === 0) return;
+  const found = await trx.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+  const known = new Set(found.map((r) => r.id));
+  for (const id of ids) if (!known.has(id)) throw validation('vehicle_id', `${id} is not a vehicle of this company`);
+}
+
+/** Refuses a non-driving record that would cut a finished, automatically recorded driving interval. */
+async function guardAutoDriving(trx: Trx, companyId: number, driverId: number, e: NormalizedEvent): Promise<void> {
+  if (e.kind !== 'duty_status' || e.origin === 1 || e.status === 'driving') return;
+  const at = toIso(e.at);
+  const cur = await dutyAt(trx, companyId, driverId, at);
+  if (cur && cur.status === 'driving' && cur.record_origin === 1 && cur.occurred_at < at && cur.ended_at !== OPEN_END && (cur.ended_at ?? '') > at) {
+    throw new AppError('invalid_state', `automatically recorded driving (${cur.occurred_at} to ${cur.ended_at}) cannot be shortened`);
+  }
+}
+
+async function isDuplicate(trx: Trx, companyId: number, driverId: number, e: NormalizedEvent): Promise<boolean> {
+  if (e.input.eldDeviceId == null || e.input.sequenceId === undefined) return false;
+  const row = await trx.selectFrom('hos_events').select('id').where('company_id', '=', companyId).where('driver_id', '=', driverId)
+    .where('eld_device_id', '=', e.input.eldDeviceId).where('sequence_id', '=', e.input.sequenceId)
+    .where('occurred_at', '=', toIso(e.at)).where('kind', '=', e.kind).executeTakeFirst();
+  return !!row;
+}
+
+export function eventRow(companyId: number, driverId: number, e: NormalizedEvent, sequenceId: number, extra: { edit_id?: number | null } = {}) {
+  const i = e.input;
+  const at = toIso(e.at);
+  return {
+    company_id: companyId,
+    driver_id: driverId,
+    vehicle_id: i.vehicleId ?? null,
+    eld_device_id: i.eldDeviceId ?? null,
+    sequence_id: sequenceId,
+    kind: e.kind,
+    event_type: e.eventType,
+    event_code: e.eventCode,
+    status: e.status,
+    special: e.special,
+    code: e.code,
+    record_status: 1,
+    record_origin: e.origin,
+    occurred_at: at,
+    // Duty records are chained by rechain(); an exception claim is found by the window query at its instant.
+    ended_at: e.kind === 'duty_status' ? OPEN_END : e.kind === 'exception' ? at : null,
+    lat: i.lat ?? null,
+    lon: i.lon ?? null,
+    location: i.location ?? null,
+    odometer_km: i.odometerKm ?? null,
+    engine_hours: i.engineHours ?? null,
+    notes: i.notes ?? null,
+    edit_id: extra.edit_id ?? null,
+    superseded_by_edit_id: null,
+    created_at: nowIso(),
+  };
+}
+
+/** Records a driver's ELD-style events (see the top of this file) and re-evaluates the driver. */
+export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number, events: HosEventInput[], opts: RecordOptions = {}): Promise<RecordResult> {
+  const now = opts.now ?? Date.now();
+  if (!Array.isArray(events) || events.length === 0) throw validation('events', 'must have at least 1 item');
+  if (events.length > 5000) throw validation('events', 'must have at most 5000 items');
+  const norm = events.map((e, i) => normalize(e, i, now)).sort((a, b) => a.at - b.at);
+  const run = async (trx: Trx): Promise<RecordResult> => {
+    await lockDriver(trx, db.kind, t.companyId, driverId);
+    await checkVehicles(trx, t.companyId, norm);
+    let seq = await nextSequence(trx, t.companyId, driverId);
+    const ids: number[] = [];
+    let duplicates = 0;
+    let changedFrom = Infinity;
+    let dutyFrom: number | null = null;
+    for (const e of norm) {
+      if (await isDuplicate(trx, t.companyId, driverId, e)) {
+        duplicates++;
+        continue;
+      }
+      await guardAutoDriving(trx, t.companyId, driverId, e);
+      const sequenceId = e.input.sequenceId ?? seq;
+      seq = (sequenceId + 1) % 0x10000;
+      const { id } = await trx.insertInto('hos_events').values(eventRow(t.companyId, driverId, e, sequenceId)).returning('id').executeTakeFirstOrThrow();
+      ids.push(id);
+      if (e.kind === 'duty_status' || e.kind === 'exception') changedFrom = Math.min(changedFrom, e.at);
+      if (e.kind === 'duty_status' && dutyFrom === null) dutyFrom = e.at;
+    }
+    if (dutyFrom !== null) await rechain(trx, t.companyId, driverId, toIso(dutyFrom));
+    const evaluation = Number.isFinite(changedFrom) ? await reevaluateDriver(trx, t, driverId, changedFrom, now) : null;
+    return { ids, duplicates, evaluation };
+  };
+  return opts.trx ? run(opts.trx) : db.kysely.transaction().execute(run);
+}

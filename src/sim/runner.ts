@@ -1,0 +1,141 @@
+/**
+ * Runs simulated trucks against a server through the device API over HTTP (the same path a real
+ * device takes). The simulated clock runs `speedup` times faster than the wall clock but never ahead
+ * of it: a bounded run of `durationS` starts that far in the past (minus the time it takes) and ends
+ * now; an open-ended run starts `backfillS` in the past, catches up, then runs in real time. Each
+ * vehicle posts its records in order, in batches; a failed post is retried with the same records and
+ * sequence numbers (harmless: the server answers duplicates).
+ */
+import { SimVehicle, type SimRecord } from './vehicle.js';
+
+export interface SimDevice {
+  vehicleId: number;
+  driverId: number | null;
+  token: string;
+}
+
+export interface SimOptions {
+  baseUrl: string;
+  devices: SimDevice[];
+  seed: number;
+  speedup: number;
+  /** Simulated seconds to run; open-ended (until stop) when undefined. */
+  durationS?: number;
+  /** Open-ended runs only: how far in the past the simulated clock starts, seconds. */
+  backfillS?: number;
+  /** Wall milliseconds between rounds. Default 1000. */
+  tickMs?: number;
+  batchMax?: number;
+  log?: (line: string) => void;
+  /** Wall clock (tests move it). */
+  now?: () => number;
+}
+
+export interface SimStats {
+  records: number;
+  batches: number;
+  retries: number;
+  rejected: number;
+  simulatedS: number;
+}
+
+interface Lane {
+  device: SimDevice;
+  vehicle: SimVehicle;
+  pending: SimRecord[];
+  seq: number;
+}
+
+export class Simulation {
+  private lanes: Lane[];
+  private stopped = false;
+  private readonly start: number;
+  private readonly wallStart: number;
+  readonly stats: SimStats = { records: 0, batches: 0, retries: 0, rejected: 0, simulatedS: 0 };
+  private done: Promise<SimStats> | null = null;
+
+  constructor(private readonly opts: SimOptions) {
+    const now = (opts.now ?? Date.now)();
+    this.wallStart = now;
+    this.start = opts.durationS !== undefined ? now + (opts.durationS * 1000) / opts.speedup - opts.durationS * 1000 : now - (opts.backfillS ?? 0) * 1000;
+    this.lanes = opts.devices.map((device, i) => ({ device, vehicle: new SimVehicle(i, opts.seed, this.start, device.driverId), pending: [], seq: 0 }));
+  }
+
+  /** The simulated instant for a wall instant: speedup times faster, never ahead of the wall clock. */
+  clock(wall: number): number {
+    const sim = Math.min(wall, this.start + (wall - this.wallStart) * this.opts.speedup);
+    return this.opts.durationS !== undefined ? Math.min(sim, this.start + this.opts.durationS * 1000) : sim;
+  }
+
+  private async post(lane: Lane): Promise<void> {
+    const max = this.opts.batchMax ?? 500;
+    while (lane.pending.length > 0 && !this.stopped) {
+      const batch = lane.pending.slice(0, max);
+      let res: Response;
+      try {
+        res = await fetch(`${this.opts.baseUrl}/device/v1/batches`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${lane.device.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ records: batch }),
+          signal: AbortSignal.timeout(30_000),
+        });
+      } catch (err) {
+        this.stats.retries++;
+        this.opts.log?.(`vehicle ${lane.device.vehicleId}: ${(err as Error).message}; retrying`);
+        return;
+      }
+      if (!res.ok) {
+        this.stats.retries++;
+        this.opts.log?.(`vehicle ${lane.device.vehicleId}: HTTP ${res.status} ${await res.text()}; retrying`);
+        return;
+      }
+      const body = (await res.json()) as { rejected: number };
+      this.stats.rejected += body.rejected;
+      this.stats.records += batch.length;
+      this.stats.batches++;
+      lane.pending = lane.pending.slice(batch.length);
+    }
+  }
+
+  /** One round: advance every vehicle to the simulated now and post what it produced. */
+  async round(): Promise<boolean> {
+    const sim = this.clock((this.opts.now ?? Date.now)());
+    this.stats.simulatedS = Math.round((sim - this.start) / 1000);
+    for (const lane of this.lanes) {
+      for (const r of lane.vehicle.advance(sim)) lane.pending.push({ ...r, seq: ++lane.seq });
+    }
+    await Promise.all(this.lanes.map((l) => this.post(l)));
+    const finished = this.opts.durationS !== undefined && sim >= this.start + this.opts.durationS * 1000;
+    return finished && this.lanes.every((l) => l.pending.length === 0);
+  }
+
+  /** Runs rounds until the duration is simulated (and posted) or stop() is called. */
+  run(): Promise<SimStats> {
+    this.done ??= (async () => {
+      const tick = this.opts.tickMs ?? 1000;
+      let failures = 0;
+      while (!this.stopped) {
+        const t0 = Date.now();
+        try {
+          if (await this.round()) break;
+          failures = 0;
+        } catch (err) {
+          if (++failures > 100) throw err;
+        }
+        const wait = tick - (Date.now() - t0);
+        if (wait > 0 && !this.stopped) await new Promise((r) => setTimeout(r, wait));
+      }
+      return this.stats;
+    })();
+    return this.done;
+  }
+
+  async stop(): Promise<SimStats> {
+    this.stopped = true;
+    return (await this.done) ?? this.stats;
+  }
+
+  describe(): string[] {
+    return this.lanes.map((l) => `vehicle ${l.device.vehicleId}: ${l.vehicle.where()}`);
+  }
+}

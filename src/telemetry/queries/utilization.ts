@@ -1,0 +1,82 @@
+/**
+ * Utilization over a window (wire-format §4.17, domain-rules §4.4): sums of the 15-minute buckets per
+ * vehicle (every vehicle of the company is listed, zeros when idle) or per driver (every driver).
+ * utilization % = driving_time / (driving_time + idle_time) × 100.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../storage/db.js';
+import { countOf } from '../../storage/query.js';
+import type { Tenant } from '../../domain/tenant.js';
+import type { Window } from './derived.js';
+
+export interface Totals {
+  driving_s: number;
+  idle_s: number;
+  driving_fuel_l: number;
+  idle_fuel_l: number;
+  distance_km: number;
+}
+
+const ZERO: Totals = { driving_s: 0, idle_s: 0, driving_fuel_l: 0, idle_fuel_l: 0, distance_km: 0 };
+
+async function sums(db: Db, t: Tenant, w: Window, by: 'vehicle_id' | 'driver_id', ids: number[]): Promise<Map<number, Totals>> {
+  const out = new Map<number, Totals>();
+  if (ids.length === 0) return out;
+  const rows = await db.kysely
+    .selectFrom('utilization_buckets')
+    .select([
+      by,
+      sql<number>`sum(driving_s)`.as('driving_s'),
+      sql<number>`sum(idle_s)`.as('idle_s'),
+      sql<number>`sum(driving_fuel_l)`.as('driving_fuel_l'),
+      sql<number>`sum(idle_fuel_l)`.as('idle_fuel_l'),
+      sql<number>`sum(distance_km)`.as('distance_km'),
+    ])
+    .where('company_id', '=', t.companyId)
+    .where('bucket_start', '>=', w.start.toISOString())
+    .where('bucket_start', '<', w.end.toISOString())
+    .where(by, 'in', ids)
+    .groupBy(by)
+    .execute();
+  for (const r of rows) {
+    out.set(Number(r[by]), {
+      driving_s: Number(r.driving_s), idle_s: Number(r.idle_s), driving_fuel_l: Number(r.driving_fuel_l),
+      idle_fuel_l: Number(r.idle_fuel_l), distance_km: Number(r.distance_km),
+    });
+  }
+  return out;
+}
+
+export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleIds: number[] | undefined, limit: number, offset: number) {
+  let base = db.kysely.selectFrom('vehicles').where('company_id', '=', t.companyId);
+  if (vehicleIds?.length) base = base.where('id', 'in', vehicleIds);
+  const [vehicles, total] = await Promise.all([
+    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    countOf(base.select('id')),
+  ]);
+  const ids = vehicles.map((v) => v.id);
+  const [totals, latest] = await Promise.all([
+    sums(db, t, w, 'vehicle_id', ids),
+    ids.length
+      ? db.kysely.selectFrom('vehicle_locations_latest').select(['vehicle_id', 'located_at']).where('vehicle_id', 'in', ids).execute()
+      : Promise.resolve([]),
+  ]);
+  const lastAt = new Map(latest.map((l) => [l.vehicle_id, l.located_at]));
+  return { total, rows: vehicles.map((v) => ({ vehicle: v, totals: totals.get(v.id) ?? ZERO, lastLocatedAt: lastAt.get(v.id) ?? null })) };
+}
+
+export async function driverUtilization(db: Db, t: Tenant, w: Window, driverIds: number[] | undefined, limit: number, offset: number) {
+  let base = db.kysely.selectFrom('users').where('company_id', '=', t.companyId).where('role', '=', 'driver');
+  if (driverIds?.length) base = base.where('id', 'in', driverIds);
+  const [drivers, total] = await Promise.all([
+    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    countOf(base.select('id')),
+  ]);
+  const totals = await sums(db, t, w, 'driver_id', drivers.map((d) => d.id));
+  return { total, rows: drivers.map((d) => ({ driver: d, totals: totals.get(d.id) ?? ZERO })) };
+}
+
+export function utilizationPct(x: Totals): number {
+  const on = x.driving_s + x.idle_s;
+  return on === 0 ? 0 : Math.round((x.driving_s / on) * 10_000) / 100;
+}

@@ -1,0 +1,109 @@
+/**
+ * The simulator (deterministic per seed, driving real HTTP ingestion end to end) and the OsmAnd protocol
+ * with real HTTP requests (GET query, POST form, Traccar Client JSON).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { eachDialect, useApp, type TestApp } from '../helper.js';
+import { SimVehicle } from '../../src/sim/vehicle.js';
+import { Simulation } from '../../src/sim/runner.js';
+import { simDevices } from '../../src/sim/devices.js';
+import { parseRecord } from '../../src/telemetry/records.js';
+import { startOsmand, type OsmandServer } from '../../src/telemetry/osmand.js';
+import { telemetryFor } from '../../src/telemetry/store/runner.js';
+import { rig, settle, type Rig } from './fixtures.js';
+import { createVehicle } from '../http/fixtures.js';
+
+test('the simulator is deterministic per seed and emits only valid records', () => {
+  const start = Date.parse('2026-06-01T06:00:00Z');
+  const a = new SimVehicle(0, 7, start, 11).advance(start + 8 * 3_600_000);
+  const b = new SimVehicle(0, 7, start, 11).advance(start + 8 * 3_600_000);
+  const c = new SimVehicle(0, 8, start, 11).advance(start + 8 * 3_600_000);
+  assert.deepEqual(a, b);
+  assert.notDeepEqual(a, c);
+  const types = new Set(a.map((r) => r.type));
+  for (const want of ['engine', 'driver', 'location']) assert.ok(types.has(want), want);
+  const limits = { nowMs: start + 9 * 3_600_000, futureSlackS: 0, maxAgeDays: 400 };
+  a.forEach((r, i) => parseRecord({ ...r, seq: i + 1 }, limits));
+  assert.ok(a.some((r) => r.type === 'location' && (r.speed_kph as number) > 80), 'drives at highway speed');
+  for (let i = 1; i < a.length; i++) assert.ok(a[i].time >= a[i - 1].time, 'in time order');
+});
+
+eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
+  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  let t: TestApp;
+  let url: string;
+  let osmand: OsmandServer;
+  let phone: Rig;
+
+  before(async () => {
+    t = await getApp();
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const addr = t.app.server.address() as { port: number };
+    url = `http://127.0.0.1:${addr.port}`;
+    osmand = await startOsmand(telemetryFor(t.db, t.app.config.telemetry), { host: '127.0.0.1', port: 0 });
+    phone = await rig(t);
+  });
+  after(async () => {
+    await osmand?.close();
+  });
+
+  test('three simulated hours of two trucks goes through the device API and shows up in the API', async () => {
+    await createVehicle(t);
+    await createVehicle(t);
+    const devices = await simDevices(t.db, { companyId: t.company.id }, 2);
+    assert.equal(devices.length, 2);
+    const sim = new Simulation({ baseUrl: url, devices: devices.slice(0, 2), seed: 3, speedup: 3600, durationS: 3 * 3600, tickMs: 100 });
+    const deadline = setTimeout(() => void sim.stop(), 60_000);
+    const stats = await sim.run();
+    clearTimeout(deadline);
+    assert.equal(stats.rejected, 0);
+    assert.ok(stats.records > 500, String(stats.records));
+    await settle(t);
+    const stored = await t.db.kysely.selectFrom('telemetry_records').select('id').where('vehicle_id', 'in', devices.map((d) => d.vehicleId)).execute();
+    assert.equal(stored.length, stats.records);
+    const list = await t.call({ method: 'GET', url: `/v1/vehicle_locations?vehicle_ids=${devices.map((d) => d.vehicleId).join(',')}` });
+    for (const w of list.body.vehicles) assert.ok(w.vehicle.current_location, `vehicle ${w.vehicle.id} has a location`);
+    const periods = await t.db.kysely.selectFrom('driving_periods').selectAll().where('vehicle_id', 'in', devices.map((d) => d.vehicleId)).execute();
+    assert.ok(periods.length >= 2, `driving periods: ${periods.length}`);
+    // A second run revokes the first run's devices and provisions new ones.
+    const again = await simDevices(t.db, { companyId: t.company.id }, 2);
+    assert.notEqual(again[0].token, devices[0].token);
+  });
+
+  test('OsmAnd: GET and POST form positions, knots to kph, the device identifier, re-sends, errors', async () => {
+    const id = phone.device.identifier;
+    const ts = Math.floor(Date.now() / 1000) - 3600;
+    const get = await fetch(`${osmand.url}/?id=${id}&lat=41.25&lon=-95.99&timestamp=${ts}&speed=20&bearing=90&altitude=300&accuracy=8&batt=77`);
+    assert.equal(get.status, 200);
+    const again = await fetch(`${osmand.url}/?id=${id}&lat=41.25&lon=-95.99&timestamp=${ts}&speed=20`);
+    assert.equal(again.status, 200, 'a re-sent position is accepted as a duplicate');
+    const form = await fetch(`${osmand.url}/`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `id=${id}&lat=41.26&lon=-95.98&timestamp=${ts + 10}&speed=21`,
+    });
+    assert.equal(form.status, 200);
+    const json = await fetch(`${osmand.url}/`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ device_id: id, location: { timestamp: new Date((ts + 20) * 1000).toISOString(), coords: { latitude: 41.27, longitude: -95.97, speed: 10, heading: 45, accuracy: 5, altitude: 290 }, battery: { level: 0.5 } } }),
+    });
+    assert.equal(json.status, 200, await json.text());
+    const unknown = await fetch(`${osmand.url}/?id=NOPE-1&lat=41.25&lon=-95.99`);
+    assert.equal(unknown.status, 404);
+    assert.equal(await unknown.text(), 'device NOPE-1 not found');
+    const bad = await fetch(`${osmand.url}/?id=${id}&lat=95&lon=-95.99&timestamp=${ts + 30}`);
+    assert.equal(bad.status, 400);
+    assert.equal(await bad.text(), 'lat must be between -90 and 90, got 95');
+    const missing = await fetch(`${osmand.url}/?lat=41&lon=-95`);
+    assert.equal(missing.status, 400);
+    const rows = await t.db.kysely.selectFrom('telemetry_records').selectAll().where('device_id', '=', phone.device.id).orderBy('fix_time').execute();
+    assert.equal(rows.length, 3);
+    assert.deepEqual(rows.map((r) => [r.channel, Number(r.seq)]), [[1, ts * 1000], [1, (ts + 10) * 1000], [1, (ts + 20) * 1000]]);
+    assert.ok(Math.abs(rows[0].speed_kph! - 37.04) < 1e-9);
+    assert.equal(rows[2].speed_kph, 36);
+    assert.deepEqual(JSON.parse(rows[0].data!), { accuracy_m: 8, altitude_m: 300, battery_pct: 77 });
+    await settle(t);
+    const [p] = await t.db.kysely.selectFrom('driving_periods').selectAll().where('vehicle_id', '=', phone.vehicle.id).execute();
+    assert.equal(p.source, 'mobile');
+  });
+});
