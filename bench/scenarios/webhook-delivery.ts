@@ -6,7 +6,7 @@
  * 1 s at the 99th percentile):
  *
  *   npx tsx bench/scenarios/webhook-delivery.ts            # SQLite, and PostgreSQL with BENCH_POSTGRES_URL / TEST_POSTGRES_URL
- *   WEBHOOK_BENCH_EVENTS=20000 WEBHOOK_BENCH_RATE=1500 WEBHOOK_BENCH_SECONDS=10 npx tsx bench/scenarios/webhook-delivery.ts
+ *   WEBHOOK_BENCH_EVENTS=20000 WEBHOOK_BENCH_RATE=1500 WEBHOOK_BENCH_SECONDS=10 WEBHOOK_BENCH_ONLY=postgres npx tsx bench/scenarios/webhook-delivery.ts
  *
  * - throughput: a backlog of WEBHOOK_BENCH_EVENTS vehicle_upserted events (default 20,000, over 1,000
  *   vehicles) is committed, then one worker (the server's, default settings) fans them out and delivers
@@ -119,7 +119,8 @@ const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1,
 
 async function measure(database: BenchDatabase, receiverUrl: string) {
   const s = await setup(database, receiverUrl);
-  const config = loadConfig({ DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks;
+  // The server's settings (WEBHOOK_* from the environment may change them), private targets allowed.
+  const config = loadConfig({ ...process.env, DATABASE_URL: database.url, WEBHOOK_ALLOW_PRIVATE: '1' }).webhooks;
   const sender = createSender({ timeoutMs: config.timeoutMs, allowPrivate: true, maxSockets: config.concurrency });
   const attempts: AttemptReport[] = [];
   let failed = 0;
@@ -176,9 +177,10 @@ async function measure(database: BenchDatabase, receiverUrl: string) {
 
 async function main(): Promise<number> {
   const receiver = await startReceiver();
-  const kinds: Array<() => Promise<BenchDatabase>> = [async () => sqliteDatabase()];
+  const only = process.env.WEBHOOK_BENCH_ONLY;
+  const kinds: Array<() => Promise<BenchDatabase>> = only === 'postgres' ? [] : [async () => sqliteDatabase()];
   const pgBase = postgresBaseUrl();
-  if (pgBase) kinds.push(() => postgresDatabase(pgBase));
+  if (pgBase && only !== 'sqlite') kinds.push(() => postgresDatabase(pgBase));
   const results = [];
   try {
     for (const make of kinds) {

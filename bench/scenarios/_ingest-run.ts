@@ -1,0 +1,174 @@
+/**
+ * The ingestion benchmark's own measurement (run through `npx tsx bench/scenarios/ingest-locations.ts`;
+ * files starting with `_` are not scenarios). In one run, on one fresh database:
+ * 1. raw bulk insert: the same rows (500 per INSERT, one transaction each, straight through Kysely)
+ *    into telemetry_records, rows/s;
+ * 2. HTTP ingestion into the real server (a child process, every processor on): INGEST_CONNECTIONS
+ *    clients each posting 500-record batches back to back for INGEST_SECONDS, records/s and the batch
+ *    latency percentiles.
+ * Targets: ≥ 50,000 records/s, and ≥ 25 % of the raw insert rate. Bounded in time; writes
+ * bench/results/ingest-<database>.json.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDb } from '../../src/storage/db.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { benchCompany } from '../lib/fleet.js';
+import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from '../lib/databases.js';
+import { startServer } from '../lib/server-process.js';
+import type { Insertable } from 'kysely';
+import type { Db } from '../../src/storage/db.js';
+import type { TelemetryRecordsTable } from '../../src/telemetry/store/tables.js';
+import { provisionDevice } from '../../src/domain/devices/service.js';
+import { createGeofence } from '../../src/domain/geofences/service.js';
+import { nowIso } from '../../src/storage/values.js';
+
+
+export const BATCH = 500;
+const DEVICES = 8;
+
+export interface IngestState {
+  devices: Array<{ token: string; vehicleId: number; deviceId: number; lon: number }>;
+  seq: number[];
+  t0: number;
+}
+
+/** Vehicles with ELDs and a few geofences for one company. */
+export async function seedIngest(db: Db, companyId: number, devices = DEVICES, tag = 'B'): Promise<IngestState> {
+  const now = nowIso();
+  const out: IngestState['devices'] = [];
+  for (let i = 0; i < devices; i++) {
+    const { id } = await db.kysely.insertInto('vehicles').values({ company_id: companyId, number: `ING-${tag}-${i}`, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const d = await provisionDevice(db, { companyId }, { identifier: `ING-${tag}-${companyId}-${i}`, vehicleId: id });
+    out.push({ token: d.device_token, vehicleId: id, deviceId: d.id, lon: -120 + i * 3 });
+  }
+  for (let g = 0; g < 10; g++) {
+    await createGeofence(db, { companyId }, { name: `Zone ${g}`, center: { lat: 39 + g * 0.01, lon: -120 + g * 3 + 0.2 }, radius_m: 800 }, { circularOnly: true });
+  }
+  // Fixes start a week ago and advance 10 s each: hours of driving across the geofences, never in the future.
+  return { devices: out, seq: out.map(() => 0), t0: Date.now() - 7 * 86_400_000 };
+}
+
+/** The next batch of one device: 500 fixes 10 s apart driving east at 90 kph, with a stop every so often. */
+export function nextBatch(s: IngestState, i: number): string {
+  const d = s.devices[i];
+  const parts: string[] = [];
+  for (let k = 0; k < BATCH; k++) {
+    const n = ++s.seq[i];
+    const stopped = n % 720 < 60;
+    const t = new Date(s.t0 + n * 10_000).toISOString();
+    const lon = d.lon + (n * 0.25) / 85;
+    parts.push(`{"seq":${n},"type":"location","time":"${t}","lat":39.0,"lon":${lon.toFixed(6)},"speed_kph":${stopped ? 0 : 90},"bearing_deg":90,"odometer_km":${(n * 0.25).toFixed(2)},"fuel_used_l":${(n * 0.09).toFixed(2)}}`);
+  }
+  return `{"records":[${parts.join(',')}]}`;
+}
+
+const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
+const log = (m: string) => process.stderr.write(`[ingest] ${m}\n`);
+
+function pct(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
+}
+
+async function rawInsert(url: string, companyId: number, deviceId: number, vehicleId: number, seconds: number): Promise<number> {
+  const db = openDb(url, { poolSize: 2 });
+  try {
+    const t0 = Date.now() - 30 * 86_400_000;
+    let n = 0;
+    const start = performance.now();
+    while (performance.now() - start < seconds * 1000) {
+      const rows: Array<Insertable<TelemetryRecordsTable>> = [];
+      for (let k = 0; k < BATCH; k++, n++) {
+        rows.push({
+          company_id: companyId, device_id: deviceId, channel: 9, seq: n, vehicle_id: vehicleId, asset_id: null, type: 'location',
+          fix_time: new Date(t0 + n * 10_000).toISOString(), received_at: new Date().toISOString(), lat: 39, lon: -120 + n * 0.003,
+          speed_kph: 90, bearing_deg: 90, odometer_km: n * 0.25, engine_hours: null, fuel_used_l: n * 0.09, fuel_level_pct: null,
+          battery_v: null, driver_id: null, description: '3.2 mi SE of Springfield, IL', point_type: 'vehicle_moving', data: null,
+        });
+      }
+      await db.kysely.transaction().execute((trx) => trx.insertInto('telemetry_records').values(rows).execute());
+    }
+    return n / ((performance.now() - start) / 1000);
+  } finally {
+    await db.close();
+  }
+}
+
+export async function runIngestBench(kind: 'sqlite' | 'postgres') {
+  const seconds = num('INGEST_SECONDS', 10);
+  const connections = num('INGEST_CONNECTIONS', 4);
+  const base = postgresBaseUrl();
+  if (kind === 'postgres' && !base) throw new Error('set BENCH_POSTGRES_URL or TEST_POSTGRES_URL');
+  const database = kind === 'sqlite' ? sqliteDatabase() : await postgresDatabase(base);
+  const hard = setTimeout(() => {
+    log('over the time budget; stopping');
+    process.exit(2);
+  }, (seconds * 3 + 180) * 1000);
+  try {
+    const db = openDb(database.url, { poolSize: 2 });
+    await migrateToLatest(db);
+    const { companyId } = await benchCompany(db, 'Ingest bench');
+    const state = await seedIngest(db, companyId, connections * 2);
+    const raw = await seedIngest(db, companyId, 1, 'RAW');
+    await db.close();
+
+    log(`raw bulk insert, ${seconds} s`);
+    const rawRate = await rawInsert(database.url, companyId, raw.devices[0].deviceId, raw.devices[0].vehicleId, seconds);
+    log(`raw: ${Math.round(rawRate)} rows/s`);
+
+    const server = await startServer(['app', database.url]);
+    const latencies: number[] = [];
+    let records = 0;
+    let errors = 0;
+    try {
+      // Warm-up: one batch per device.
+      for (let i = 0; i < state.devices.length; i++) await post(server.url, state.devices[i].token, nextBatch(state, i));
+      log(`HTTP ingestion, ${connections} connections, ${seconds} s`);
+      const start = performance.now();
+      const until = start + seconds * 1000;
+      await Promise.all(Array.from({ length: connections }, async (_, c) => {
+        let turn = 0;
+        while (performance.now() < until) {
+          const i = c * 2 + (turn++ % 2);
+          const body = nextBatch(state, i);
+          const t = performance.now();
+          const ok = await post(server.url, state.devices[i].token, body);
+          latencies.push(performance.now() - t);
+          if (ok) records += BATCH;
+          else errors++;
+        }
+      }));
+      const elapsed = (performance.now() - start) / 1000;
+      const rate = records / elapsed;
+      latencies.sort((a, b) => a - b);
+      const report = {
+        database: kind, seconds, connections, batch: BATCH,
+        records_per_s: Math.round(rate), raw_rows_per_s: Math.round(rawRate), ratio_to_raw: Math.round((rate / rawRate) * 1000) / 1000,
+        batch_latency_ms: { p50: round(pct(latencies, 50)), p90: round(pct(latencies, 90)), p99: round(pct(latencies, 99)), max: round(latencies.at(-1) ?? 0) },
+        batches: latencies.length, errors,
+        targets: { records_per_s: 50_000, ratio_to_raw: 0.25 },
+        pass: rate >= 50_000 && rate / rawRate >= 0.25 && errors === 0,
+      };
+      console.log(JSON.stringify(report, null, 2));
+      const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', `ingest-${kind}.json`);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    clearTimeout(hard);
+    await database.drop();
+  }
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+
+async function post(url: string, token: string, body: string): Promise<boolean> {
+  const res = await fetch(`${url}/device/v1/batches`, {
+    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(30_000),
+  });
+  const text = await res.text();
+  return res.status === 200 && text.includes(`"accepted":${BATCH}`);
+}
