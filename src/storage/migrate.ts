@@ -10,6 +10,7 @@ import { assetsDevices } from './migrations/0005_assets_devices.js';
 import { telemetry } from './migrations/0007_telemetry.js';
 import { webhooks } from './migrations/0008_webhooks.js';
 import { hos } from './migrations/0009_hos.js';
+import { ifta } from './migrations/0010_ifta.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -25,6 +26,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0007_telemetry', telemetry],
   ['0008_webhooks', webhooks],
   ['0009_hos', hos],
+  ['0010_ifta', ifta],
 ];
 
 class InCodeProvider implements MigrationProvider {

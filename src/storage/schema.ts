@@ -13,6 +13,7 @@ import type { RecordTables } from '../domain/assets/tables.js';
 import type { WebhookTables } from '../events/webhooks/tables.js';
 import type { TelemetryTables } from '../telemetry/store/tables.js';
 import type { HosTables } from '../domain/hos/tables.js';
+import type { IftaTables } from '../domain/ifta/tables.js';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -170,4 +171,4 @@ export interface CoreTables {
 }
 
 export interface Database extends CoreTables, DispatchTables, OAuthTables,
-  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables, TelemetryTables, WebhookTables, HosTables {}
+  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables, TelemetryTables, WebhookTables, HosTables, IftaTables {}

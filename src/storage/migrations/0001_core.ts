@@ -89,6 +89,7 @@ export const core: Migration = {
     }
     await withTimestamps(vehicles).execute();
     await db.schema.createIndex('vehicles_number_uq').unique().on('vehicles').columns(['company_id', 'number']).execute();
+    await db.schema.createIndex('vehicles_company_idx').on('vehicles').columns(['company_id', 'id']).execute();
 
     await withTimestamps(
       withId(db.schema.createTable('groups'), kind)

@@ -34,7 +34,6 @@ export const telemetry: Migration = {
       .execute();
     await db.schema.createIndex('telemetry_records_seq_uq').unique().on('telemetry_records').columns(['device_id', 'channel', 'seq']).execute();
     await db.schema.createIndex('telemetry_records_vehicle_idx').on('telemetry_records').columns(['vehicle_id', 'fix_time']).execute();
-    await db.schema.createIndex('telemetry_records_asset_idx').on('telemetry_records').columns(['asset_id', 'fix_time']).execute();
 
     await db.schema
       .createTable('telemetry_state')

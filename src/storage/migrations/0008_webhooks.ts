@@ -49,10 +49,11 @@ export const webhooks: Migration = {
     await db.schema.createIndex('cwr_webhook_idx').on(requests).columns(['company_webhook_id', 'id']).execute();
     // One delivery per event and webhook, whatever happens to the fan-out.
     await sql`create unique index cwr_event_uq on company_webhook_requests (company_webhook_id, event_id) where event_id is not null`.execute(db);
-    // The claim: due deliveries, expired claims, and the per-object order check, all over live rows only.
+    // Claims walk due deliveries and expired claims; lanes find their head and their next queued delivery.
     await sql`create index cwr_due_idx on company_webhook_requests (next_attempt_at, id) where state = 'pending'`.execute(db);
-    await sql`create index cwr_lease_idx on company_webhook_requests (lease_until) where state = 'delivering'`.execute(db);
-    await sql`create index cwr_order_idx on company_webhook_requests (company_webhook_id, subject_key, id) where state in ('pending', 'delivering')`.execute(db);
+    await sql`create index cwr_lease_idx on company_webhook_requests (lease_until, id) where state = 'delivering'`.execute(db);
+    await sql`create index cwr_queued_idx on company_webhook_requests (company_webhook_id, subject_key, id) where state = 'queued'`.execute(db);
+    await sql`create index cwr_head_idx on company_webhook_requests (company_webhook_id, subject_key) where state in ('pending', 'delivering')`.execute(db);
 
     await db.schema
       .createTable('webhook_worker_state')

@@ -29,8 +29,9 @@ export const hos: Migration = {
       .addColumn('superseded_by_edit_id', 'integer')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    // The clock window: active records of a driver still in effect after an instant.
-    await db.schema.createIndex('hos_events_window_idx').on('hos_events').columns(['company_id', 'driver_id', 'ended_at']).execute();
+    // The clock window: records of a driver still in effect after an instant, covering what the engine reads.
+    await db.schema.createIndex('hos_events_window_idx').on('hos_events')
+      .columns(['company_id', 'driver_id', 'ended_at', 'record_status', 'kind', 'occurred_at', 'status', 'code']).execute();
     await db.schema.createIndex('hos_events_time_idx').on('hos_events').columns(['company_id', 'driver_id', 'occurred_at']).execute();
 
     await withId(db.schema.createTable('hos_edits'), kind)
