@@ -11,6 +11,7 @@
  *
  * Environment: HOS_BENCH_DRIVERS (default 10000), HOS_BENCH_DAYS (default 8), HOS_BENCH_REPEAT (3).
  */
+import { pathToFileURL } from 'node:url';
 import { sql, type Insertable } from 'kysely';
 import { openDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
@@ -35,7 +36,7 @@ const log = (m: string) => process.stderr.write(`[hos-bench] ${m}\n`);
 type Row = Insertable<HosEventsTable>;
 
 /** One driver's days: on duty, driving with a break, off; every tenth driver overdrives (driving_11). */
-function driverRows(companyId: number, driverId: number, i: number, now: number): Row[] {
+export function driverRows(companyId: number, driverId: number, i: number, now: number, days = DAYS): Row[] {
   const rows: Row[] = [];
   const today = Math.floor(now / (24 * H)) * 24 * H;
   const created = toIso(now);
@@ -49,7 +50,7 @@ function driverRows(companyId: number, driverId: number, i: number, now: number)
       odometer_km: null, engine_hours: null, notes: null, edit_id: null, superseded_by_edit_id: null, created_at: created,
     });
   };
-  for (let d = DAYS; d >= 0; d--) {
+  for (let d = days; d >= 0; d--) {
     const s = today - d * 24 * H + (4 + (i % 6)) * H + (i % 60) * 60_000;
     const long = i % 10 === 0;
     add(s, 'duty_status', 'on_duty', 1, 4);
@@ -70,14 +71,14 @@ function driverRows(companyId: number, driverId: number, i: number, now: number)
   return rows;
 }
 
-async function seed(db: Db, now: number): Promise<{ companyId: number; driverIds: number[]; rows: number }> {
-  const { companyId } = await benchCompany(db, 'HOS bench');
-  const fleet = await seedFleet(db, companyId, { vehicles: 0, drivers: DRIVERS, groups: 0 });
+/** Seeds `drivers` drivers of the company with `days` days of records each (batched, one transaction). */
+export async function seedHosRecords(db: Db, companyId: number, drivers: number, now: number, days = DAYS): Promise<{ driverIds: number[]; rows: number }> {
+  const fleet = await seedFleet(db, companyId, { vehicles: 0, drivers, groups: 0 });
   let rows = 0;
   let pending: Row[] = [];
   await db.kysely.transaction().execute(async (trx) => {
     for (let i = 0; i < fleet.driverIds.length; i++) {
-      pending.push(...driverRows(companyId, fleet.driverIds[i]!, i, now));
+      pending.push(...driverRows(companyId, fleet.driverIds[i]!, i, now, days));
       if (pending.length >= 4000 || i === fleet.driverIds.length - 1) {
         for (let k = 0; k < pending.length; k += BATCH) await trx.insertInto('hos_events').values(pending.slice(k, k + BATCH)).execute();
         rows += pending.length;
@@ -85,7 +86,12 @@ async function seed(db: Db, now: number): Promise<{ companyId: number; driverIds
       }
     }
   });
-  return { companyId, driverIds: fleet.driverIds, rows };
+  return { driverIds: fleet.driverIds, rows };
+}
+
+async function seed(db: Db, now: number): Promise<{ companyId: number; driverIds: number[]; rows: number }> {
+  const { companyId } = await benchCompany(db, 'HOS bench');
+  return { companyId, ...(await seedHosRecords(db, companyId, DRIVERS, now)) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -157,7 +163,9 @@ async function main() {
   console.log(JSON.stringify(results));
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -15,7 +15,8 @@
  *   transactions a second) for WEBHOOK_BENCH_SECONDS (default 10) while the worker runs; the lag of each
  *   is its first attempt's start minus its commit time.
  * The receiver is a separate process on 127.0.0.1 answering 200 at once. Results: stdout and
- * bench/results/webhook-delivery.json; BENCH_STRICT=1 exits 1 on a missed target.
+ * bench/results/webhook-delivery.json; BENCH_STRICT=1 exits 1 on a missed target; BENCH_QUIET_WAIT_S=n waits
+ * up to n s before each database for other processes to go quiet (the machine is often shared).
  *
  * Loaded by `npm run bench`, it is the scenario `webhook-delivery-log`: GET /v1/company_webhook_requests,
  * one page of a 5,000-entry delivery log.
@@ -32,6 +33,7 @@ import { DeliveryWorker, type AttemptReport } from '../../src/events/webhooks/wo
 import { defineScenario } from '../lib/scenario.js';
 import { benchCompany, seedFleet } from '../lib/fleet.js';
 import { postgresBaseUrl, postgresDatabase, sqliteDatabase, type BenchDatabase } from '../lib/databases.js';
+import { waitForQuiet } from '../lib/load.js';
 
 const LOG_ROWS = 5000;
 
@@ -186,7 +188,9 @@ async function main(): Promise<number> {
     for (const make of kinds) {
       const database = await make();
       try {
-        results.push(await measure(database, receiver.url));
+        const quietS = num('BENCH_QUIET_WAIT_S', 0);
+        const busy = quietS > 0 ? await waitForQuiet(quietS, 15, log) : null;
+        results.push({ ...(await measure(database, receiver.url)), other_processes_busy_pct: busy });
       } finally {
         await database.drop();
       }

@@ -7,9 +7,11 @@ import type { Tenant } from '../domain/tenant.js';
 import { seedDispatchDemo } from '../domain/dispatch/demo.js';
 import { seedRecordsDemo } from '../domain/inspections/demo.js';
 import { seedTelemetryDemo } from '../sim/devices.js';
+import { seedHosDemo } from '../domain/hos/demo.js';
 
 export const AREA_SEEDERS: Array<{ name: string; seed: (db: Db, t: Tenant) => Promise<unknown> }> = [
   { name: 'dispatch', seed: seedDispatchDemo },
   { name: 'records', seed: seedRecordsDemo },
   { name: 'telemetry', seed: seedTelemetryDemo },
+  { name: 'hours_of_service', seed: (db, t) => seedHosDemo(db, t) },
 ];

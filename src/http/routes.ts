@@ -33,6 +33,8 @@ import { availableTimeRoutes } from './v1/available-time.js';
 import { hoursOfServiceRoutes } from './v1/hours-of-service.js';
 import { hosViolationsRoutes } from './v1/hos-violations.js';
 import { logsRoutes } from './v1/logs.js';
+import { iftaRoutes } from './v1/ifta.js';
+import { iftaReportRoutes } from './v1/ifta-reports.js';
 
 /** Every API route module. An area adds its module here and nothing else. */
 export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehiclesRoutes, groupsRoutes,
@@ -41,4 +43,4 @@ export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehicl
   assetsRoutes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes,
   ingestRoutes, companyWebhooksRoutes, vehicleLocationsRoutes, vehicleLocationsV2Routes, vehicleLocationsV3Routes, driverLocationsRoutes,
   drivingPeriodsRoutes, idleEventsRoutes, utilizationRoutes, utilizationV2Routes, faultCodesRoutes, driverPerformanceRoutes, geofenceEventsRoutes,
-  availableTimeRoutes, hoursOfServiceRoutes, hosViolationsRoutes, logsRoutes];
+  availableTimeRoutes, hoursOfServiceRoutes, hosViolationsRoutes, logsRoutes, iftaRoutes, iftaReportRoutes];

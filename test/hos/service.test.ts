@@ -146,6 +146,20 @@ eachDialect('HOS record store', (dialect) => {
     assert.deepEqual(origins.map((r) => [r.status, r.record_origin]), [['off_duty', 2], ['on_duty', 3], ['off_duty', 3], ['on_duty', 2]]);
   });
 
+  test('skipRefused: a device batch keeps its good records and reports the refused ones', async () => {
+    const d = await driver(t);
+    const s = now - 6 * H;
+    await log(t, d.id, [{ at: iso(s), status: 'driving', origin: 'auto' }, { at: iso(s + 2 * H), status: 'on_duty', origin: 'auto' }]);
+    const r = await recordDutyStatusEvents(t.db, { companyId: t.company.id }, d.id, [
+      { at: iso(s + H), status: 'off_duty' },
+      { at: iso(s + 3 * H), status: 'napping' as never },
+      { at: iso(s + 4 * H), status: 'off_duty' },
+    ], { skipRefused: true });
+    assert.equal(r.ids.length, 1);
+    assert.deepEqual(r.refused.map((x) => x.index), [1, 0]);
+    assert.match(r.refused[1]!.error_message, /cannot be shortened/);
+  });
+
   test('a resend from the same device with the same sequence id is ignored', async () => {
     const d = await driver(t);
     const e = { at: iso(now - H), status: 'on_duty' as const, eldDeviceId: 77, sequenceId: 12 };

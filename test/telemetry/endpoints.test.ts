@@ -8,6 +8,9 @@ import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
 import { assertError, assertKeySet, assertList, USER_SUMMARY_KEYS } from '../http/fixtures.js';
 import { VEHICLE_SUMMARY_KEYS } from '../fleet-records/fixtures.js';
+import { vehicleHistory } from '../../src/telemetry/queries/locations.js';
+import { historyPointV1, historyPointV3 } from '../../src/http/wire/vehicle-location.js';
+import { loadEmbeds } from '../../src/http/wire/telemetry-common.js';
 import { at, rig, send, settle, vehicleDay as day, DAY, DAY_LAT as LAT, DAY_LON0 as LON0, DEG_PER_KM, type Rig } from './fixtures.js';
 
 const UTC = { 'x-time-zone': 'UTC' };
@@ -78,6 +81,17 @@ eachDialect('telemetry endpoints', (dialect) => {
     assertError(await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, as: other }), 404, `vehicle ${r.vehicle.id} not found`);
     const empty = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=2020-01-01` });
     assert.deepEqual(empty.body, { vehicle_locations: [] });
+  });
+
+  test('the history written as text is exactly the documented mapping of every point', async () => {
+    const { start, end } = { start: new Date(`${DAY}T00:00:00Z`), end: new Date(Date.parse(`${DAY}T00:00:00Z`) + 86_400_000) };
+    const rows = await vehicleHistory(t.db, { companyId: t.company.id }, r.vehicle.id, start, end);
+    const e = await loadEmbeds(t.db, t.company.id, { users: rows.map((x) => x.driver_id), devices: rows.map((x) => x.device_id) });
+    const v1 = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, headers: UTC });
+    assert.deepEqual(v1.body, { vehicle_locations: rows.map((x) => ({ vehicle_location: historyPointV1(x, e) })) });
+    const v3 = await t.call({ method: 'GET', url: `/v3/vehicle_locations/${r.vehicle.id}?start_date=${DAY}&end_date=${DAY}`, headers: UTC });
+    assert.deepEqual(v3.body, { vehicle_locations: rows.map((x) => ({ vehicle_location: historyPointV3(x, e) })) });
+    assert.equal(v1.headers['content-type'], 'application/json; charset=utf-8');
   });
 
   test('/v3/vehicle_locations/:id: inclusive days, at most 3 months, every v3 key', async () => {

@@ -112,6 +112,11 @@ const rows: Row[] = [
   ['GET', '/v1/driver_locations', 'locations.driver_locations'],
   ['GET', '/v1/ifta/trips', 'ifta_reports.trips'],
   ['GET', '/v1/ifta/summary', 'ifta_reports.summary'],
+  // IFTA beyond the real API (docs/ifta.md)
+  ['GET', '/v1/ifta/quarterly_report', 'ifta_reports.summary'],
+  ['GET', '/v1/ifta/odometer_calibrations', 'vehicles.read'],
+  ['POST', '/v1/ifta/odometer_calibrations', 'vehicles.manage'],
+  ['DELETE', '/v1/ifta/odometer_calibrations/:id', 'vehicles.manage'],
   ['GET', '/v1/driver_utilization', 'utilization.driver_utilization'],
   ['GET', '/v2/driver_utilization', 'utilization.driver_utilization'],
   ['GET', '/v1/vehicle_utilization', 'utilization.vehicle_utilization'],

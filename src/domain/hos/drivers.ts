@@ -23,7 +23,25 @@ export interface HosDriver {
   timeZoneName: string;
   ruleset: Ruleset;
   flags: Record<string, boolean>;
+  /** Columns a log shows (carrier, terminal, eld_mode, metric_units). */
   row: Record<string, unknown>;
+}
+
+const COLUMNS = [
+  'id', 'first_name', 'last_name', 'username', 'email', 'driver_company_id', 'status', 'role', 'duty_status', 'time_zone', 'cycle',
+  'driver_flags', 'metric_units', 'eld_mode', 'carrier_name', 'carrier_street', 'carrier_city', 'carrier_state', 'carrier_zip',
+  'terminal_street', 'terminal_city', 'terminal_state', 'terminal_zip',
+] as const;
+
+const rulesets = new Map<string, Ruleset>();
+function cachedRuleset(cycle: string | null | undefined, zone: string, flagsJson: string, flags: Record<string, boolean>): Ruleset {
+  const key = `${cycle}|${zone}|${flagsJson}`;
+  let rs = rulesets.get(key);
+  if (!rs) {
+    if (rulesets.size > 10_000) rulesets.clear();
+    rulesets.set(key, (rs = rulesetFor({ cycle, zone, flags })));
+  }
+  return rs;
 }
 
 /** Drivers (role driver) of the company among `ids`, with their rulesets; unknown ids are left out. */
@@ -31,11 +49,10 @@ export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: n
   const out = new Map<number, HosDriver>();
   if (ids.length === 0) return out;
   const company = await db.selectFrom('companies').select(['cycle', 'time_zone']).where('id', '=', companyId).executeTakeFirst();
-  const rows = await db.selectFrom('users').selectAll().where('company_id', '=', companyId).where('role', '=', 'driver').where('id', 'in', ids).execute();
+  const rows = await db.selectFrom('users').select([...COLUMNS]).where('company_id', '=', companyId).where('role', '=', 'driver').where('id', 'in', ids).execute();
   for (const u of rows) {
     const zoneName = u.time_zone && TIME_ZONES[u.time_zone] ? u.time_zone : company?.time_zone && TIME_ZONES[company.time_zone] ? company.time_zone : 'UTC';
     const flags = fromJson<Record<string, boolean>>(u.driver_flags, {});
-    const { password_hash: _secret, ...row } = u;
     out.set(u.id, {
       id: u.id,
       first_name: u.first_name,
@@ -47,9 +64,9 @@ export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: n
       role: u.role,
       duty_status: u.duty_status,
       timeZoneName: zoneName,
-      ruleset: rulesetFor({ cycle: u.cycle ?? company?.cycle, zone: TIME_ZONES[zoneName]!, flags }),
+      ruleset: cachedRuleset(u.cycle ?? company?.cycle, TIME_ZONES[zoneName]!, u.driver_flags, flags),
       flags,
-      row,
+      row: u,
     });
   }
   return out;

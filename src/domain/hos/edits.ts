@@ -13,8 +13,8 @@ import { AppError, notFound, validation } from '../../http/plumbing/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { HosEditsTable } from './tables.js';
 import { DUTY_STATUS_INPUTS, normalize, type DutyStatusInput } from './records.js';
-import { dutyAt, dutyBetween, nextSequence, rechain } from './store.js';
-import { eventRow, lockDriver } from './service.js';
+import { dutyAt, dutyBetween, lockDriver, nextSequence, rechain } from './store.js';
+import { eventRow } from './service.js';
 import { reevaluateDriver } from './evaluation.js';
 
 type Trx = Kysely<Database>;

@@ -13,7 +13,9 @@ import { evaluate } from './engine/index.js';
 import { Days } from './engine/days.js';
 import { DAY, type Evaluation } from './engine/types.js';
 import { hosDrivers, type HosDriver } from './drivers.js';
-import { loadWindows } from './store.js';
+import { loadWindows, lockDriver } from './store.js';
+import type { Db } from '../../storage/db.js';
+import { AppError } from '../../http/plumbing/errors.js';
 import { syncViolations } from './violation-store.js';
 
 type Trx = Kysely<Database>;
@@ -80,25 +82,30 @@ async function updateDutyStatus(trx: Trx, t: Tenant, driver: HosDriver, at: numb
   if (status === driver.duty_status) return;
   const now = nowIso();
   await trx.updateTable('users').set({ duty_status: status, updated_at: now }).where('company_id', '=', t.companyId).where('id', '=', driver.id).execute();
-  await recordEvent(trx, {
-    companyId: t.companyId,
-    action: 'user_duty_status_updated',
-    trigger: 'updated',
-    subject: { type: 'user', id: driver.id },
-    data: { ...driver.row, duty_status: status, updated_at: now },
-  });
+  const { password_hash: _secret, ...user } = await trx.selectFrom('users').selectAll().where('id', '=', driver.id).executeTakeFirstOrThrow();
+  await recordEvent(trx, { companyId: t.companyId, action: 'user_duty_status_updated', trigger: 'updated', subject: { type: 'user', id: driver.id }, data: user });
 }
 
 /**
  * Re-evaluates the company's drivers whose result can have changed by `at` without a new record (a limit
  * reached while driving, a day boundary): at most `limit` of them, oldest first. Returns how many.
  */
-export async function refreshDue(db: { kysely: Trx }, t: Tenant, at: number, limit = 200): Promise<number> {
+export async function refreshDue(db: Db, t: Tenant, at: number, limit = 200): Promise<number> {
   const due = await db.kysely.selectFrom('hos_driver_states').select(['driver_id', 'evaluated_at'])
     .where('company_id', '=', t.companyId).where('next_check_at', '<=', toIso(at))
     .orderBy('next_check_at').limit(limit).execute();
   for (const d of due) {
-    await db.kysely.transaction().execute((trx) => reevaluateDriver(trx, t, d.driver_id, Date.parse(d.evaluated_at), at));
+    await db.kysely.transaction().execute(async (trx) => {
+      try {
+        await lockDriver(trx, db.kind, t.companyId, d.driver_id);
+      } catch (err) {
+        // No longer a driver of this company: nothing to keep watching.
+        if (!(err instanceof AppError && err.code === 'not_found')) throw err;
+        await trx.deleteFrom('hos_driver_states').where('driver_id', '=', d.driver_id).execute();
+        return;
+      }
+      await reevaluateDriver(trx, t, d.driver_id, Date.parse(d.evaluated_at), at);
+    });
   }
   return due.length;
 }

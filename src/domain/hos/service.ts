@@ -7,13 +7,14 @@
  *   driver it names:
  *     await recordDutyStatusEvents(db, { companyId }, driverId,
  *       [{ status: 'on_duty', at: '2026-01-05T14:00:00Z', origin: 'driver', eldDeviceId, vehicleId, sequenceId, lat, lon, notes }],
- *       { trx })
- *   Pass the pipeline's open transaction as `trx` to write in it (SQLite has one connection). A resend
- *   with the same eldDeviceId + sequenceId + instant is ignored.
+ *       { trx, skipRefused: true })
+ *   Pass the pipeline's open transaction as `trx` to write in it (SQLite has one connection), and
+ *   `skipRefused` so that a refused record (result.refused) does not fail the batch. A resend with the
+ *   same eldDeviceId + sequenceId (0–65535) + instant is ignored.
  * - Automatic driving detection (./auto-duty.ts) is a pure step per vehicle over speed samples:
  *     const { state, proposals } = stepAutoDuty(prevState, { t, speedKph, special })
  *   and each proposal is recorded for the logged-in driver with origin 'auto':
- *     await recordDutyStatusEvents(db, { companyId }, driverId, proposals.map((p) => ({ ...p, origin: 'auto', vehicleId, eldDeviceId })), { trx })
+ *     await recordDutyStatusEvents(db, { companyId }, driverId, proposals.map((p) => ({ ...p, origin: 'auto', vehicleId, eldDeviceId })), { trx, skipRefused: true })
  *
  * Every call re-evaluates that one driver (incremental): stored violations follow the engine and are
  * announced (hos_violation_upserted), users.duty_status follows the current status
@@ -22,14 +23,16 @@
  * the originals as inactive history.
  */
 import type { Kysely } from 'kysely';
-import type { Db, DbKind } from '../../storage/db.js';
+import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { nowIso, toIso } from '../../storage/values.js';
-import { AppError, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, validation } from '../../http/plumbing/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { Evaluation } from './engine/types.js';
 import { normalize, type HosEventInput, type NormalizedEvent } from './records.js';
-import { dutyAt, nextSequence, OPEN_END, rechain } from './store.js';
+import { dutyAt, lockDriver, nextSequence, OPEN_END, rechain } from './store.js';
+
+export { lockDriver } from './store.js';
 import { reevaluateDriver } from './evaluation.js';
 
 export type { HosEventInput } from './records.js';
@@ -40,21 +43,20 @@ export interface RecordOptions {
   trx?: Trx;
   /** The current instant (epoch ms); the clock by default. */
   now?: number;
+  /**
+   * Skip a refused record (invalid, or shortening automatic driving) and report it in `refused`
+   * instead of failing the whole call: what a device pipeline wants. An unknown driver still throws.
+   */
+  skipRefused?: boolean;
 }
 
 export interface RecordResult {
   ids: number[];
   /** Records already stored (same device, sequence id and instant) that were skipped. */
   duplicates: number;
+  /** With skipRefused: the records not stored, by index in the input, with the reason. */
+  refused: Array<{ index: number; error_message: string }>;
   evaluation: Evaluation | null;
-}
-
-/** Serializes writers of one driver's log (PostgreSQL row lock) and checks the driver exists. */
-export async function lockDriver(trx: Trx, kind: DbKind, companyId: number, driverId: number): Promise<void> {
-  let q = trx.selectFrom('users').select(['id', 'role']).where('company_id', '=', companyId).where('id', '=', driverId);
-  if (kind === 'postgres') q = q.forUpdate();
-  const row = await q.executeTakeFirst();
-  if (!row || row.role !== 'driver') throw notFound(`driver ${driverId}`);
 }
 
 async function checkVehicles(trx: Trx, companyId: number, events: NormalizedEvent[]): Promise<void> {
@@ -120,7 +122,20 @@ export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number
   const now = opts.now ?? Date.now();
   if (!Array.isArray(events) || events.length === 0) throw validation('events', 'must have at least 1 item');
   if (events.length > 5000) throw validation('events', 'must have at most 5000 items');
-  const norm = events.map((e, i) => normalize(e, i, now)).sort((a, b) => a.at - b.at);
+  const refused: RecordResult['refused'] = [];
+  const refuse = (index: number, err: unknown) => {
+    if (!opts.skipRefused || !(err instanceof AppError) || err.status >= 500) throw err;
+    refused.push({ index, error_message: err.message });
+  };
+  const norm: Array<NormalizedEvent & { index: number }> = [];
+  events.forEach((e, i) => {
+    try {
+      norm.push({ ...normalize(e, i, now), index: i });
+    } catch (err) {
+      refuse(i, err);
+    }
+  });
+  norm.sort((a, b) => a.at - b.at);
   const run = async (trx: Trx): Promise<RecordResult> => {
     await lockDriver(trx, db.kind, t.companyId, driverId);
     await checkVehicles(trx, t.companyId, norm);
@@ -134,17 +149,22 @@ export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number
         duplicates++;
         continue;
       }
-      await guardAutoDriving(trx, t.companyId, driverId, e);
+      try {
+        await guardAutoDriving(trx, t.companyId, driverId, e);
+      } catch (err) {
+        refuse(e.index, err);
+        continue;
+      }
       const sequenceId = e.input.sequenceId ?? seq;
       seq = (sequenceId + 1) % 0x10000;
       const { id } = await trx.insertInto('hos_events').values(eventRow(t.companyId, driverId, e, sequenceId)).returning('id').executeTakeFirstOrThrow();
       ids.push(id);
       if (e.kind === 'duty_status' || e.kind === 'exception') changedFrom = Math.min(changedFrom, e.at);
-      if (e.kind === 'duty_status' && dutyFrom === null) dutyFrom = e.at;
+      if (e.kind === 'duty_status' && (dutyFrom === null || e.at < dutyFrom)) dutyFrom = e.at;
     }
     if (dutyFrom !== null) await rechain(trx, t.companyId, driverId, toIso(dutyFrom));
     const evaluation = Number.isFinite(changedFrom) ? await reevaluateDriver(trx, t, driverId, changedFrom, now) : null;
-    return { ids, duplicates, evaluation };
+    return { ids, duplicates, refused, evaluation };
   };
   return opts.trx ? run(opts.trx) : db.kysely.transaction().execute(run);
 }

@@ -1,5 +1,7 @@
 /** Tenant-scoped queries on hours-of-service records. Every function takes the company id first. */
 import type { Kysely } from 'kysely';
+import type { DbKind } from '../../storage/db.js';
+import { notFound } from '../../http/plumbing/errors.js';
 import type { Database } from '../../storage/schema.js';
 import { toIso } from '../../storage/values.js';
 import type { Claim, ClaimKind, DutyRecord } from './engine/types.js';
@@ -9,6 +11,15 @@ import { clockOf } from './records.js';
 export const OPEN_END = '9999-12-31T23:59:59.999Z';
 
 type Trx = Kysely<Database>;
+
+/** Serializes writers of one driver's log (PostgreSQL row lock) and checks the driver exists. */
+export async function lockDriver(trx: Trx, kind: DbKind, companyId: number, driverId: number): Promise<void> {
+  let q = trx.selectFrom('users').select(['id', 'role']).where('company_id', '=', companyId).where('id', '=', driverId);
+  if (kind === 'postgres') q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  if (!row || row.role !== 'driver') throw notFound(`driver ${driverId}`);
+}
+
 
 const activeDuty = (trx: Trx, companyId: number, driverId: number) =>
   trx.selectFrom('hos_events').where('company_id', '=', companyId).where('driver_id', '=', driverId)
@@ -60,21 +71,24 @@ export async function loadWindows(db: Trx, companyId: number, driverIds: number[
   const out = new Map<number, DriverWindow>();
   for (const id of driverIds) out.set(id, { records: [], claims: [] });
   if (driverIds.length === 0) return out;
-  const rows = await db.selectFrom('hos_events')
-    .select(['driver_id', 'kind', 'status', 'code', 'occurred_at'])
+  const window = (kind: string) => db.selectFrom('hos_events')
     .where('company_id', '=', companyId)
     .where('driver_id', 'in', driverIds)
     .where('ended_at', '>', toIso(from))
-    .where('occurred_at', '<=', toIso(to))
     .where('record_status', '=', 1)
-    .where('kind', 'in', ['duty_status', 'exception'])
-    .orderBy('driver_id').orderBy('occurred_at').orderBy('id')
-    .execute();
-  for (const r of rows) {
-    const w = out.get(r.driver_id)!;
-    const at = Date.parse(r.occurred_at);
-    if (r.kind === 'duty_status') w.records.push({ at, status: clockOf(r.status) });
-    else w.claims.push({ at, kind: r.code as ClaimKind });
+    .where('kind', '=', kind)
+    .where('occurred_at', '<=', toIso(to));
+  // ended_at orders an active chain as occurred_at does, and it is the order of the covering index.
+  const [duty, claims] = await Promise.all([
+    window('duty_status').select(['driver_id', 'status', 'occurred_at']).orderBy('driver_id').orderBy('ended_at').execute(),
+    window('exception').select(['driver_id', 'code', 'occurred_at']).execute(),
+  ]);
+  let w: DriverWindow | undefined;
+  let wid = -1;
+  for (const r of duty) {
+    if (r.driver_id !== wid) w = out.get((wid = r.driver_id));
+    w!.records.push({ at: Date.parse(r.occurred_at), status: clockOf(r.status) });
   }
+  for (const r of claims) out.get(r.driver_id)!.claims.push({ at: Date.parse(r.occurred_at), kind: r.code as ClaimKind });
   return out;
 }

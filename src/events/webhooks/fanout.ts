@@ -1,9 +1,9 @@
 /**
  * The fan-out: turns committed domain events into deliveries, one per event and subscribed enabled
- * webhook, and marks the events done (`domain_events.fanned_out_at`) in the same transaction, so each
- * event is fanned out exactly once however many nodes run. One node at a time does it: it locks the
- * `fanout` row first (PostgreSQL: FOR UPDATE SKIP LOCKED, so a node that finds it locked skips its
- * turn; SQLite serializes writers anyway).
+ * webhook, queued in their lanes (lanes.ts), and marks the events done (`domain_events.fanned_out_at`)
+ * in the same transaction, so each event is fanned out exactly once however many nodes run. One node at
+ * a time does it: it takes the lanes' turn first (PostgreSQL: FOR UPDATE SKIP LOCKED on the `fanout`
+ * row, so a node that finds it taken skips its turn; SQLite serializes writers anyway).
  *
  * Why a mark and not a position: on PostgreSQL ids come from a sequence and transactions commit in any
  * order, so id 7 can become visible after id 8; a "last id done" position would skip it. Reading the
@@ -17,6 +17,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { fromJson } from '../../storage/values.js';
 import { renderBodies, type EventForPayload } from './payloads.js';
+import { laneKey, laneStates, promote, takeTurn, type Lane } from './lanes.js';
 
 interface EventRow {
   id: number;
@@ -77,17 +78,6 @@ async function anyNew(db: Db): Promise<boolean> {
   return r.rows.length > 0;
 }
 
-/** Takes the fan-out turn; false when another node has it (PostgreSQL). */
-async function takeTurn(trx: Kysely<Database>, db: Db, nowIso: string): Promise<boolean> {
-  if (db.kind === 'postgres') {
-    const r = await sql`select name from webhook_worker_state where name = 'fanout' for update skip locked`.execute(trx);
-    return r.rows.length > 0;
-  }
-  // A write first, so that the SQLite transaction holds the write lock from its start.
-  await trx.updateTable('webhook_worker_state').set({ updated_at: nowIso }).where('name', '=', 'fanout').execute();
-  return true;
-}
-
 const INSERT_ROWS = 100;
 
 export async function fanOut(opts: FanOutOptions): Promise<FanOutResult> {
@@ -96,7 +86,7 @@ export async function fanOut(opts: FanOutOptions): Promise<FanOutResult> {
   if (!(await anyNew(db))) return none;
   const now = new Date(opts.nowMs).toISOString();
   return db.kysely.transaction().execute(async (trx) => {
-    if (!(await takeTurn(trx, db, now))) return none;
+    if (!(await takeTurn(trx, db.kind, now, false))) return none;
     const rows = (await sql<EventRow>`select id, company_id, action, trigger, subject_type, subject_id, data, occurred_at
       from domain_events where fanned_out_at is null order by id limit ${opts.batch}`.execute(trx)).rows;
     if (rows.length === 0) return none;
@@ -104,6 +94,16 @@ export async function fanOut(opts: FanOutOptions): Promise<FanOutResult> {
     const wanted = rows.filter((r) => subs(r).length > 0);
     const events: EventForPayload[] = wanted.map((r) => ({ ...r, data: fromJson<unknown>(r.data, null) }));
     const bodies = await renderBodies({ db: { ...db, kysely: trx }, publicUrl: opts.publicUrl }, events, opts.onRenderFallback);
+    // The first new delivery of a lane with nothing in it is its head at once; the others queue.
+    const lanes = wanted.flatMap((r) => subs(r).map((w) => ({ company_webhook_id: w.id, subject_key: `${r.subject_type}:${r.subject_id}` })));
+    const states = await laneStates(trx, lanes);
+    const headed = new Set<string>();
+    const stateOf = (lane: Lane) => {
+      const key = laneKey(lane);
+      if (states.has(key) || headed.has(key)) return 'queued' as const;
+      headed.add(key);
+      return 'pending' as const;
+    };
     const values = wanted.flatMap((r) => subs(r).map((w) => ({
       company_id: r.company_id,
       company_webhook_id: w.id,
@@ -115,7 +115,7 @@ export async function fanOut(opts: FanOutOptions): Promise<FanOutResult> {
       secret: w.secret,
       format: w.format,
       body: bodies.get(r.id)!,
-      state: 'pending' as const,
+      state: stateOf({ company_webhook_id: w.id, subject_key: `${r.subject_type}:${r.subject_id}` }),
       response_code: null,
       next_attempt_at: now,
       lease_until: null,
@@ -128,6 +128,8 @@ export async function fanOut(opts: FanOutOptions): Promise<FanOutResult> {
     for (let i = 0; i < values.length; i += INSERT_ROWS) {
       await trx.insertInto('company_webhook_requests').values(values.slice(i, i + INSERT_ROWS)).execute();
     }
+    // A lane with queued deliveries but no head (only if something went wrong before) gets one.
+    await promote(trx, lanes.filter((l) => states.get(laneKey(l))?.head === false), now);
     const ids = rows.map((r) => r.id);
     await sql`update domain_events set fanned_out_at = ${now} where id in (${sql.join(ids)})`.execute(trx);
     return { events: rows.length, deliveries: values.length, more: rows.length === opts.batch };

@@ -2,7 +2,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
+import type { Db } from '../../storage/db.js';
 import type { CompanyWebhookRequestsTable, CompanyWebhooksTable } from './tables.js';
+import { promote, takeTurn } from './lanes.js';
 
 export type WebhookRow = Selectable<CompanyWebhooksTable>;
 export type RequestRow = Selectable<CompanyWebhookRequestsTable>;
@@ -64,16 +66,21 @@ export function requestIdsOf(db: Kysely<Database>, companyId: number, ids: numbe
 }
 
 /**
- * Queues deliveries again for an attempt at `nowIso`, with the retry schedule started over. A delivery
- * in flight is left to its attempt.
+ * Queues deliveries again, with the retry schedule started over: each goes back into its lane and is
+ * attempted at once when it is the lane's first (otherwise after the deliveries ahead of it). A
+ * delivery in flight is left to its attempt.
  */
-export async function requeue(db: Kysely<Database>, companyId: number, ids: number[], nowIso: string) {
-  await db.updateTable('company_webhook_requests')
-    .set({ state: 'pending', retry_step: 0, next_attempt_at: nowIso, lease_until: null, claim_token: null, updated_at: nowIso })
-    .where('company_id', '=', companyId)
-    .where('id', 'in', ids)
-    .where('state', '!=', 'delivering')
-    .execute();
+export async function requeue(db: Db, companyId: number, ids: number[], nowIso: string) {
+  await db.kysely.transaction().execute(async (trx) => {
+    await takeTurn(trx, db.kind, nowIso, true);
+    const which = trx.selectFrom('company_webhook_requests').where('company_id', '=', companyId).where('id', 'in', ids).where('state', '!=', 'delivering');
+    const lanes = await which.select(['company_webhook_id', 'subject_key']).execute();
+    await trx.updateTable('company_webhook_requests')
+      .set({ state: 'queued', retry_step: 0, next_attempt_at: null, lease_until: null, claim_token: null, updated_at: nowIso })
+      .where('company_id', '=', companyId).where('id', 'in', ids).where('state', '!=', 'delivering')
+      .execute();
+    await promote(trx, lanes, nowIso);
+  });
 }
 
 export async function insertRequest(db: Kysely<Database>, values: Insertable<CompanyWebhookRequestsTable>): Promise<number> {

@@ -163,5 +163,5 @@ export async function retryRequests(deps: WebhookDeps, t: Tenant, ids: number[])
   const found = new Set((await repo.requestIdsOf(deps.db.kysely, t.companyId, wanted)).map((r) => r.id));
   const missing = wanted.find((id) => !found.has(id));
   if (missing !== undefined) throw notFound(`company_webhook_request ${missing}`);
-  await repo.requeue(deps.db.kysely, t.companyId, wanted, iso(await deps.now()));
+  await repo.requeue(deps.db, t.companyId, wanted, iso(await deps.now()));
 }

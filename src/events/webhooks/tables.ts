@@ -16,8 +16,12 @@ export interface CompanyWebhooksTable {
   updated_at: string;
 }
 
-/** Where a delivery stands; only `pending` and `delivering` are still in play. */
-export type RequestState = 'pending' | 'delivering' | 'delivered' | 'rejected' | 'failed';
+/**
+ * Where a delivery stands: `queued` behind an earlier delivery of its lane (lanes.ts), `pending` (the
+ * lane's head, due at next_attempt_at), `delivering` (claimed), or finished: `delivered`, `rejected`,
+ * `failed`.
+ */
+export type RequestState = 'queued' | 'pending' | 'delivering' | 'delivered' | 'rejected' | 'failed';
 
 /** One payload for one webhook, with its attempts so far: the delivery log (wire-format §7.3). */
 export interface CompanyWebhookRequestsTable {

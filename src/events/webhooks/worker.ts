@@ -92,8 +92,13 @@ export class DeliveryWorker {
     });
   }
 
-  private claim(nowMs: number, limit: number): Promise<Claimed[]> {
-    return claim(this.o.db, { nowMs, leaseMs: this.o.config.leaseMs, limit, token: randomUUID() });
+  private nextExpiredLook = 0;
+
+  /** Claims due deliveries; runs out leases are looked for on every pass of runOnce, else every 1/10 lease. */
+  private claim(nowMs: number, limit: number, always = true): Promise<Claimed[]> {
+    const expired = always || nowMs >= this.nextExpiredLook;
+    if (expired) this.nextExpiredLook = nowMs + Math.max(1000, this.o.config.leaseMs / 10);
+    return claim(this.o.db, { nowMs, leaseMs: this.o.config.leaseMs, limit, token: randomUUID(), expired });
   }
 
   private async attempt(c: Claimed, nowMs: number): Promise<Finished> {
@@ -198,14 +203,20 @@ export class DeliveryWorker {
   private async tick(): Promise<boolean> {
     const nowMs = await this.now();
     if (!(await this.leased(nowMs))) return false;
-    const f = await this.fanOut(nowMs);
-    await this.flush();
     const { concurrency } = this.o.config;
     const free = concurrency - this.inflight.size;
-    if (free < Math.max(1, concurrency >> 2) && this.inflight.size > 0) return f.more;
-    const claimed = await this.claim(nowMs, free);
-    for (const c of claimed) this.launch(c, nowMs);
-    return f.more || (claimed.length === free && free > 0);
+    const claiming = free >= Math.max(1, concurrency >> 2) || this.inflight.size === 0;
+    // Fan-out, recording finished attempts and claiming the next ones each use their own connection
+    // (PostgreSQL): overlap them. New deliveries are claimed on the next step.
+    const [fanned, flushed, claimed] = await Promise.allSettled([
+      this.fanOut(nowMs),
+      this.flush(),
+      claiming ? this.claim(nowMs, free, false) : Promise.resolve([]),
+    ]);
+    if (claimed.status === 'fulfilled') for (const c of claimed.value) this.launch(c, nowMs);
+    for (const r of [fanned, flushed, claimed]) if (r.status === 'rejected') throw r.reason;
+    const more = fanned.status === 'fulfilled' && (fanned.value.more || fanned.value.deliveries > 0);
+    return more || (claiming && claimed.status === 'fulfilled' && claimed.value.length === free && free > 0);
   }
 
   private async loop(): Promise<void> {

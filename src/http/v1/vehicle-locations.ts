@@ -8,7 +8,8 @@ import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { IdList, IdParams } from '../wire/types.js';
 import { DAY_PATTERN } from '../wire/record-dates.js';
-import { HistoryPointV1, LocationVehicle, historyPointV1, locationVehicle } from '../wire/vehicle-location.js';
+import { HistoryPointV1, LocationVehicle, locationVehicle } from '../wire/vehicle-location.js';
+import { historyJsonV1 } from '../wire/history-json.js';
 import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
 import { dateRange } from '../wire/telemetry-dates.js';
 import { latestOf, vehicleHistory, vehiclesPage } from '../../telemetry/queries/locations.js';
@@ -45,11 +46,11 @@ export async function vehicleLocationsRoutes(app: Api) {
       tags, summary: "One vehicle's location history for a day (every point, no pagination)", params: IdParams, querystring: HistoryQuery,
       response: { 200: Type.Object({ vehicle_locations: Type.Array(Type.Object({ vehicle_location: HistoryPointV1 })) }), ...errorResponses },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const zone = await companyZone(req, app.db, req.auth.companyId);
     const w = dateRange({ start_date: req.query.date, end_date: req.query.date }, zone, { defaultDays: 1 });
     const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
     const embeds = await historyEmbeds(app, req.auth, rows);
-    return { vehicle_locations: rows.map((r) => ({ vehicle_location: historyPointV1(r, embeds) })) };
+    return reply.type('application/json; charset=utf-8').send(historyJsonV1(rows, embeds) as never);
   });
 }

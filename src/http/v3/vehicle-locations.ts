@@ -8,7 +8,8 @@ import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { Id, IdParams } from '../wire/types.js';
 import { Day } from '../wire/record-dates.js';
-import { HistoryPointV3, LocationVehicleV3, historyPointV3, locationVehicleV3 } from '../wire/vehicle-location.js';
+import { HistoryPointV3, LocationVehicleV3, locationVehicleV3 } from '../wire/vehicle-location.js';
+import { historyJsonV3 } from '../wire/history-json.js';
 import { companyZone } from '../wire/telemetry-common.js';
 import { dateRange } from '../wire/telemetry-dates.js';
 import { latestOf, vehicleHistory, vehiclesPage } from '../../telemetry/queries/locations.js';
@@ -44,11 +45,11 @@ export async function vehicleLocationsV3Routes(app: Api) {
       tags, summary: "One vehicle's location history over up to 3 months of days (every point, no pagination)", params: IdParams, querystring: HistoryQuery,
       response: { 200: Type.Object({ vehicle_locations: Type.Array(Type.Object({ vehicle_location: HistoryPointV3 })) }), ...errorResponses },
     },
-  }, async (req) => {
+  }, async (req, reply) => {
     const zone = await companyZone(req, app.db, req.auth.companyId);
     const w = dateRange(req.query, zone, { defaultDays: 1, maxMonths: 3, required: true });
     const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
     const embeds = await historyEmbeds(app, req.auth, rows);
-    return { vehicle_locations: rows.map((r) => ({ vehicle_location: historyPointV3(r, embeds) })) };
+    return reply.type('application/json; charset=utf-8').send(historyJsonV3(rows, embeds) as never);
   });
 }

@@ -25,7 +25,10 @@ export const CompanyWebhookRequest = Type.Object({
   response_code: NInt(),
   num_failures: Type.Integer(),
   posted_at: DateTime('Time of the latest attempt (of queueing, before the first)'),
-  status: Type.String({ enum: ['pending', 'delivering', 'delivered', 'rejected', 'failed'], description: 'Where the delivery stands (an addition to the 2017 object)' }),
+  status: Type.String({
+    enum: ['queued', 'pending', 'delivering', 'delivered', 'rejected', 'failed'],
+    description: 'Where the delivery stands (an addition to the 2017 object): queued waits for an earlier delivery of the same object',
+  }),
   next_attempt_at: NDateTime(),
 });
 

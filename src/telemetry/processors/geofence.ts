@@ -9,7 +9,7 @@
  * - The first ping of a vehicle (or the first ping processed after a geofence appeared) sets the state
  *   silently; a visit whose entry was not seen ends without an event.
  */
-import { contains, inBounds, type LatLon } from '../../domain/geofences/geometry.js';
+import { contains, type LatLon } from '../../domain/geofences/geometry.js';
 import { hasFix, type Env, type GeofenceDef, type Input, type Output, type Step } from './types.js';
 
 interface Ping {
@@ -42,10 +42,11 @@ export const initialGeofences = (): GeofenceState => ({ zones: {}, last: null, k
 
 const BUFFER_DEG = 0.01;
 
+/** A cheap pre-check on the bounding box (padded for the exit buffer), allocation-free. */
 function near(g: GeofenceDef, p: LatLon, bufferM: number): boolean {
   const pad = BUFFER_DEG + bufferM / 111_000;
   const b = g.bounds;
-  return inBounds({ min_lat: b.min_lat - pad, max_lat: b.max_lat + pad, min_lon: b.min_lon - pad * 3, max_lon: b.max_lon + pad * 3 }, p);
+  return p.lat >= b.min_lat - pad && p.lat <= b.max_lat + pad && p.lon >= b.min_lon - pad * 3 && p.lon <= b.max_lon + pad * 3;
 }
 
 /** The instant the straight segment a → b crosses the boundary (bisection on containment). */
@@ -71,7 +72,9 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
   const outputs: Output[] = [];
   const zones: Record<string, Zone> = {};
   const gapMs = th.gapS * 1000;
-  const known = new Set(state.known ?? []);
+  const knownIds = env.geofenceIds ?? env.geofences.map((g) => g.id);
+  let known: Set<number> | null = null;
+  const isKnown = (id: number) => (known ??= new Set(state.known ?? [])).has(id);
 
   for (const g of env.geofences) {
     const key = String(g.id);
@@ -79,7 +82,7 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
     const buffer = z?.inside && g.shape.shape === 'circle' ? th.geofenceExitBufferM : 0;
     const inside = near(g, p, buffer) && contains(g.shape, p, buffer);
     if (!z) {
-      const fresh = prev === null || !known.has(g.id);
+      const fresh = prev === null || !isKnown(g.id);
       if (fresh) {
         if (inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
         continue;
@@ -111,5 +114,5 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
       });
     }
   }
-  return { state: { zones, last: p, known: env.geofences.map((g) => g.id) }, outputs };
+  return { state: { zones, last: p, known: knownIds }, outputs };
 }

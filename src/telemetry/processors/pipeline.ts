@@ -50,16 +50,20 @@ export function loadState(json: string | null | undefined): VehicleState {
 /** One record through every processor. */
 export function step(state: VehicleState, r: RecordIn, env: Env): { state: VehicleState; outputs: Output[] } {
   const st = status(state.status, r);
-  const input: Input = { ...r, ctx: ctxOf(st.state, r.channel === 1 ? 'mobile' : 'eld') };
+  // The record objects are built for this run, so the context is attached in place (no copy per record).
+  const input = r as Input;
+  input.ctx = ctxOf(st.state, r.channel === 1 ? 'mobile' : 'eld');
   const m = motion(state.motion, input, env);
   const i = idle(state.idle, input, env);
   const u = utilization(state.utilization, input, env);
   const f = faults(state.faults, input, env);
   const p = performance(state.performance, input, env);
   const g = geofences(state.geofences, input, env);
+  const outputs: Output[] = [];
+  for (const o of [st.outputs, m.outputs, i.outputs, u.outputs, f.outputs, p.outputs, g.outputs]) if (o.length) outputs.push(...o);
   return {
     state: { version: 1, status: st.state, motion: m.state, idle: i.state, utilization: u.state, faults: f.state, performance: p.state, geofences: g.state },
-    outputs: [...st.outputs, ...m.outputs, ...i.outputs, ...u.outputs, ...f.outputs, ...p.outputs, ...g.outputs],
+    outputs,
   };
 }
 

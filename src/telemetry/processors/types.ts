@@ -48,6 +48,8 @@ export interface GeofenceDef {
 export interface Env {
   th: Thresholds;
   geofences: GeofenceDef[];
+  /** The ids of `geofences`, computed once per run. */
+  geofenceIds?: number[];
 }
 
 export interface PeriodRow {

@@ -16,6 +16,7 @@ import type { ParsedRecord } from '../records.js';
 import { describe } from '../geocode/places.js';
 import type { Thresholds } from '../thresholds.js';
 import { writeTx, type Trx } from './tx.js';
+import { insertRecords } from './insert.js';
 import { locationPayload } from './payloads.js';
 import { pointId } from '../point-id.js';
 import { kmToMi, kphToMph, litersToGallons } from '../units.js';
@@ -42,6 +43,14 @@ export interface Accepted {
 }
 
 const CHUNK = 500;
+
+/** A record stored by this batch (not a duplicate), with its row id: processing can use it without reading it back. */
+export type FreshRow = Insertable<TelemetryRecordsTable> & { id: number; t: number; parsed: Record<string, unknown> | null };
+
+export interface Stored {
+  results: Map<number, RecordResult>;
+  fresh: FreshRow[];
+}
 
 export const subjectKey = (d: Pick<DevicePrincipal, 'vehicleId' | 'assetId'>) => (d.vehicleId !== null ? `v:${d.vehicleId}` : `a:${d.assetId}`);
 
@@ -102,9 +111,9 @@ function driversOf(accepted: Accepted[], startId: number | null, startAt: number
  * Writes the accepted records of one device's batch. Returns, per input index, whether the record
  * was new (accepted, maybe late) or a duplicate.
  */
-export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number): Promise<Map<number, RecordResult>> {
+export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number): Promise<Stored> {
   const out = new Map<number, RecordResult>();
-  if (accepted.length === 0) return out;
+  if (accepted.length === 0) return { results: out, fresh: [] };
   const now = toIso(nowMs);
   return writeTx(db, async (trx) => {
     const state = await lockState(trx, db, d, now);
@@ -112,25 +121,22 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
     const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
     const ids = new Map<number, number>();
     for (let i = 0; i < rows.length; i += CHUNK) {
-      const got = await trx
-        .insertInto('telemetry_records')
-        .values(rows.slice(i, i + CHUNK))
-        .onConflict((oc) => oc.columns(['device_id', 'channel', 'seq']).doNothing())
-        .returning(['id', 'seq'])
-        .execute();
-      for (const g of got) ids.set(Number(g.seq), Number(g.id));
+      for (const g of await insertRecords(trx, db.kind, rows.slice(i, i + CHUNK))) ids.set(Number(g.seq), Number(g.id));
     }
     const horizon = state.horizon;
     let maxFix = state.max_fix_time;
-    const fresh: Array<Insertable<TelemetryRecordsTable>> = [];
+    const fresh: FreshRow[] = [];
     accepted.forEach((a, i) => {
       const id = ids.get(a.rec.seq);
       if (id === undefined) {
         out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'duplicate' });
         return;
       }
-      const row = rows[i];
-      fresh.push({ ...row, id });
+      const row = rows[i] as FreshRow;
+      row.id = id;
+      row.t = a.rec.t;
+      row.parsed = a.extra ? { ...(a.rec.data ?? {}), ...a.extra } : a.rec.data;
+      fresh.push(row);
       const late = horizon !== null && row.fix_time <= horizon;
       out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
       if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
@@ -148,19 +154,19 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
       })
       .where('subject', '=', state.subject)
       .execute();
-    return out;
+    return { results: out, fresh };
   });
 }
 
-async function updateLatest(trx: Trx, d: DevicePrincipal, fresh: Array<Insertable<TelemetryRecordsTable>>) {
-  let newest: Insertable<TelemetryRecordsTable> | null = null;
+async function updateLatest(trx: Trx, d: DevicePrincipal, fresh: FreshRow[]) {
+  let newest: FreshRow | null = null;
   for (const r of fresh) if (r.type === 'location' && (!newest || r.fix_time > newest.fix_time)) newest = r;
   if (!newest) return;
   const vehicleId = d.vehicleId!;
   const current = await trx.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId).executeTakeFirst();
   if (current && current.located_at >= newest.fix_time) return;
   const row = {
-    vehicle_id: vehicleId, company_id: d.companyId, id: pointId(newest.id as number), located_at: newest.fix_time,
+    vehicle_id: vehicleId, company_id: d.companyId, id: pointId(newest.id), located_at: newest.fix_time,
     lat: newest.lat!, lon: newest.lon!, bearing: newest.bearing_deg ?? null, speed: convert(newest.speed_kph, kphToMph),
     description: newest.description ?? null, odometer: convert(newest.odometer_km, kmToMi), engine_hours: newest.engine_hours ?? null,
     fuel: convert(newest.fuel_used_l, litersToGallons), type: newest.point_type ?? null, driver_id: newest.driver_id ?? null, updated_at: newest.received_at,

@@ -17,16 +17,41 @@ import { writeTx } from './tx.js';
 
 const CHUNK = 5000;
 
-/** Whether an output concerns the time from `from` on (rows spanning `from` are kept). */
-function concerns(o: Output, from: number): boolean {
-  switch (o.kind) {
-    case 'period': return o.row.start >= from || o.row.end === null || o.row.end >= from;
-    case 'idle': return o.row.end >= from;
-    case 'fault': return o.row.first >= from || o.row.closedAt === null || o.row.closedAt >= from;
-    case 'performance': return o.row.start >= from;
-    case 'geofence': return o.row.start >= from || o.row.end === null || o.row.end >= from;
-    case 'utilization': return o.row.bucketStart >= from;
-    case 'engine': return false;
+/**
+ * Which outputs a replay from `from` writes. Rows starting from `from` on are written; a row that
+ * started earlier is written only as it ends up: its open version is held back until it closes, and
+ * dropped if it closed before `from` (that row was not deleted and is already right).
+ */
+class FromFilter {
+  private held = new Map<string, Output>();
+  constructor(private readonly from: number) {}
+
+  private span(o: Output): { key: string; start: number; end: number | null } | null {
+    if (o.kind === 'period') return { key: `p${o.row.start}`, start: o.row.start, end: o.row.end };
+    if (o.kind === 'geofence') return { key: `g${o.row.geofenceId}@${o.row.start}`, start: o.row.start, end: o.row.end };
+    if (o.kind === 'fault') return { key: `f${o.row.key}@${o.row.first}`, start: o.row.first, end: o.row.closedAt };
+    return null;
+  }
+
+  keep(o: Output): boolean {
+    const s = this.span(o);
+    if (!s) {
+      if (o.kind === 'utilization') return o.row.bucketStart >= this.from;
+      if (o.kind === 'idle' || o.kind === 'performance') return o.row.start >= this.from;
+      return false;
+    }
+    if (s.start >= this.from) return true;
+    if (s.end === null) {
+      this.held.set(s.key, o);
+      return false;
+    }
+    this.held.delete(s.key);
+    return s.end >= this.from;
+  }
+
+  /** Rows that started before `from` and are still open at the end of the history. */
+  stillOpen(): Output[] {
+    return [...this.held.values()];
   }
 }
 
@@ -51,6 +76,7 @@ export async function replayVehicle(db: Db, companyId: number, vehicleId: number
     await trx.deleteFrom('utilization_buckets').where('vehicle_id', '=', vehicleId).where('bucket_start', '>=', fromIso).execute();
 
     const env = { th, geofences: await loadGeofences(trx, companyId) };
+    const filter = new FromFilter(fromMs);
     let state = initialState();
     let records = 0;
     let outputs = 0;
@@ -65,7 +91,7 @@ export async function replayVehicle(db: Db, companyId: number, vehicleId: number
       if (rows.length === 0) break;
       const run = runPipeline(state, rows.map(recordIn), env);
       state = run.state;
-      const kept = run.outputs.filter((o) => concerns(o, fromMs));
+      const kept = run.outputs.filter((o) => filter.keep(o));
       await writeOutputs(trx, { companyId, vehicleId, announce: false }, kept);
       records += rows.length;
       outputs += kept.length;
@@ -73,6 +99,9 @@ export async function replayVehicle(db: Db, companyId: number, vehicleId: number
       after = { t: last.fix_time, id: Number(last.id) };
       if (rows.length < CHUNK) break;
     }
+    const open = filter.stillOpen();
+    await writeOutputs(trx, { companyId, vehicleId, announce: false }, open);
+    outputs += open.length;
     await trx
       .updateTable('telemetry_state')
       .set({ state: json(state), horizon: after?.t ?? null, updated_at: toIso(Date.now()) })

@@ -11,7 +11,7 @@ import { toIso } from '../../storage/values.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import type { TelemetryConfig } from '../thresholds.js';
 import { handleBatch, type BatchSummary } from './batch.js';
-import { subjectKey } from './ingest.js';
+import { subjectKey, type FreshRow } from './ingest.js';
 import { processVehicle } from './process.js';
 import { KeyedQueue } from './tx.js';
 
@@ -33,17 +33,17 @@ export class Telemetry {
   async ingest(device: DevicePrincipal, channel: number, raws: unknown[]): Promise<BatchSummary> {
     const key = subjectKey(device);
     return this.queue.run(key, async () => {
-      const summary = await handleBatch(this.db, device, channel, raws, this.cfg);
-      if (device.vehicleId !== null && summary.accepted > 0) await this.processNow(device.vehicleId, false);
+      const { summary, fresh } = await handleBatch(this.db, device, channel, raws, this.cfg);
+      if (device.vehicleId !== null && summary.accepted > 0) await this.processNow(device.vehicleId, false, fresh);
       return summary;
     });
   }
 
-  private async processNow(vehicleId: number, flush: boolean): Promise<number> {
+  private async processNow(vehicleId: number, flush: boolean, fresh?: FreshRow[]): Promise<number> {
     try {
       return await processVehicle(this.db, vehicleId, {
         thresholds: this.cfg.thresholds, reorderWindowS: this.cfg.reorderWindowS, flush,
-      });
+      }, 100, fresh);
     } catch (err) {
       // The records are stored; the next batch or the sweep processes them again.
       this.log?.error({ err, vehicleId }, 'telemetry processing failed');

@@ -1,0 +1,114 @@
+/**
+ * The history benchmark's seed and its own measurement (run through `npx tsx bench/scenarios/history-day.ts`;
+ * files starting with `_` are not scenarios): one vehicle-day of 8,640 fixes stored through the
+ * ingestion path, then HISTORY_REQUESTS sequential GETs of that day against the real server (a child
+ * process); reports the latency percentiles against the target p99 < 50 ms and writes
+ * bench/results/history-<database>.json.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Db } from '../../src/storage/db.js';
+import { openDb } from '../../src/storage/db.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { nowIso } from '../../src/storage/values.js';
+import { provisionDevice } from '../../src/domain/devices/service.js';
+import { handleBatch } from '../../src/telemetry/store/batch.js';
+import { processVehicle } from '../../src/telemetry/store/process.js';
+import { loadConfig } from '../../src/config/index.js';
+import { benchCompany } from '../lib/fleet.js';
+import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from '../lib/databases.js';
+import { startServer } from '../lib/server-process.js';
+
+export const POINTS = 8640;
+
+export interface HistoryState {
+  vehicleId: number;
+  day: string;
+}
+
+export async function seedHistory(db: Db, companyId: number): Promise<HistoryState> {
+  const now = nowIso();
+  const { id: vehicleId } = await db.kysely.insertInto('vehicles').values({ company_id: companyId, number: `HIST-${companyId}`, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+  const device = await provisionDevice(db, { companyId }, { identifier: `HIST-${companyId}`, vehicleId });
+  const principal = { deviceId: device.id, companyId, kind: 'eld' as const, vehicleId, assetId: null, identifier: device.identifier };
+  const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+  const t0 = Date.parse(`${day}T00:00:00Z`);
+  const cfg = loadConfig({ DATABASE_URL: 'sqlite::memory:' }).telemetry;
+  for (let b = 0; b < POINTS; b += 500) {
+    const records = [];
+    for (let n = b; n < Math.min(POINTS, b + 500); n++) {
+      const moving = n % 1080 > 120;
+      records.push({
+        seq: n + 1, type: 'location', time: new Date(t0 + n * 10_000).toISOString(), lat: 41.2 + n * 1e-4, lon: -96 + n * 2e-4,
+        speed_kph: moving ? 88 : 0, bearing_deg: 45, odometer_km: 1000 + n * 0.24, fuel_used_l: 300 + n * 0.08, engine_hours: 2000 + n / 360,
+      });
+    }
+    await handleBatch(db, principal, 0, records, cfg);
+  }
+  await processVehicle(db, vehicleId, { thresholds: cfg.thresholds, reorderWindowS: 0, flush: true });
+  return { vehicleId, day };
+}
+
+const log = (m: string) => process.stderr.write(`[history] ${m}\n`);
+
+export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
+  const requests = Number(process.env.HISTORY_REQUESTS ?? 200);
+  const base = postgresBaseUrl();
+  if (kind === 'postgres' && !base) throw new Error('set BENCH_POSTGRES_URL or TEST_POSTGRES_URL');
+  const database = kind === 'sqlite' ? sqliteDatabase() : await postgresDatabase(base);
+  const hard = setTimeout(() => {
+    log('over the time budget; stopping');
+    process.exit(2);
+  }, 600_000);
+  try {
+    const db = openDb(database.url, { poolSize: 2 });
+    await migrateToLatest(db);
+    const { companyId, apiKey } = await benchCompany(db, 'History bench');
+    const t0 = Date.now();
+    const s = await seedHistory(db, companyId);
+    log(`seeded ${POINTS} points in ${Date.now() - t0} ms`);
+    await db.close();
+    const server = await startServer(['app', database.url]);
+    try {
+      const url = `${server.url}/v1/vehicle_locations/${s.vehicleId}?date=${s.day}`;
+      const get = async () => {
+        const t = performance.now();
+        const res = await fetch(url, { headers: { 'x-api-key': apiKey, 'x-time-zone': 'UTC' } });
+        const body = (await res.json()) as { vehicle_locations: unknown[] };
+        if (res.status !== 200 || body.vehicle_locations.length !== POINTS) throw new Error(`bad answer: ${res.status}`);
+        return performance.now() - t;
+      };
+      for (let i = 0; i < 10; i++) await get();
+      const lat: number[] = [];
+      const cpu0 = cpuMs(server.pid);
+      for (let i = 0; i < requests; i++) lat.push(await get());
+      const cpu1 = cpuMs(server.pid);
+      lat.sort((a, b) => a - b);
+      const p = (q: number) => Math.round(lat[Math.min(lat.length - 1, Math.ceil((q / 100) * lat.length) - 1)] * 10) / 10;
+      const report = { database: kind, points: POINTS, requests, latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },
+        server_cpu_ms_per_request: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / requests) * 10) / 10,
+        load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number), target_p99_ms: 50, pass: p(99) < 50 };
+      console.log(JSON.stringify(report, null, 2));
+      const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', `history-${kind}.json`);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    clearTimeout(hard);
+    await database.drop();
+  }
+}
+
+/** CPU time (user + system) used so far by a process, milliseconds (Linux /proc; null elsewhere). */
+export function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Recomputes stale vehicle days: loads the day's located records (plus three before and one after, the
+ * context the cleaning and the segment across midnight need), applies the vehicle's odometer
+ * calibrations, runs the allocator over the segments ending on those days, and replaces the days'
+ * fragments in one transaction. A stale mark is removed only if nobody re-marked it meanwhile.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Db } from '../../storage/db.js';
+import type { Database } from '../../storage/schema.js';
+import { toIso } from '../../storage/values.js';
+import { writeTx } from '../../telemetry/store/tx.js';
+import { allocate } from './allocate.js';
+import { jurisdictionIndex } from './boundaries.js';
+import { DEFAULT_RULES, type AllocationRules, type Fragment } from './rules.js';
+import { calibrationsOf, offsetAt, type Calibration } from './calibrations.js';
+import { DAY_MS, addDay, markNewRecords } from './staleness.js';
+import type { IftaFragmentsTable } from './tables.js';
+
+/** Jurisdiction code of distance that no jurisdiction could be found for. */
+export const UNPLACED = '--';
+/** Stale days recomputed together for one vehicle, at most. */
+const RUN_DAYS = 7;
+const CONTEXT_BEFORE = 3;
+
+type Point = { fix_time: string; lat: number | null; lon: number | null; odometer_km: number | null };
+
+function located(k: Kysely<Database>, companyId: number, vehicleId: number) {
+  return k.selectFrom('telemetry_records').select(['fix_time', 'lat', 'lon', 'odometer_km'])
+    .where('company_id', '=', companyId).where('vehicle_id', '=', vehicleId)
+    .where('lat', 'is not', null).where('lon', 'is not', null);
+}
+
+async function loadPoints(db: Db, companyId: number, vehicleId: number, fromIso: string, toIso_: string): Promise<Point[]> {
+  const [before, main, after] = await Promise.all([
+    located(db.kysely, companyId, vehicleId).where('fix_time', '<', fromIso).orderBy('fix_time', 'desc').orderBy('id', 'desc').limit(CONTEXT_BEFORE).execute(),
+    located(db.kysely, companyId, vehicleId).where('fix_time', '>=', fromIso).where('fix_time', '<', toIso_).orderBy('fix_time').orderBy('id').execute(),
+    located(db.kysely, companyId, vehicleId).where('fix_time', '>=', toIso_).orderBy('fix_time').orderBy('id').limit(1).execute(),
+  ]);
+  return [...before.reverse(), ...main, ...after];
+}
+
+function fragmentRow(companyId: number, vehicleId: number, f: Fragment, cals: Calibration[], ownerMs: number): IftaFragmentsTable {
+  const code = f.j >= 0 ? jurisdictionIndex().codes[f.j] : UNPLACED;
+  const odo = (cal: number, t: number) => {
+    if (!Number.isFinite(cal)) return { raw: null, calibrated: null };
+    const o = offsetAt(cals, t);
+    return { raw: cal - (o ?? 0), calibrated: o === null ? null : cal };
+  };
+  const s = odo(f.startOdo, f.startT);
+  const e = odo(f.endOdo, f.endT);
+  return {
+    company_id: companyId, vehicle_id: vehicleId, owner_day: toIso(f.owner * ownerMs).slice(0, 10),
+    bucket_start: toIso(f.bucketStart), jurisdiction: code, distance_km: f.distanceKm, gap_km: f.gapKm,
+    start_time: toIso(Math.round(f.startT)), end_time: toIso(Math.round(f.endT)),
+    start_lat: f.startLat, start_lon: f.startLon, end_lat: f.endLat, end_lon: f.endLon,
+    start_odometer_km: s.raw, end_odometer_km: e.raw, start_calibrated_km: s.calibrated, end_calibrated_km: e.calibrated,
+  };
+}
+
+/** Recomputes consecutive days `days` (sorted) of one vehicle; `tokens` are the stale marks read. */
+export async function recomputeDays(db: Db, companyId: number, vehicleId: number, days: string[], tokens: string[], rules: AllocationRules = DEFAULT_RULES): Promise<number> {
+  const fromIso = `${days[0]}T00:00:00.000Z`;
+  const endIso = `${addDay(days[days.length - 1], 1)}T00:00:00.000Z`;
+  const [points, cals] = await Promise.all([loadPoints(db, companyId, vehicleId, fromIso, endIso), calibrationsOf(db.kysely, vehicleId)]);
+  const n = points.length;
+  const track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n) };
+  for (let i = 0; i < n; i++) {
+    const p = points[i];
+    const t = Date.parse(p.fix_time);
+    track.t[i] = t;
+    track.lat[i] = p.lat!;
+    track.lon[i] = p.lon!;
+    track.odo[i] = p.odometer_km === null ? NaN : p.odometer_km + (offsetAt(cals, t) ?? 0);
+  }
+  const result = allocate(track, jurisdictionIndex(), rules, { fromT: Date.parse(fromIso), toT: Date.parse(endIso) });
+  const rows = result.fragments.map((f) => fragmentRow(companyId, vehicleId, f, cals, rules.ownerMs));
+  await writeTx(db, async (trx) => {
+    if (db.kind === 'postgres') await sql`select pg_advisory_xact_lock(${0x1f7a}, ${vehicleId})`.execute(trx);
+    await trx.deleteFrom('ifta_fragments').where('vehicle_id', '=', vehicleId).where('owner_day', 'in', days).execute();
+    for (let i = 0; i < rows.length; i += 400) await trx.insertInto('ifta_fragments').values(rows.slice(i, i + 400)).execute();
+    for (let i = 0; i < days.length; i++) {
+      await trx.deleteFrom('ifta_stale_days').where('vehicle_id', '=', vehicleId).where('day', '=', days[i]).where('token', '=', tokens[i]).execute();
+    }
+  });
+  return rows.length;
+}
+
+export interface RefreshScope {
+  vehicleIds: number[];
+  /** The UTC window the caller will read. */
+  start: Date;
+  end: Date;
+}
+
+/**
+ * Brings the fragments a read of `scope` sees up to date: marks what new records changed, then
+ * recomputes the stale days of those vehicles from the day before the window to the day after, and
+ * the day of each vehicle's first record after the window (whose first segment may reach back into it).
+ */
+export async function refresh(db: Db, companyId: number, scope: RefreshScope): Promise<{ days: number }> {
+  if (scope.vehicleIds.length === 0) return { days: 0 };
+  await markNewRecords(db, companyId);
+  const first = addDay(toIso(scope.start).slice(0, 10), -1);
+  const last = addDay(toIso(new Date(scope.end.getTime() - 1)).slice(0, 10), 1);
+  const stale = await db.kysely.selectFrom('ifta_stale_days').select(['vehicle_id', 'day', 'token'])
+    .where('company_id', '=', companyId).where('vehicle_id', 'in', scope.vehicleIds).where('day', '>=', first)
+    .orderBy('vehicle_id').orderBy('day').execute();
+  const byVehicle = new Map<number, Array<{ day: string; token: string }>>();
+  const later = new Map<number, Map<string, string>>();
+  for (const s of stale) {
+    if (s.day <= last) {
+      if (!byVehicle.has(s.vehicle_id)) byVehicle.set(s.vehicle_id, []);
+      byVehicle.get(s.vehicle_id)!.push({ day: s.day, token: s.token });
+    } else {
+      if (!later.has(s.vehicle_id)) later.set(s.vehicle_id, new Map());
+      later.get(s.vehicle_id)!.set(s.day, s.token);
+    }
+  }
+  const endIso = `${addDay(last, 1)}T00:00:00.000Z`;
+  for (const [vehicleId, marks] of later) {
+    const next = await located(db.kysely, companyId, vehicleId).where('fix_time', '>=', endIso).orderBy('fix_time').limit(1).executeTakeFirst();
+    const token = next ? marks.get(next.fix_time.slice(0, 10)) : undefined;
+    if (next && token) {
+      if (!byVehicle.has(vehicleId)) byVehicle.set(vehicleId, []);
+      byVehicle.get(vehicleId)!.push({ day: next.fix_time.slice(0, 10), token });
+    }
+  }
+  let days = 0;
+  for (const [vehicleId, marks] of byVehicle) {
+    let run: typeof marks = [];
+    const flush = async () => {
+      if (!run.length) return;
+      await recomputeDays(db, companyId, vehicleId, run.map((r) => r.day), run.map((r) => r.token));
+      days += run.length;
+      run = [];
+    };
+    for (const m of marks) {
+      const prev = run[run.length - 1];
+      if (prev && (Date.parse(m.day) - Date.parse(prev.day) !== DAY_MS || run.length >= RUN_DAYS)) await flush();
+      run.push(m);
+    }
+    await flush();
+  }
+  return { days };
+}

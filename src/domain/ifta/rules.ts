@@ -1,0 +1,86 @@
+/**
+ * The allocator's rules and its input and output types. Every threshold carries its unit; docs/ifta.md
+ * explains each one.
+ */
+
+export interface AllocationRules {
+  /** A segment longer than this in time is a gap (domain-rules §3.2: a record at least every 10 min). */
+  gapTimeMs: number;
+  /** A segment longer than this in straight-line distance is a gap (10 min at ~110 mph). */
+  gapDistanceKm: number;
+  /** Fastest plausible travel, km/h: a point implying more on both sides is dropped, a segment implying more is a gap, an odometer advancing faster is not trusted. */
+  maxSpeedKph: number;
+  /** Off-polygon points and pieces snap to the nearest jurisdiction within this distance, km (domain-rules §7 D-5). */
+  snapToleranceKm: number;
+  /** Output is cut into time buckets of this length, so that days can be formed in any time zone. */
+  bucketMs: number;
+  /** A segment belongs to the period of this length containing its end point (the unit of recomputation). */
+  ownerMs: number;
+}
+
+export const DEFAULT_RULES: AllocationRules = {
+  gapTimeMs: 10 * 60_000,
+  gapDistanceKm: 30,
+  maxSpeedKph: 180,
+  snapToleranceKm: 2,
+  bucketMs: 15 * 60_000,
+  ownerMs: 86_400_000,
+};
+
+/** One vehicle's points in time order, as parallel arrays (struct of arrays, for speed). */
+export interface Track {
+  n: number;
+  /** Fix time, epoch ms. */
+  t: Float64Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  /** Calibrated odometer, km; NaN where the point has none. */
+  odo: Float64Array;
+}
+
+/** The distance one vehicle drove in one jurisdiction during one time bucket, from segments of one owner period. */
+export interface Fragment {
+  /** floor(end time of the segments / ownerMs). */
+  owner: number;
+  /** Start of the time bucket, epoch ms. */
+  bucketStart: number;
+  /** Index into the index's codes; −1 for distance that could not be placed in any jurisdiction. */
+  j: number;
+  distanceKm: number;
+  /** The part of distanceKm that crossed a data gap (odometer distance, placed by the gap rule): for review. */
+  gapKm: number;
+  startT: number;
+  endT: number;
+  startLat: number;
+  startLon: number;
+  endLat: number;
+  endLon: number;
+  /** Calibrated odometer at the start and end, km; NaN when not known. */
+  startOdo: number;
+  endOdo: number;
+}
+
+export interface Allocation {
+  fragments: Fragment[];
+  /** Points used after cleaning, and dropped (invalid, duplicate time, isolated jumps). */
+  accepted: number;
+  dropped: number;
+  /** Gap segments: with an odometer distance placed by the gap rule, and without any distance. */
+  gaps: number;
+  gapsWithoutDistance: number;
+  /** Total distance, km, of the allocated segments (equals the sum of the fragments). */
+  totalKm: number;
+}
+
+/** What the allocator needs of a spatial index (grid-index.ts implements it). */
+export interface Locator {
+  locate(x: number, y: number): number;
+  nearest(x: number, y: number, maxKm: number): number;
+  crossings(px: number, py: number, qx: number, qy: number, out: number[]): void;
+  uniform(px: number, py: number, qx: number, qy: number): number;
+}
+
+/** Segment kinds. */
+export const NORMAL = 0;
+export const GAP_WITH_DISTANCE = 1;
+export const GAP_WITHOUT_DISTANCE = 2;
