@@ -10,12 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import type { Clock } from '../../auth/oauth/clock.js';
 import type { WebhookConfig } from './settings.js';
 import type { Sender, AttemptResult } from './sender.js';
 import { fanOut } from './fanout.js';
 import { claim, holdSqliteLease, recordResults, releaseSqliteLease, type Claimed, type Finished } from './claims.js';
 
-export type Clock = () => number;
+export type { Clock };
 
 export interface WorkerLog {
   warn(obj: object, msg: string): void;
@@ -94,7 +95,7 @@ export class DeliveryWorker {
 
   private nextExpiredLook = 0;
 
-  /** Claims due deliveries; runs out leases are looked for on every pass of runOnce, else every 1/10 lease. */
+  /** Claims due deliveries; claims whose lease ran out are looked for on every runOnce pass, else every tenth of a lease. */
   private claim(nowMs: number, limit: number, always = true): Promise<Claimed[]> {
     const expired = always || nowMs >= this.nextExpiredLook;
     if (expired) this.nextExpiredLook = nowMs + Math.max(1000, this.o.config.leaseMs / 10);
