@@ -18,6 +18,7 @@ import { openApiInfo } from './http/openapi.js';
 import { routeModules } from './http/routes.js';
 import { healthRoutes } from './http/health.js';
 import { installOAuth } from './http/oauth.js';
+import { consoleRoutes } from './http/console.js';
 import { installWebhooks } from './events/webhooks/index.js';
 import { requestLogSerializer } from './events/webhooks/log-redaction.js';
 
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(async (scope) => healthRoutes(scope as never));
   for (const mod of routeModules) await app.register(async (scope) => mod(scope as never));
+  await app.register(async (scope) => consoleRoutes(scope as never));
 
   await app.ready();
   return app;

@@ -78,6 +78,7 @@ function rawRow(companyId: number, deviceId: number, vehicleId: number, n: numbe
     fix_time: new Date(t0 + n * 10_000).toISOString(), received_at: new Date().toISOString(), lat: 39, lon: -120 + n * 0.003,
     speed_kph: 90, bearing_deg: 90, odometer_km: n * 0.25, engine_hours: null, fuel_used_l: n * 0.09, fuel_level_pct: null,
     battery_v: null, driver_id: null, description: '3.2 mi SE of Springfield, IL', point_type: 'vehicle_moving', data: null,
+    point_json: `"located_at":"${new Date(t0 + n * 10_000).toISOString().slice(0, 19)}Z","lat":39,"lon":${-120 + n * 0.003},"bearing":90,"engine_hours":null,"type":"vehicle_moving","description":"3.2 mi SE of Springfield, IL","speed":55.9,"odometer":${n * 0.15},"fuel":${n * 0.02}`,
   };
 }
 

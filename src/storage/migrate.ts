@@ -11,6 +11,7 @@ import { telemetry } from './migrations/0007_telemetry.js';
 import { webhooks } from './migrations/0008_webhooks.js';
 import { hos } from './migrations/0009_hos.js';
 import { ifta } from './migrations/0010_ifta.js';
+import { telemetryPoints } from './migrations/0011_telemetry_points.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -27,6 +28,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0008_webhooks', webhooks],
   ['0009_hos', hos],
   ['0010_ifta', ifta],
+  ['0011_telemetry_points', telemetryPoints],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -92,6 +92,10 @@ eachDialect('telemetry endpoints', (dialect) => {
     const v3 = await t.call({ method: 'GET', url: `/v3/vehicle_locations/${r.vehicle.id}?start_date=${DAY}&end_date=${DAY}`, headers: UTC });
     assert.deepEqual(v3.body, { vehicle_locations: rows.map((x) => ({ vehicle_location: historyPointV3(x, e) })) });
     assert.equal(v1.headers['content-type'], 'application/json; charset=utf-8');
+    // Records stored before the point text existed are rendered from their columns, identically.
+    await t.db.kysely.updateTable('telemetry_records').set({ point_json: null }).where('id', '=', rows[3].id).execute();
+    const again = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, headers: UTC });
+    assert.deepEqual(again.body, v1.body);
   });
 
   test('/v3/vehicle_locations/:id: inclusive days, at most 3 months, every v3 key', async () => {

@@ -7,7 +7,7 @@
  */
 import { wireTime } from '../../storage/values.js';
 import type { HistoryRow } from '../../telemetry/queries/locations.js';
-import { gallons, miles, mph, pointId, rounded, type Embeds } from './telemetry-common.js';
+import { coord, gallons, miles, mph, pointId, rounded, type Embeds } from './telemetry-common.js';
 
 const num = (x: number | null) => (x === null ? 'null' : String(x));
 const str = (x: string | null) => (x === null ? 'null' : JSON.stringify(x));
@@ -29,10 +29,21 @@ export function historyJsonV1(rows: HistoryRow[], e: Embeds): string {
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    parts[i] = `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${r.lat},"lon":${r.lon},`
+    parts[i] = `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${coord(r.lat!)},"lon":${coord(r.lon!)},`
       + `"bearing":${num(r.bearing_deg)},"engine_hours":${num(rounded(r.engine_hours, 2))},"type":${str(r.point_type)},`
       + `"description":${str(r.description)},"speed":${num(mph(r.speed_kph))},"odometer":${num(miles(r.odometer_km))},`
       + `"fuel":${num(gallons(r.fuel_used_l))},"driver":${driver(r.driver_id)}}}`;
+  }
+  return `{"vehicle_locations":[${parts.join(',')}]}`;
+}
+
+/** The v1 history from the stored point text: only the id and the driver are added. */
+export function historyTextV1(rows: Array<{ id: number; point_json: string; driver_id: number | null }>, e: Embeds): string {
+  const driver = cached((id: number | null) => `,"driver":${JSON.stringify(e.user(id))}}}`);
+  const parts = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    parts[i] = `{"vehicle_location":{"id":"${pointId(Number(r.id))}",${r.point_json}${driver(r.driver_id)}`;
   }
   return `{"vehicle_locations":[${parts.join(',')}]}`;
 }
@@ -45,7 +56,7 @@ export function historyJsonV3(rows: HistoryRow[], e: Embeds): string {
     const r = rows[i];
     const odometer = num(miles(r.odometer_km));
     const hours = num(rounded(r.engine_hours, 2));
-    parts[i] = `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${r.lat},"lon":${r.lon},`
+    parts[i] = `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${coord(r.lat!)},"lon":${coord(r.lon!)},`
       + `"type":${str(r.point_type)},"description":${str(r.description)},"speed":${num(mph(r.speed_kph))},"bearing":${num(r.bearing_deg)},`
       + `"battery_voltage":${num(r.battery_v)},"odometer":${odometer},"true_odometer":${odometer},"engine_hours":${hours},`
       + `"true_engine_hours":${hours},"fuel":${num(gallons(r.fuel_used_l))},"fuel_primary_remaining_percentage":${num(r.fuel_level_pct)},`

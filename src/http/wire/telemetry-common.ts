@@ -63,3 +63,5 @@ export const mph = (kph: number | null | undefined) => (kph === null || kph === 
 export const miles = (km: number | null | undefined) => (km === null || km === undefined ? null : r(kmToMi(km), 1));
 export const gallons = (l: number | null | undefined) => (l === null || l === undefined ? null : r(litersToGallons(l), 2));
 export const rounded = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? null : r(x, d));
+/** Coordinates on history points: 6 decimals (about 0.1 m). */
+export const coord = (x: number) => r(x, 6);

@@ -9,7 +9,7 @@ import type { LatestLocationRow } from '../../domain/freight/locations.js';
 import type { CurrentExtra, HistoryRow } from '../../telemetry/queries/locations.js';
 import { DateTime, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, USER_SUMMARY_COLUMNS, userSummary, type UserSummaryRow } from './summaries.js';
-import { EldDeviceSummary, gallons, miles, mph, pointId, rounded, type Embeds } from './telemetry-common.js';
+import { EldDeviceSummary, coord, gallons, miles, mph, pointId, rounded, type Embeds } from './telemetry-common.js';
 
 export const CurrentLocation = Type.Object({
   id: Type.String({ description: 'uuid of the location point' }),
@@ -128,7 +128,7 @@ export const HistoryPointV1 = Type.Object({
 
 export function historyPointV1(r: HistoryRow, embeds: Embeds) {
   return {
-    id: pointId(r.id), located_at: wireTime(r.fix_time)!, lat: r.lat!, lon: r.lon!, bearing: r.bearing_deg,
+    id: pointId(r.id), located_at: wireTime(r.fix_time)!, lat: coord(r.lat!), lon: coord(r.lon!), bearing: r.bearing_deg,
     engine_hours: rounded(r.engine_hours, 2), type: r.point_type, description: r.description, speed: mph(r.speed_kph),
     odometer: miles(r.odometer_km), fuel: gallons(r.fuel_used_l), driver: embeds.user(r.driver_id),
   };
@@ -164,7 +164,7 @@ export function historyPointV3(r: HistoryRow, embeds: Embeds) {
   const odometer = miles(r.odometer_km);
   const hours = rounded(r.engine_hours, 2);
   return {
-    id: pointId(r.id), located_at: wireTime(r.fix_time)!, lat: r.lat!, lon: r.lon!, type: r.point_type, description: r.description,
+    id: pointId(r.id), located_at: wireTime(r.fix_time)!, lat: coord(r.lat!), lon: coord(r.lon!), type: r.point_type, description: r.description,
     speed: mph(r.speed_kph), bearing: r.bearing_deg, battery_voltage: r.battery_v, odometer, true_odometer: odometer,
     engine_hours: hours, true_engine_hours: hours, fuel: gallons(r.fuel_used_l), fuel_primary_remaining_percentage: r.fuel_level_pct,
     fuel_secondary_remaining_percentage: null, veh_range: null, hvb_state_of_charge: null, hvb_lifetime_energy_output: null,

@@ -93,6 +93,29 @@ export async function vehicleHistory(db: Db, t: Tenant, vehicleId: number, start
 
 export type HistoryRow = Awaited<ReturnType<typeof vehicleHistory>>[number];
 
+/**
+ * One vehicle's v1 history points as stored text (./point-json.ts) with their row id and driver, in
+ * fix-time order; null when a record stored before that text existed is in the window (the caller then
+ * renders from the columns).
+ */
+export async function vehicleHistoryText(db: Db, t: Tenant, vehicleId: number, start: Date, end: Date): Promise<Array<{ id: number; point_json: string; driver_id: number | null }> | null> {
+  const v = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).where('id', '=', vehicleId).executeTakeFirst();
+  if (!v) throw notFound(`vehicle ${vehicleId}`);
+  const rows = await db.kysely
+    .selectFrom('telemetry_records')
+    .select(['id', 'point_json', 'driver_id'])
+    .where('vehicle_id', '=', vehicleId)
+    .where('fix_time', '>=', start.toISOString())
+    .where('fix_time', '<', end.toISOString())
+    .where('lat', 'is not', null)
+    .where('type', 'in', ['location', 'engine'])
+    .orderBy('fix_time')
+    .orderBy('id')
+    .execute();
+  for (const r of rows) if (r.point_json === null) return null;
+  return rows as Array<{ id: number; point_json: string; driver_id: number | null }>;
+}
+
 /** A page of the company's drivers with the vehicle each is logged into (by latest fix) and its fix. */
 export async function driverLocations(db: Db, t: Tenant, driverIds: number[] | undefined, limit: number, offset: number) {
   let base = db.kysely.selectFrom('users').where('company_id', '=', t.companyId).where('role', '=', 'driver');

@@ -19,6 +19,7 @@ import { writeTx, type Trx } from './tx.js';
 import { insertRecords } from './insert.js';
 import { locationPayload } from './payloads.js';
 import { pointId } from '../point-id.js';
+import { pointJson } from '../point-json.js';
 import { kmToMi, kphToMph, litersToGallons } from '../units.js';
 
 /** Wire units in the read models other areas share: mph, miles, gallons (rounded to 0.1 or 0.01). */
@@ -64,15 +65,20 @@ export function pointType(r: ParsedRecord, th: Thresholds): string | null {
 function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: number | null, receivedAt: string, th: Thresholds): Insertable<TelemetryRecordsTable> {
   const r = a.rec;
   const data = a.extra ? { ...(r.data ?? {}), ...a.extra } : r.data;
+  const fixTime = toIso(r.t);
+  const description = r.lat !== null && r.lon !== null ? describe(r.lat, r.lon) : null;
+  const type = pointType(r, th);
+  const located = r.lat !== null && r.lon !== null && type !== null;
   return {
     company_id: d.companyId, device_id: d.deviceId, channel, seq: r.seq, vehicle_id: d.vehicleId, asset_id: d.assetId,
-    type: r.type, fix_time: toIso(r.t), received_at: receivedAt,
+    type: r.type, fix_time: fixTime, received_at: receivedAt,
     lat: r.lat, lon: r.lon, speed_kph: r.speed_kph, bearing_deg: r.bearing_deg, odometer_km: r.odometer_km,
     engine_hours: r.engine_hours, fuel_used_l: r.fuel_used_l, fuel_level_pct: r.fuel_level_pct, battery_v: r.battery_v,
     driver_id: driverId,
-    description: r.lat !== null && r.lon !== null ? describe(r.lat, r.lon) : null,
-    point_type: pointType(r, th),
+    description,
+    point_type: type,
     data: data ? json(data) : null,
+    point_json: located ? pointJson({ ...r, lat: r.lat!, lon: r.lon!, fix_time: fixTime, description, point_type: type }) : null,
   };
 }
 

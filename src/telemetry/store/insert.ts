@@ -14,7 +14,7 @@ const COLUMNS: Array<[keyof TelemetryRecordsTable, string]> = [
   ['company_id', 'int'], ['device_id', 'int'], ['channel', 'int'], ['seq', 'bigint'], ['vehicle_id', 'int'], ['asset_id', 'int'],
   ['type', 'text'], ['fix_time', 'text'], ['received_at', 'text'], ['lat', 'float8'], ['lon', 'float8'], ['speed_kph', 'float8'],
   ['bearing_deg', 'float8'], ['odometer_km', 'float8'], ['engine_hours', 'float8'], ['fuel_used_l', 'float8'],
-  ['fuel_level_pct', 'float8'], ['battery_v', 'float8'], ['driver_id', 'int'], ['description', 'text'], ['point_type', 'text'], ['data', 'text'],
+  ['fuel_level_pct', 'float8'], ['battery_v', 'float8'], ['driver_id', 'int'], ['description', 'text'], ['point_type', 'text'], ['data', 'text'], ['point_json', 'text'],
 ];
 
 const NAMES = COLUMNS.map(([c]) => c).join(', ');

@@ -35,6 +35,8 @@ export interface TelemetryRecordsTable {
   point_type: string | null;
   /** JSON of the record's other fields (type-specific), or null. */
   data: string | null;
+  /** The v1 history point's keys from located_at to fuel as JSON text (records with a position), migration 0011. */
+  point_json: string | null;
 }
 
 /** Processor state of one vehicle or asset, and how far its records have been processed. */

@@ -1,0 +1,112 @@
+/**
+ * The fleet console for company admins and fleet managers, signed in with the fleet sign-in (/sign-in):
+ *   GET  /console                          the live map
+ *   GET  /console/dispatches               the dispatch board
+ *   POST /console/dispatches/:vendorId/status   activate, cancel or complete through updateDispatch
+ *   GET  /console/assets/:file             its style sheet and scripts
+ *   /console/api/*                         JSON and server-sent events for the pages (console-api.ts)
+ * The installed apps (with revoke) stay at /fleet/apps, linked from the console for admins.
+ */
+import { readFileSync } from 'node:fs';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Api } from './api.js';
+import { AppError } from './plumbing/errors.js';
+import { fleetUser } from '../auth/oauth/accounts.js';
+import { updateDispatch } from '../domain/dispatch/service.js';
+import { DISPATCH_STATUSES, type DispatchStatus } from '../domain/dispatch/state-machine.js';
+import { CONSOLE_HEADERS } from '../web/console/layout.js';
+import { boardPage, mapPage } from '../web/console/pages.js';
+import { assertDispatchVisible, boardDispatches, viewerOf, type Viewer } from '../web/console/data.js';
+import { csrfProblem, field, installPageErrors, sessionOf } from './oauth-web.js';
+import { consoleApiRoutes } from './console-api.js';
+
+const ASSETS: Record<string, string> = { 'console.css': 'text/css; charset=utf-8', 'map.js': 'text/javascript; charset=utf-8' };
+const assetDir = new URL('../web/console/assets/', import.meta.url);
+const assetCache = new Map<string, Buffer>();
+
+export interface ConsoleCaller {
+  user: NonNullable<Awaited<ReturnType<typeof fleetUser>>>;
+  csrf: string;
+  viewer: Viewer;
+}
+
+/** The signed-in fleet user of a console request, or null. */
+export async function consoleCaller(app: Api, req: FastifyRequest): Promise<ConsoleCaller | null> {
+  const session = await sessionOf(app, req, 'fleet');
+  const user = session ? await fleetUser(app.db, session.subjectId) : null;
+  if (!session || !user) return null;
+  return { user, csrf: session.csrf, viewer: await viewerOf(app.db, user) };
+}
+
+function send(reply: FastifyReply, status: number, body: string) {
+  return reply.code(status).headers(CONSOLE_HEADERS).send(body);
+}
+
+export async function consoleRoutes(app: Api): Promise<void> {
+  await app.register(formbody);
+  await app.register(cookie, { secret: app.config.cookieSecret, hook: 'onRequest' });
+  // JSON endpoints keep the API's error answers; the pages answer errors with a page.
+  await app.register(async (api) => consoleApiRoutes(api as unknown as Api));
+  await app.register(async (pages) => consolePages(pages as unknown as Api));
+}
+
+async function consolePages(app: Api): Promise<void> {
+  installPageErrors(app);
+  const hide = { schema: { hide: true } };
+
+  /** The caller, or null after redirecting to the sign-in page (which comes back here). */
+  async function signedIn(req: FastifyRequest, reply: FastifyReply) {
+    const who = await consoleCaller(app, req);
+    if (!who) await reply.redirect(`/sign-in?return_to=${encodeURIComponent(req.url)}`, 303);
+    return who;
+  }
+
+  app.get('/console/assets/:file', hide, async (req, reply) => {
+    const file = (req.params as { file: string }).file;
+    const type = ASSETS[file];
+    if (!type) throw new AppError('not_found', `no asset ${file}`);
+    let body = assetCache.get(file);
+    if (!body) assetCache.set(file, (body = readFileSync(new URL(file, assetDir))));
+    return reply.type(type).header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(body);
+  });
+
+  app.get('/console', hide, async (req, reply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return reply;
+    return send(reply, 200, mapPage({ user: who.user, csrf: who.csrf }));
+  });
+
+  async function board(reply: FastifyReply, who: ConsoleCaller, status: number, extra: { error?: string; notice?: string } = {}) {
+    return send(reply, status, boardPage({ user: who.user, csrf: who.csrf, dispatches: await boardDispatches(app.db, who.viewer), ...extra }));
+  }
+
+  app.get('/console/dispatches', hide, async (req, reply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return reply;
+    const done = field(req.query, 'done');
+    const notice = done && (DISPATCH_STATUSES as readonly string[]).includes(done) ? `The dispatch is now ${done}.` : undefined;
+    return board(reply, who, 200, { notice });
+  });
+
+  app.post('/console/dispatches/:vendorId/status', hide, async (req, reply) => {
+    const who = await consoleCaller(app, req);
+    if (!who) throw new AppError('unauthenticated', 'Your session has ended. Sign in again.');
+    const problem = csrfProblem(who.csrf, field(req.body, 'csrf_token'));
+    if (problem) throw problem;
+    const vendorId = (req.params as { vendorId: string }).vendorId;
+    const status = field(req.body, 'status');
+    if (status !== 'active' && status !== 'cancelled' && status !== 'completed') {
+      return board(reply, who, 400, { error: 'status must be one of active, cancelled, completed' });
+    }
+    try {
+      await assertDispatchVisible(app.db, who.viewer, vendorId);
+      await updateDispatch(app.db, who.viewer, vendorId, { status: status as DispatchStatus });
+    } catch (err) {
+      if (err instanceof AppError && err.status < 500) return board(reply, who, err.status, { error: err.message });
+      throw err;
+    }
+    return reply.redirect(`/console/dispatches?done=${status}`, 303);
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * What the fleet console reads, always through the company of the signed-in fleet user and, for a
+ * fleet manager whose group visibility is "limited", only the vehicles and drivers of their groups.
+ */
+import type { Db } from '../../storage/db.js';
+import type { Tenant } from '../../domain/tenant.js';
+import { latestOf, vehicleHistory } from '../../telemetry/queries/locations.js';
+import { listDispatches, type DispatchView } from '../../domain/dispatch/service.js';
+import { notFound } from '../../http/plumbing/errors.js';
+
+export interface Viewer extends Tenant {
+  userId: number;
+  role: string;
+  /** Vehicle and driver ids the viewer may see; null when they see the whole company. */
+  vehicleIds: Set<number> | null;
+  driverIds: Set<number> | null;
+}
+
+export async function viewerOf(db: Db, user: { id: number; company_id: number; role: string }): Promise<Viewer> {
+  const base = { companyId: user.company_id, userId: user.id, role: user.role };
+  const row = await db.kysely.selectFrom('users').select('group_visibility').where('id', '=', user.id).executeTakeFirst();
+  if (user.role !== 'fleet_user' || row?.group_visibility !== 'limited') return { ...base, vehicleIds: null, driverIds: null };
+  const groups = (await db.kysely.selectFrom('group_users').select('group_id').where('company_id', '=', user.company_id).where('member_id', '=', user.id).execute())
+    .map((g) => g.group_id);
+  if (groups.length === 0) return { ...base, vehicleIds: new Set(), driverIds: new Set() };
+  const [vehicles, drivers] = await Promise.all([
+    db.kysely.selectFrom('group_vehicles').select('member_id').where('company_id', '=', user.company_id).where('group_id', 'in', groups).execute(),
+    db.kysely.selectFrom('group_users').select('member_id').where('company_id', '=', user.company_id).where('group_id', 'in', groups).execute(),
+  ]);
+  return { ...base, vehicleIds: new Set(vehicles.map((v) => v.member_id)), driverIds: new Set(drivers.map((d) => d.member_id)) };
+}
+
+const sees = (set: Set<number> | null, id: number | null) => set === null || (id !== null && set.has(id));
+
+export type VehicleStatus = 'moving' | 'idle' | 'off';
+
+export interface MapVehicle {
+  id: number;
+  number: string;
+  lat: number;
+  lon: number;
+  bearing: number;
+  speed_kph: number;
+  located_at: string;
+  driver: string | null;
+  status: VehicleStatus;
+}
+
+/** A fix older than this shows the vehicle as off whatever the engine said last. */
+const STALE_MS = 30 * 60_000;
+
+export function statusOf(speedKph: number, engine: string | null, locatedAt: string, now = Date.now()): VehicleStatus {
+  if (engine === 'off' || now - Date.parse(locatedAt) > STALE_MS) return 'off';
+  return speedKph > 3 ? 'moving' : 'idle';
+}
+
+/** Every visible vehicle of the company that has a position, with its driver's name. */
+export async function mapVehicles(db: Db, v: Viewer): Promise<MapVehicle[]> {
+  const vehicles = (await db.kysely.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', v.companyId).orderBy('id').execute())
+    .filter((x) => sees(v.vehicleIds, x.id));
+  const latest = await latestOf(db, v.companyId, vehicles.map((x) => x.id));
+  const driverIds = [...new Set([...latest.values()].map((l) => l.driver_id).filter((d): d is number => d !== null))];
+  const drivers = driverIds.length
+    ? await db.kysely.selectFrom('users').select(['id', 'first_name', 'last_name']).where('company_id', '=', v.companyId).where('id', 'in', driverIds).execute()
+    : [];
+  const names = new Map(drivers.map((d) => [d.id, `${d.first_name} ${d.last_name}`]));
+  const out: MapVehicle[] = [];
+  for (const x of vehicles) {
+    const l = latest.get(x.id);
+    if (!l) continue;
+    const speed = l.speed ?? 0;
+    out.push({
+      id: x.id, number: x.number, lat: l.lat, lon: l.lon, bearing: l.bearing ?? 0, speed_kph: speed, located_at: l.located_at,
+      driver: l.driver_id !== null ? (names.get(l.driver_id) ?? null) : null, status: statusOf(speed, l.engine, l.located_at),
+    });
+  }
+  return out;
+}
+
+/** A cheap fingerprint of the company's latest positions: it changes whenever a position does. */
+export async function positionsVersion(db: Db, companyId: number): Promise<string> {
+  const row = await db.kysely
+    .selectFrom('vehicle_locations_latest')
+    .select((eb) => [eb.fn.max('updated_at').as('at'), eb.fn.countAll().as('n')])
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
+  return `${row?.at ?? ''}|${row?.n ?? 0}`;
+}
+
+/** Today's (UTC) track of one visible vehicle as [lat, lon] pairs; 404 for a vehicle the viewer cannot see. */
+export async function todaysTrack(db: Db, v: Viewer, vehicleId: number, now = new Date()): Promise<Array<[number, number]>> {
+  if (!sees(v.vehicleIds, vehicleId)) throw notFound(`vehicle ${vehicleId}`);
+  const start = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
+  const rows = await vehicleHistory(db, v, vehicleId, start, new Date(now.getTime() + 60_000));
+  return rows.filter((r) => r.lat !== null && r.lon !== null).map((r) => [r.lat!, r.lon!]);
+}
+
+export interface BoardDispatch {
+  id: number;
+  vendor_id: string | null;
+  status: string;
+  driver: string;
+  vehicle: string;
+  stops: Array<{ vendor_id: string; type: string | null; status: string; place: string }>;
+}
+
+/** The visible dispatches of the company with names for their driver, vehicle and stop places. */
+export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[]> {
+  const views: DispatchView[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await listDispatches(db, v, {}, 500, offset);
+    views.push(...page.views);
+    if (views.length >= page.total || page.views.length === 0 || offset >= 5000) break;
+  }
+  const visible = views.filter((d) => v.vehicleIds === null || sees(v.vehicleIds, d.row.vehicle_id) || sees(v.driverIds, d.row.driver_id));
+  const ids = (xs: number[]) => (xs.length ? xs : [0]);
+  const [users, vehicles, places] = await Promise.all([
+    db.kysely.selectFrom('users').select(['id', 'first_name', 'last_name']).where('company_id', '=', v.companyId)
+      .where('id', 'in', ids(visible.map((d) => d.row.driver_id))).execute(),
+    db.kysely.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', v.companyId)
+      .where('id', 'in', ids(visible.map((d) => d.row.vehicle_id))).execute(),
+    db.kysely.selectFrom('dispatch_locations').select(['id', 'name', 'city', 'state']).where('company_id', '=', v.companyId)
+      .where('id', 'in', ids(visible.flatMap((d) => d.stops.map((s) => s.dispatch_location_id)))).execute(),
+  ]);
+  const user = new Map(users.map((u) => [u.id, `${u.first_name} ${u.last_name}`]));
+  const vehicle = new Map(vehicles.map((x) => [x.id, x.number]));
+  const place = new Map(places.map((p) => [p.id, `${p.name}, ${p.city} ${p.state}`]));
+  return visible.map((d) => ({
+    id: d.row.id,
+    vendor_id: d.row.vendor_id,
+    status: d.status,
+    driver: user.get(d.row.driver_id) ?? `driver ${d.row.driver_id}`,
+    vehicle: vehicle.get(d.row.vehicle_id) ?? `vehicle ${d.row.vehicle_id}`,
+    stops: d.stops.map((s) => ({ vendor_id: s.vendor_id, type: s.type, status: s.status, place: place.get(s.dispatch_location_id) ?? '' })),
+  }));
+}
+
+/** The visible dispatch named by vendor_id, or 404 — the same answer as a dispatch of another company. */
+export async function assertDispatchVisible(db: Db, v: Viewer, vendorId: string): Promise<void> {
+  const row = await db.kysely.selectFrom('dispatches').select(['driver_id', 'vehicle_id'])
+    .where('company_id', '=', v.companyId).where('vendor_id', '=', vendorId).executeTakeFirst();
+  if (!row || !(v.vehicleIds === null || sees(v.vehicleIds, row.vehicle_id) || sees(v.driverIds, row.driver_id))) {
+    throw notFound(`dispatch with vendor_id "${vendorId}"`);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The console's page layout: a header with the company, navigation and sign-out, and a main area.
+ * Style and script come from /console/assets (same origin), so the policy allows only 'self'.
+ */
+import { PAGE_HEADERS, hidden, html, type Html } from '../html.js';
+
+export const CONSOLE_HEADERS: Record<string, string> = {
+  ...PAGE_HEADERS,
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+export type Section = 'map' | 'dispatches';
+
+export interface ConsoleUser {
+  name: string;
+  company_name: string;
+  role: string;
+}
+
+export interface ConsoleView {
+  title: string;
+  section: Section;
+  user: ConsoleUser;
+  csrf: string;
+  body: Html;
+  scripts?: string[];
+}
+
+const NAV: Array<[Section, string, string]> = [
+  ['map', '/console', 'Map'],
+  ['dispatches', '/console/dispatches', 'Dispatches'],
+];
+
+export function consolePage(v: ConsoleView): string {
+  const links = NAV.map(([key, href, label]) =>
+    key === v.section ? html`<li><a href="${href}" aria-current="page">${label}</a></li>` : html`<li><a href="${href}">${label}</a></li>`);
+  const apps = v.user.role === 'admin' ? html`<li><a href="/fleet/apps">Apps</a></li>` : '';
+  const scripts = (v.scripts ?? []).map((s) => html`<script src="/console/assets/${s}" defer></script>`);
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${v.title} · ${v.user.company_name}</title><link rel="stylesheet" href="/console/assets/console.css">${scripts}</head>
+<body><a class="skip" href="#main">Skip to content</a>
+<header class="bar"><span class="brand">${v.user.company_name}</span>
+<nav aria-label="Console"><ul>${links}${apps}</ul></nav>
+<form method="post" action="/sign-out" class="who"><span class="muted">${v.user.name}</span> ${hidden('csrf_token', v.csrf)}<button type="submit" class="secondary">Sign out</button></form>
+</header>
+<main id="main" tabindex="-1">${v.body}</main></body></html>`.value}`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Shared pieces of the console tests: the OAuth test app (companies with an admin, a fleet manager and
+ * a driver who can sign in), the API fixtures bound to one of its companies, positions ingested through
+ * the device API, and signing in to the console with the miniature browser.
+ */
+import assert from 'node:assert/strict';
+import type { InjectOptions } from 'fastify';
+import type { TestApp } from '../helper.js';
+import { Browser, PASSWORD, inputValue, type Fleet, type OAuthTestApp } from '../oauth/helper.js';
+import { uniq } from '../http/fixtures.js';
+import { provisionDevice } from '../../src/domain/devices/service.js';
+import { telemetryFor } from '../../src/telemetry/store/runner.js';
+
+/** The API fixtures of test/http and test/dispatch, acting as `fleet` with its API key. */
+export function asCompany(t: OAuthTestApp, fleet: Fleet): TestApp {
+  const company = { id: fleet.companyId, apiKey: fleet.apiKey, headers: { 'x-api-key': fleet.apiKey } };
+  return {
+    app: t.app, db: t.db, dialect: t.dialect, company,
+    newCompany: () => Promise.reject(new Error('use t.newFleet')),
+    close: () => t.close(),
+    async call(opts) {
+      const { as, ...rest } = opts;
+      const res = await t.app.inject({ ...rest, headers: { ...(as ?? company).headers, ...(rest.headers ?? {}) } } as InjectOptions);
+      let body: unknown;
+      try {
+        body = res.body ? JSON.parse(res.body) : undefined;
+      } catch {
+        body = res.body;
+      }
+      return { status: res.statusCode, body, headers: res.headers, raw: res.body };
+    },
+  };
+}
+
+const devices = new WeakMap<object, Map<number, { token: string; seq: number }>>();
+
+/** Fixes of a vehicle posted through the device API (an ELD provisioned on first use), then processed. */
+export async function ingest(t: OAuthTestApp, fleet: Fleet, vehicleId: number, fixes: Array<{ lat: number; lon: number; kph: number; agoS: number; bearing?: number }>) {
+  const ofDb = devices.get(t.db) ?? new Map<number, { token: string; seq: number }>();
+  devices.set(t.db, ofDb);
+  let d = ofDb.get(vehicleId);
+  if (!d) {
+    const dev = await provisionDevice(t.db, { companyId: fleet.companyId }, { identifier: `SN-${uniq()}`, vehicleId });
+    ofDb.set(vehicleId, (d = { token: dev.device_token, seq: 0 }));
+  }
+  const records = fixes.map((f) => ({
+    seq: ++d.seq, type: 'location', time: new Date(Date.now() - f.agoS * 1000).toISOString(), lat: f.lat, lon: f.lon, speed_kph: f.kph, bearing_deg: f.bearing ?? 90,
+  }));
+  const res = await t.app.inject({ method: 'POST', url: '/device/v1/batches', headers: { authorization: `Bearer ${d.token}` }, payload: { records } });
+  assert.equal(res.statusCode, 200, res.body);
+  await telemetryFor(t.db, t.app.config.telemetry).settle();
+}
+
+/** A miniature browser signed in to the console as `email`; returns it with the map page. */
+export async function consoleBrowser(t: OAuthTestApp, email: string) {
+  const b = new Browser(t.app);
+  const first = await b.get('/console');
+  assert.equal(first.status, 303);
+  const form = await b.get(first.headers.location);
+  assert.equal(form.status, 200, form.body);
+  const res = await b.post('/sign-in', { csrf_token: inputValue(form.body, 'csrf_token'), return_to: inputValue(form.body, 'return_to'), email, password: PASSWORD });
+  assert.equal(res.status, 303, res.body);
+  assert.equal(res.headers.location, '/console');
+  const page = await b.get('/console');
+  assert.equal(page.status, 200, page.body);
+  const csrf = inputValue(page.body, 'csrf_token');
+  assert.ok(csrf);
+  return { b, page, csrf };
+}
