@@ -23,7 +23,8 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
   const noStore = { 'Cache-Control': 'no-store' };
   let open = 0;
   const streams = new Set<() => void>();
-  app.addHook('onClose', async () => {
+  // Before the server waits for its connections to end: open streams would hold it for STREAM_MAX_MS.
+  app.addHook('preClose', async () => {
     for (const stop of [...streams]) stop();
   });
 

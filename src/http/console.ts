@@ -2,6 +2,7 @@
  * The fleet console for company admins and fleet managers, signed in with the fleet sign-in (/sign-in):
  *   GET  /console                          the live map
  *   GET  /console/dispatches               the dispatch board
+ *   GET  /console/hos                      drivers' hours-of-service clocks, today's log and violations
  *   POST /console/dispatches/:vendorId/status   activate, cancel or complete through updateDispatch
  *   GET  /console/assets/:file             its style sheet and scripts
  *   /console/api/*                         JSON and server-sent events for the pages (console-api.ts)
@@ -18,11 +19,12 @@ import { updateDispatch } from '../domain/dispatch/service.js';
 import { DISPATCH_STATUSES, type DispatchStatus } from '../domain/dispatch/state-machine.js';
 import { CONSOLE_HEADERS } from '../web/console/layout.js';
 import { boardPage, mapPage } from '../web/console/pages.js';
+import { hosOverview, hosPage } from '../web/console/hos.js';
 import { assertDispatchVisible, boardDispatches, viewerOf, type Viewer } from '../web/console/data.js';
 import { csrfProblem, field, installPageErrors, sessionOf } from './oauth-web.js';
 import { consoleApiRoutes } from './console-api.js';
 
-const ASSETS: Record<string, string> = { 'console.css': 'text/css; charset=utf-8', 'map.js': 'text/javascript; charset=utf-8' };
+const ASSETS: Record<string, string> = { 'console.css': 'text/css; charset=utf-8', 'map.js': 'text/javascript; charset=utf-8', 'favicon.svg': 'image/svg+xml' };
 const assetDir = new URL('../web/console/assets/', import.meta.url);
 const assetCache = new Map<string, Buffer>();
 
@@ -76,6 +78,12 @@ async function consolePages(app: Api): Promise<void> {
     const who = await signedIn(req, reply);
     if (!who) return reply;
     return send(reply, 200, mapPage({ user: who.user, csrf: who.csrf }));
+  });
+
+  app.get('/console/hos', hide, async (req, reply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return reply;
+    return send(reply, 200, hosPage({ user: who.user, csrf: who.csrf, drivers: await hosOverview(app.db, who.viewer) }));
   });
 
   async function board(reply: FastifyReply, who: ConsoleCaller, status: number, extra: { error?: string; notice?: string } = {}) {

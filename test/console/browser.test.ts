@@ -11,12 +11,13 @@ import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { eachDialect } from '../helper.js';
 import { PASSWORD, tokensFor, useOAuthApp, vehicle, type OAuthTestApp } from '../oauth/helper.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../oauth/browser.test.js';
 import { createUser } from '../http/fixtures.js';
 import { createDispatch, createLocation } from '../dispatch/fixtures.js';
 import { asCompany, ingest } from './helper.js';
 
 const SHOTS = 'test-results';
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 eachDialect('fleet console in a real browser', (dialect) => {
   const getApp = useOAuthApp(dialect);
@@ -72,7 +73,7 @@ eachDialect('fleet console in a real browser', (dialect) => {
     const details = page.locator('#details');
     await details.getByRole('heading', { name: /^Vehicle / }).waitFor();
     assert.match(await details.innerText(), /90 km\/h/);
-    await page.locator('#track polyline').waitFor();
+    await page.locator('#track polyline').waitFor({ state: 'attached' });
     await page.locator('#map').focus();
     await page.keyboard.press('+');
     await page.keyboard.press('ArrowLeft');

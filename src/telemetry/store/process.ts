@@ -14,6 +14,7 @@ import type { Thresholds } from '../thresholds.js';
 import { loadState, runPipeline } from '../processors/pipeline.js';
 import type { Env, GeofenceDef, RecordIn } from '../processors/types.js';
 import { writeOutputs } from './outputs.js';
+import { forwardDutyStatus } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
 import type { FreshRow } from './ingest.js';
 
@@ -110,6 +111,7 @@ async function processChunk(db: Db, vehicleId: number, opts: ProcessOptions, fre
     const records = rows.map(recordIn);
     const { state, outputs } = runPipeline(loadState(st.state), records, env);
     await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true }, outputs);
+    await forwardDutyStatus(db, trx, st.company_id, vehicleId, records);
     const now = toIso(Date.now());
     await trx
       .updateTable('telemetry_state')

@@ -46,6 +46,9 @@ export interface MapVehicle {
   status: VehicleStatus;
 }
 
+/** vehicle_locations_latest keeps the wire's miles per hour. */
+const KPH_PER_MPH = 1.609344;
+
 /** A fix older than this shows the vehicle as off whatever the engine said last. */
 const STALE_MS = 30 * 60_000;
 
@@ -68,7 +71,7 @@ export async function mapVehicles(db: Db, v: Viewer): Promise<MapVehicle[]> {
   for (const x of vehicles) {
     const l = latest.get(x.id);
     if (!l) continue;
-    const speed = l.speed ?? 0;
+    const speed = Math.round((l.speed ?? 0) * KPH_PER_MPH * 10) / 10;
     out.push({
       id: x.id, number: x.number, lat: l.lat, lon: l.lon, bearing: l.bearing ?? 0, speed_kph: speed, located_at: l.located_at,
       driver: l.driver_id !== null ? (names.get(l.driver_id) ?? null) : null, status: statusOf(speed, l.engine, l.located_at),

@@ -10,7 +10,7 @@ export const CONSOLE_HEADERS: Record<string, string> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-export type Section = 'map' | 'dispatches';
+export type Section = 'map' | 'dispatches' | 'hos';
 
 export interface ConsoleUser {
   name: string;
@@ -30,6 +30,7 @@ export interface ConsoleView {
 const NAV: Array<[Section, string, string]> = [
   ['map', '/console', 'Map'],
   ['dispatches', '/console/dispatches', 'Dispatches'],
+  ['hos', '/console/hos', 'Hours of service'],
 ];
 
 export function consolePage(v: ConsoleView): string {
@@ -38,7 +39,7 @@ export function consolePage(v: ConsoleView): string {
   const apps = v.user.role === 'admin' ? html`<li><a href="/fleet/apps">Apps</a></li>` : '';
   const scripts = (v.scripts ?? []).map((s) => html`<script src="/console/assets/${s}" defer></script>`);
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${v.title} · ${v.user.company_name}</title><link rel="stylesheet" href="/console/assets/console.css">${scripts}</head>
+<title>${v.title} · ${v.user.company_name}</title><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/console/assets/console.css">${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="bar"><span class="brand">${v.user.company_name}</span>
 <nav aria-label="Console"><ul>${links}${apps}</ul></nav>
