@@ -3,6 +3,7 @@
  *   GET  /console                          the live map
  *   GET  /console/dispatches               the dispatch board
  *   GET  /console/hos                      drivers' hours-of-service clocks, today's log and violations
+ *   GET  /console/ifta, /console/ifta.csv  distance by jurisdiction for a quarter, and its CSV
  *   POST /console/dispatches/:vendorId/status   activate, cancel or complete through updateDispatch
  *   GET  /console/assets/:file             its style sheet and scripts
  *   /console/api/*                         JSON and server-sent events for the pages (console-api.ts)
@@ -20,6 +21,10 @@ import { DISPATCH_STATUSES, type DispatchStatus } from '../domain/dispatch/state
 import { CONSOLE_HEADERS } from '../web/console/layout.js';
 import { boardPage, mapPage } from '../web/console/pages.js';
 import { hosOverview, hosPage } from '../web/console/hos.js';
+import { iftaPage, quarterOf } from '../web/console/ifta.js';
+import { quarterlyReport } from '../domain/ifta/quarterly.js';
+import { quarterlyReportCsv } from './wire/ifta-report.js';
+import { reportZone } from './wire/ifta.js';
 import { assertDispatchVisible, boardDispatches, viewerOf, type Viewer } from '../web/console/data.js';
 import { csrfProblem, field, installPageErrors, sessionOf } from './oauth-web.js';
 import { consoleApiRoutes } from './console-api.js';
@@ -84,6 +89,32 @@ async function consolePages(app: Api): Promise<void> {
     const who = await signedIn(req, reply);
     if (!who) return reply;
     return send(reply, 200, hosPage({ user: who.user, csrf: who.csrf, drivers: await hosOverview(app.db, who.viewer) }));
+  });
+
+  async function ifta(req: FastifyRequest, who: ConsoleCaller) {
+    const quarter = quarterOf({ year: field(req.query, 'year'), quarter: field(req.query, 'quarter') });
+    if (!quarter) return { quarter: quarterOf({})!, report: null, error: 'Choose a year and a quarter (1 to 4).', status: 400 };
+    if (who.viewer.vehicleIds !== null) {
+      return { quarter, report: null, error: 'IFTA reports cover the whole company; your account sees only some groups.', status: 403 };
+    }
+    const { zone } = await reportZone({ headers: {} }, app.db, who.viewer.companyId);
+    return { quarter, report: await quarterlyReport(app.db, who.viewer.companyId, { ...quarter, zone }), error: undefined, status: 200 };
+  }
+
+  app.get('/console/ifta', hide, async (req, reply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return reply;
+    const r = await ifta(req, who);
+    return send(reply, r.status, iftaPage({ user: who.user, csrf: who.csrf, quarter: r.quarter, report: r.report, error: r.error }));
+  });
+
+  app.get('/console/ifta.csv', hide, async (req, reply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return reply;
+    const r = await ifta(req, who);
+    if (!r.report) throw new AppError(r.status === 403 ? 'forbidden' : 'bad_request', r.error!);
+    return reply.type('text/csv; charset=utf-8').header('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="ifta-${r.quarter.year}-q${r.quarter.quarter}.csv"`).send(quarterlyReportCsv(r.report));
   });
 
   async function board(reply: FastifyReply, who: ConsoleCaller, status: number, extra: { error?: string; notice?: string } = {}) {

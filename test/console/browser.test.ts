@@ -14,6 +14,7 @@ import { PASSWORD, tokensFor, useOAuthApp, vehicle, type OAuthTestApp } from '..
 import { createUser } from '../http/fixtures.js';
 import { createDispatch, createLocation } from '../dispatch/fixtures.js';
 import { asCompany, ingest } from './helper.js';
+import { recordDutyStatusEvents } from '../../src/domain/hos/service.js';
 
 const SHOTS = 'test-results';
 const CHROMIUM = '/usr/bin/chromium';
@@ -100,6 +101,22 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await page.locator(`ul[data-status="active"] li[data-dispatch="${d.vendor_id}"]`).waitFor();
     assert.equal(await planned.locator(`li[data-dispatch="${d.vendor_id}"]`).count(), 0);
     await page.screenshot({ path: `${SHOTS}/console-dispatches-${dialect}.png`, fullPage: true });
+    assert.deepEqual(problemsOf(page), []);
+    await page.context().close();
+  });
+
+  test('hours of service: clocks and today\'s log grid', async () => {
+    const H = 3_600_000;
+    const now = Date.now();
+    await recordDutyStatusEvents(t.db, { companyId: t.fleet.companyId }, t.fleet.driver.id, [
+      { at: now - 6 * H, status: 'on_duty' }, { at: now - 5.5 * H, status: 'driving' }, { at: now - 2 * H, status: 'off_duty' },
+    ]);
+    const page = await signedIn(t.fleet.manager.email, '/console');
+    await page.getByRole('link', { name: 'Hours of service' }).click();
+    await page.getByRole('heading', { name: 'Hours of service' }).waitFor();
+    assert.ok(await page.getByLabel('Drive').first().isVisible());
+    await page.getByRole('img', { name: /^Log of Pat driver/ }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/console-hos-${dialect}.png`, fullPage: true });
     assert.deepEqual(problemsOf(page), []);
     await page.context().close();
   });

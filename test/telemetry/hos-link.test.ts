@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect, useApp } from '../helper.js';
-import { at, rig, send, settle } from './fixtures.js';
+import { at, login, rig, send, settle, track } from './fixtures.js';
 
 const duty = (s: number, driverId: number, status: string) => ({ type: 'duty_status', time: at(s), driver_id: driverId, status });
 
@@ -37,5 +37,32 @@ eachDialect('device duty status → hours of service', (dialect) => {
     const events = await t.db.kysely.selectFrom('domain_events').select(['action']).where('company_id', '=', t.company.id).execute();
     assert.ok(events.some((e) => e.action === 'user_duty_status_updated'));
     assert.ok(events.some((e) => e.action === 'hos_violation_upserted'));
+  });
+
+  test('automatic driving detection: a logged-in driver moving is driving; stopped past the timeout, on duty', async () => {
+    const t = await getApp();
+    const r = await rig(t);
+    const d = r.driver.id;
+    // Log in, stand 2 min, drive 90 km/h for 20 min, then stand 10 min.
+    const records = [login(0, d), ...track({ fromS: 10, toS: 120, kph: 0 }), ...track({ fromS: 130, toS: 1330, kph: 90 }),
+      ...track({ fromS: 1340, toS: 1940, kph: 0, lon: -89.65 + 30 / (111.32 * Math.cos((39.8 * Math.PI) / 180)) })];
+    await send(t, r, records);
+    await settle(t);
+    const rows = await t.db.kysely
+      .selectFrom('hos_events')
+      .select(['status', 'occurred_at', 'record_origin'])
+      .where('driver_id', '=', d)
+      .where('kind', '=', 'duty_status')
+      .where('record_status', '=', 1)
+      .orderBy('occurred_at')
+      .execute();
+    assert.deepEqual(rows.map((x) => [x.status, x.occurred_at.slice(0, 19)]), [
+      ['driving', at(130).slice(0, 19)],
+      // Stopped at 1340 s; the 5-minute prompt unanswered for 1 minute: on duty at 1340 + 360 s.
+      ['on_duty', at(1700).slice(0, 19)],
+    ]);
+    assert.ok(rows.every((x) => x.record_origin === 1), 'recorded as automatic');
+    const user = await t.call({ url: `/v1/users/${d}` });
+    assert.equal(user.body.user.duty_status, 'on_duty');
   });
 });

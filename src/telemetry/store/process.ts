@@ -14,7 +14,7 @@ import type { Thresholds } from '../thresholds.js';
 import { loadState, runPipeline } from '../processors/pipeline.js';
 import type { Env, GeofenceDef, RecordIn } from '../processors/types.js';
 import { writeOutputs } from './outputs.js';
-import { forwardDutyStatus } from './hos-link.js';
+import { detectDriving, forwardDutyStatus, recordAutoDuty, savedAutoDuty } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
 import type { FreshRow } from './ingest.js';
 
@@ -110,12 +110,14 @@ async function processChunk(db: Db, vehicleId: number, opts: ProcessOptions, fre
     const env: Env = { th: opts.thresholds, geofences, geofenceIds: geofences.map((g) => g.id) };
     const records = rows.map(recordIn);
     const { state, outputs } = runPipeline(loadState(st.state), records, env);
+    const auto = detectDriving(savedAutoDuty(st.state), records);
     await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true }, outputs);
     await forwardDutyStatus(db, trx, st.company_id, vehicleId, records);
+    await recordAutoDuty(db, trx, st.company_id, vehicleId, auto.proposals);
     const now = toIso(Date.now());
     await trx
       .updateTable('telemetry_state')
-      .set({ state: json(state), horizon: rows[rows.length - 1].fix_time, updated_at: now })
+      .set({ state: json({ ...state, hos_auto: auto.state }), horizon: rows[rows.length - 1].fix_time, updated_at: now })
       .where('subject', '=', st.subject)
       .execute();
     return rows.length;

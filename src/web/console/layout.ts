@@ -10,7 +10,7 @@ export const CONSOLE_HEADERS: Record<string, string> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-export type Section = 'map' | 'dispatches' | 'hos';
+export type Section = 'map' | 'dispatches' | 'hos' | 'ifta';
 
 export interface ConsoleUser {
   name: string;
@@ -31,6 +31,7 @@ const NAV: Array<[Section, string, string]> = [
   ['map', '/console', 'Map'],
   ['dispatches', '/console/dispatches', 'Dispatches'],
   ['hos', '/console/hos', 'Hours of service'],
+  ['ifta', '/console/ifta', 'IFTA'],
 ];
 
 export function consolePage(v: ConsoleView): string {
