@@ -13,7 +13,7 @@ import { eachDialect } from '../helper.js';
 import { PASSWORD, tokensFor, useOAuthApp, vehicle, type OAuthTestApp } from '../oauth/helper.js';
 import { createUser } from '../http/fixtures.js';
 import { createDispatch, createLocation } from '../dispatch/fixtures.js';
-import { asCompany, ingest } from './helper.js';
+import { asCompany, ingest, storeIftaTrack } from './helper.js';
 import { recordDutyStatusEvents } from '../../src/domain/hos/service.js';
 
 const SHOTS = 'test-results';
@@ -117,6 +117,20 @@ eachDialect('fleet console in a real browser', (dialect) => {
     assert.ok(await page.getByLabel('Drive').first().isVisible());
     await page.getByRole('img', { name: /^Log of Pat driver/ }).waitFor();
     await page.screenshot({ path: `${SHOTS}/console-hos-${dialect}.png`, fullPage: true });
+    assert.deepEqual(problemsOf(page), []);
+    await page.context().close();
+  });
+
+  test('IFTA: distance by jurisdiction for a quarter, with the CSV link', async () => {
+    await storeIftaTrack(t, t.fleet, await vehicle(t));
+    const page = await signedIn(t.fleet.admin.email, '/console/ifta');
+    await page.getByLabel('Year').selectOption('2024');
+    await page.getByLabel('Quarter').selectOption('1');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('heading', { name: 'IFTA 2024 Q1' }).waitFor();
+    await page.getByRole('rowheader', { name: 'IN' }).waitFor();
+    assert.equal(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'), '/console/ifta.csv?year=2024&quarter=1');
+    await page.screenshot({ path: `${SHOTS}/console-ifta-${dialect}.png`, fullPage: true });
     assert.deepEqual(problemsOf(page), []);
     await page.context().close();
   });

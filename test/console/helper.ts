@@ -10,6 +10,7 @@ import { Browser, PASSWORD, inputValue, type Fleet, type OAuthTestApp } from '..
 import { uniq } from '../http/fixtures.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
+import { nowIso } from '../../src/storage/values.js';
 
 /** The API fixtures of test/http and test/dispatch, acting as `fleet` with its API key. */
 export function asCompany(t: OAuthTestApp, fleet: Fleet): TestApp {
@@ -66,4 +67,19 @@ export async function consoleBrowser(t: OAuthTestApp, email: string) {
   const csrf = inputValue(page.body, 'csrf_token');
   assert.ok(csrf);
   return { b, page, csrf };
+}
+
+/**
+ * An hour eastward along 40°N from Illinois into Indiana (the line is near 87.53°W) on 2024-02-10 at
+ * 90 km/h, a fix every 30 s, written as stored records (the device API refuses dates that old).
+ */
+export async function storeIftaTrack(t: OAuthTestApp, fleet: Fleet, vehicleId: number) {
+  const device = await provisionDevice(t.db, { companyId: fleet.companyId }, { identifier: `IFTA-${uniq()}`, vehicleId });
+  const t0 = Date.parse('2024-02-10T14:00:00Z');
+  const kmPerDeg = 111.32 * Math.cos((40 * Math.PI) / 180);
+  const rows = Array.from({ length: 110 }, (_, i) => ({
+    company_id: fleet.companyId, device_id: device.id, channel: 0, seq: i + 1, vehicle_id: vehicleId, type: 'location',
+    fix_time: new Date(t0 + i * 30_000).toISOString(), received_at: nowIso(), lat: 40, lon: -88 + (i * 0.75) / kmPerDeg, speed_kph: 90, odometer_km: null,
+  }));
+  await t.db.kysely.insertInto('telemetry_records').values(rows).execute();
 }

@@ -7,10 +7,8 @@ import { test } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { PASSWORD, useOAuthApp, vehicle } from '../oauth/helper.js';
 import { uniq } from '../http/fixtures.js';
-import { provisionDevice } from '../../src/domain/devices/service.js';
 import { createUser as createAccount } from '../../src/domain/users/service.js';
-import { nowIso } from '../../src/storage/values.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser, storeIftaTrack } from './helper.js';
 
 eachDialect('fleet console IFTA', (dialect) => {
   const getApp = useOAuthApp(dialect);
@@ -19,15 +17,7 @@ eachDialect('fleet console IFTA', (dialect) => {
     const t = await getApp();
     const fleet = await t.newFleet('Miles Co');
     const id = await vehicle(t, fleet);
-    const device = await provisionDevice(t.db, { companyId: fleet.companyId }, { identifier: `IFTA-${uniq()}`, vehicleId: id });
-    // Eastward along 40°N from Illinois into Indiana (the line is near 87.53°W), 90 km/h, a fix every 30 s.
-    const t0 = Date.parse('2024-02-10T14:00:00Z');
-    const kmPerDeg = 111.32 * Math.cos((40 * Math.PI) / 180);
-    const rows = Array.from({ length: 110 }, (_, i) => ({
-      company_id: fleet.companyId, device_id: device.id, channel: 0, seq: i + 1, vehicle_id: id, type: 'location',
-      fix_time: new Date(t0 + i * 30_000).toISOString(), received_at: nowIso(), lat: 40, lon: -88 + (i * 0.75) / kmPerDeg, speed_kph: 90, odometer_km: null,
-    }));
-    await t.db.kysely.insertInto('telemetry_records').values(rows).execute();
+    await storeIftaTrack(t, fleet, id);
 
     const { b } = await consoleBrowser(t, fleet.admin.email);
     const page = await b.get('/console/ifta?year=2024&quarter=1');

@@ -94,12 +94,13 @@ eachDialect('inspection reports: reading', (dialect) => {
     assert.deepEqual(x.external_ids, [{ external_id: 'DVIR-2', integration_name: 'acme_tms' }]);
   });
 
-  test('every report carries external_ids and log_id, null and [] when unset; the company name is the default carrier', async () => {
+  test("every report carries external_ids ([] when unset) and the log_id of the driver's log of that day; the company name is the default carrier", async () => {
     const res = await t.call({ method: 'GET', url: `/v1/inspection_reports?driver_ids=${d2.id}&status=with_no_defects` });
     const items = assertList(res, 'inspection_reports', 'inspection_report');
     assert.ok(items.length > 0);
     for (const x of items) {
-      assert.equal(x.log_id, null);
+      const log = await t.db.kysely.selectFrom('hos_logs').select(['driver_id', 'log_date']).where('id', '=', x.log_id).executeTakeFirstOrThrow();
+      assert.deepEqual([log.driver_id, log.log_date], [d2.id, x.date]);
       assert.deepEqual(x.external_ids, []);
       assert.equal(x.carrier_name, 'Acme Freight');
       assert.deepEqual(x.defects, []);

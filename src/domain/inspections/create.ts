@@ -4,7 +4,9 @@
  * written; the report, its defects, its external ids and the `inspection_report_upserted` event are
  * written in one transaction.
  */
+import type { Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import type { Database } from '../../storage/schema.js';
 import { json, nowIso } from '../../storage/values.js';
 import { notFound, validation } from '../../http/plumbing/errors.js';
 import { localDate } from '../../http/plumbing/time-zone.js';
@@ -86,7 +88,7 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
 
   const k = db.kysely;
   const [driver, vehicle, company] = await Promise.all([
-    k.selectFrom('users').select(['id', 'role', 'carrier_name']).where('company_id', '=', t.companyId).where('id', '=', input.driver_id).executeTakeFirst(),
+    k.selectFrom('users').select(['id', 'role', 'carrier_name', 'time_zone']).where('company_id', '=', t.companyId).where('id', '=', input.driver_id).executeTakeFirst(),
     k.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', t.companyId).where('id', '=', input.vehicle_id).executeTakeFirst(),
     k.selectFrom('companies').select(['name', 'time_zone']).where('id', '=', t.companyId).executeTakeFirstOrThrow(),
   ]);
@@ -97,7 +99,10 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
 
   const now = nowIso();
   const zone = TIME_ZONES[company.time_zone] ?? 'UTC';
+  // The report belongs to the driver's log of that day, in the driver's home-terminal zone.
+  const logDate = localDate(time.getTime(), TIME_ZONES[driver.time_zone ?? company.time_zone] ?? zone);
   const id = await k.transaction().execute(async (trx) => {
+    const logId = input.log_id ?? (await driverLogId(trx, t.companyId, driver.id, logDate, now));
     const row = await trx
       .insertInto('inspection_reports')
       .values({
@@ -105,7 +110,7 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
         driver_id: driver.id,
         vehicle_id: vehicle.id,
         mechanic_id: null,
-        log_id: input.log_id ?? null,
+        log_id: logId,
         inspection_type: input.inspection_type ?? null,
         date: localDate(time.getTime(), zone),
         time: time.toISOString(),
@@ -136,4 +141,15 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
     return row.id;
   });
   return getReport(db, t, id);
+}
+
+/** The id of the driver's log for that day (the log row is created on first use, as the logs endpoint does). */
+async function driverLogId(trx: Kysely<Database>, companyId: number, driverId: number, date: string, now: string): Promise<number> {
+  await trx
+    .insertInto('hos_logs')
+    .values({ company_id: companyId, driver_id: driverId, log_date: date, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['driver_id', 'log_date']).doNothing())
+    .execute();
+  const row = await trx.selectFrom('hos_logs').select('id').where('driver_id', '=', driverId).where('log_date', '=', date).executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -51,7 +51,7 @@ export function iftaPage(v: { user: ConsoleUser; csrf: string; quarter: Quarter;
     content = html`<p><a href="/console/ifta.csv?year=${year}&amp;quarter=${quarter}" download>Download CSV</a> <span class="muted">(due ${v.report.dueDate})</span></p>
 ${v.report.fuelTypes.map((ft) => {
       const lines = ft.lines.filter((l) => l.totalKm > 0).sort((a, b) => b.totalKm - a.totalKm);
-      return html`<section class="fuel" aria-labelledby="fuel-${ft.fuelType}"><h2 id="fuel-${ft.fuelType}">${ft.fuelType.replace(/_/g, ' ')} <span class="muted">${ft.vehicleIds.length} vehicles, ${mi(ft.totalKm)} mi</span></h2>
+      return html`<section class="fuel" aria-labelledby="fuel-${ft.fuelType}"><h2 id="fuel-${ft.fuelType}">${ft.fuelType.replace(/_/g, ' ')} <span class="muted">${ft.vehicleIds.length} ${ft.vehicleIds.length === 1 ? 'vehicle' : 'vehicles'}, ${mi(ft.totalKm)} mi</span></h2>
 <table><caption class="visually-hidden">Distance by jurisdiction, ${ft.fuelType}</caption>
 <thead><tr><th scope="col">Jurisdiction</th><th scope="col" class="num">Miles</th><th scope="col" class="num">Taxable miles</th><th scope="col" class="num">Kilometres</th></tr></thead>
 <tbody>${lines.map((l) => html`<tr><th scope="row">${l.jurisdiction}</th><td class="num">${mi(l.totalKm)}</td><td class="num">${mi(l.taxableKm)}</td><td class="num">${l.totalKm.toFixed(1)}</td></tr>`)}</tbody></table>
