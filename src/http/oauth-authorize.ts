@@ -21,7 +21,8 @@ import {
   SESSION_COOKIE, anonymousCsrf, checkAnonymousCsrf, clientIp, cookieOptions, csrfProblem, field, localPath, sendPage, sessionOf,
 } from './oauth-web.js';
 
-const DEFAULT_LANDING = '/fleet/apps';
+/** Where sign-in lands without a return_to: the fleet console. */
+const DEFAULT_LANDING = '/console';
 
 export async function authorizeRoutes(app: Api): Promise<void> {
   const rt = runtimeFor(app.db);

@@ -106,7 +106,7 @@ eachDialect('oauth web security', (dialect) => {
       const page = await b.get('/sign-in');
       const res = await b.post('/sign-in', { csrf_token: inputValue(page.body, 'csrf_token'), return_to: evil, email: t.fleet.manager.email, password: PASSWORD });
       assert.equal(res.status, 303);
-      assert.equal(res.headers.location, '/fleet/apps', `return_to ${evil}`);
+      assert.equal(res.headers.location, '/console', `return_to ${evil}`);
     }
   });
 
