@@ -39,13 +39,14 @@ describe('secrets in the access log', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     try {
       const deadline = Date.now() + 60_000;
       while (!/listening on (http:\S+)/.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
       const base = /listening on (http:\S+)/.exec(out)?.[1];
-      assert.ok(base, out);
+      assert.ok(base, `the server did not start:\n${out}`);
       const secret = 'super-secret-value-4242';
       const res = await fetch(`${base}/v1/company_webhooks?url=${encodeURIComponent(`${receiver.url}/hook`)}&secret=${secret}&enabled=true&actions%5B0%5D=user_upserted`, {
         method: 'POST',
@@ -57,7 +58,6 @@ describe('secrets in the access log', () => {
       assert.match(out, /secret=\[redacted\]/, 'the request was logged');
       assert.equal(out.includes(secret), false, 'the secret is not in the log');
     } finally {
-      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       await exited;
       await receiver.close();
