@@ -106,11 +106,16 @@ export async function makeApp(dialect: Dialect, env: Record<string, string> = {}
   return t;
 }
 
-/** makeApp for the whole describe block: built on first use, closed after the block. */
-export function useApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<TestApp> {
-  let p: Promise<TestApp> | null = null;
+/** Something built on first use and closed after the describe block that asked for it. */
+export function useOnce<T extends { close(): Promise<void> }>(make: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | null = null;
   after(async () => {
     if (p) await (await p).close();
   });
-  return () => (p ??= makeApp(dialect, env));
+  return () => (p ??= make());
+}
+
+/** makeApp for the whole describe block: built on first use, closed after the block. */
+export function useApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<TestApp> {
+  return useOnce(() => makeApp(dialect, env));
 }

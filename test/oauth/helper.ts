@@ -4,7 +4,6 @@
  * cookie jar over inject) and the steps of the authorization-code flow.
  */
 import assert from 'node:assert/strict';
-import { after } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
@@ -13,7 +12,7 @@ import { createCompany } from '../../src/domain/companies/service.js';
 import { createUser } from '../../src/domain/users/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { registerApp, type AppInput, type RegisteredApp } from '../../src/auth/oauth/apps.js';
-import { freshDatabase, type Dialect } from '../helper.js';
+import { freshDatabase, useOnce, type Dialect } from '../helper.js';
 
 export const PASSWORD = 'correct horse battery';
 export const REDIRECT = 'https://client.example/callback';
@@ -84,11 +83,7 @@ export async function makeOAuthApp(dialect: Dialect, env: Record<string, string>
 
 /** makeOAuthApp for a describe block: built on first use, closed after the block. */
 export function useOAuthApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<OAuthTestApp> {
-  let p: Promise<OAuthTestApp> | null = null;
-  after(async () => {
-    if (p) await (await p).close();
-  });
-  return () => (p ??= makeOAuthApp(dialect, env));
+  return useOnce(() => makeOAuthApp(dialect, env));
 }
 
 export interface Res {

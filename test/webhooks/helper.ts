@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/config/index.js';
 import { openDb, type Db } from '../../src/storage/db.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { freshDatabase, type Dialect, type TestCompany } from '../helper.js';
+import { freshDatabase, useOnce, type Dialect, type TestCompany } from '../helper.js';
 
 export const T0 = Date.parse('2026-03-02T08:00:00.000Z');
 
@@ -84,11 +84,7 @@ export async function makeHookApp(dialect: Dialect, env: Record<string, string> 
 
 /** makeHookApp for a describe block: built on first use, closed after the block. */
 export function useHookApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<HookApp> {
-  let p: Promise<HookApp> | null = null;
-  after(async () => {
-    if (p) await (await p).close();
-  });
-  return () => (p ??= makeHookApp(dialect, env));
+  return useOnce(() => makeHookApp(dialect, env));
 }
 
 export interface Received {
