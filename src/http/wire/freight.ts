@@ -4,6 +4,7 @@
  * vehicle locations list uses the standard envelope with `vehicles[].vehicle`, like /v1/vehicle_locations.
  */
 import { Type } from 'typebox';
+import { CoreLocation, coreLocation } from './vehicle-location.js';
 import { wireTime } from '../../storage/values.js';
 import { DateTime, NDateTime, NNum, NStr, Nullable } from './types.js';
 import { UserSummary } from './summaries.js';
@@ -24,35 +25,11 @@ export function freightCompany(c: CompanyRow) {
 
 export const CompaniesBody = Type.Object({ data: Type.Object({ companies: Type.Array(FreightCompany) }) });
 
-export const CurrentLocation = Type.Object({
-  id: Type.String({ description: 'uuid of the location point' }),
-  lat: Type.Number(),
-  lon: Type.Number(),
-  description: NStr(),
-  located_at: DateTime(),
-  bearing: NNum(),
-  speed: NNum(),
-  engine_hours: NNum(),
-  fuel: NNum(),
-  odometer: NNum(),
-  type: NStr(),
-});
+/** The freight-visibility location: the core keys of a current location (./vehicle-location.ts). */
+export const CurrentLocation = CoreLocation;
 
 export function currentLocation(l: LatestLocationRow | null) {
-  if (!l) return null;
-  return {
-    id: l.id,
-    lat: l.lat,
-    lon: l.lon,
-    description: l.description,
-    located_at: wireTime(l.located_at)!,
-    bearing: l.bearing,
-    speed: l.speed,
-    engine_hours: l.engine_hours,
-    fuel: l.fuel,
-    odometer: l.odometer,
-    type: l.type,
-  };
+  return l ? coreLocation(l) : null;
 }
 
 export const FreightVehicleLocation = Type.Object({

@@ -11,7 +11,8 @@ import { DateTime, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, USER_SUMMARY_COLUMNS, userSummary, type UserSummaryRow } from './summaries.js';
 import { EldDeviceSummary, coord, gallons, miles, mph, pointId, rounded, type Embeds } from './telemetry-common.js';
 
-export const CurrentLocation = Type.Object({
+/** The keys every current location carries (also the freight-visibility location). */
+const CORE_LOCATION = {
   id: Type.String({ description: 'uuid of the location point' }),
   lat: Type.Number(),
   lon: Type.Number(),
@@ -23,6 +24,19 @@ export const CurrentLocation = Type.Object({
   fuel: NNum(),
   odometer: NNum(),
   type: NStr(),
+};
+
+export const CoreLocation = Type.Object(CORE_LOCATION);
+
+export function coreLocation(l: LatestLocationRow) {
+  return {
+    id: l.id, lat: l.lat, lon: l.lon, description: l.description, located_at: wireTime(l.located_at)!, bearing: l.bearing,
+    speed: l.speed, engine_hours: l.engine_hours, fuel: l.fuel, odometer: l.odometer, type: l.type,
+  };
+}
+
+export const CurrentLocation = Type.Object({
+  ...CORE_LOCATION,
   true_odometer: NNum(),
   battery_voltage: NNum(),
   fuel_primary_remaining_percentage: NNum(),
@@ -75,9 +89,7 @@ type Latest = LatestLocationRow & CurrentExtra;
 
 export function currentLocation(l: Latest) {
   return {
-    id: l.id, lat: l.lat, lon: l.lon, description: l.description, located_at: wireTime(l.located_at)!, bearing: l.bearing,
-    speed: l.speed, engine_hours: l.engine_hours, fuel: l.fuel, odometer: l.odometer, type: l.type, true_odometer: l.odometer,
-    battery_voltage: l.battery_v, fuel_primary_remaining_percentage: l.fuel_level_pct,
+    ...coreLocation(l), true_odometer: l.odometer, battery_voltage: l.battery_v, fuel_primary_remaining_percentage: l.fuel_level_pct,
   };
 }
 
