@@ -6,18 +6,11 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { fromJson } from '../../storage/values.js';
 import { TIME_ZONES } from '../users/fields.js';
+import { USER_SUMMARY_COLUMNS, userSummary, type UserSummaryRow } from '../../http/wire/summaries.js';
 import { rulesetFor } from './engine/rulesets.js';
 import type { Ruleset } from './engine/types.js';
 
-export interface HosDriver {
-  id: number;
-  first_name: string;
-  last_name: string;
-  username: string | null;
-  email: string | null;
-  driver_company_id: string | null;
-  status: string;
-  role: string;
+export interface HosDriver extends UserSummaryRow {
   duty_status: string;
   /** The Rails zone name shown on logs, and its IANA zone. */
   timeZoneName: string;
@@ -28,7 +21,7 @@ export interface HosDriver {
 }
 
 const COLUMNS = [
-  'id', 'first_name', 'last_name', 'username', 'email', 'driver_company_id', 'status', 'role', 'duty_status', 'time_zone', 'cycle',
+  ...USER_SUMMARY_COLUMNS, 'duty_status', 'time_zone', 'cycle',
   'driver_flags', 'metric_units', 'eld_mode', 'carrier_name', 'carrier_street', 'carrier_city', 'carrier_state', 'carrier_zip',
   'terminal_street', 'terminal_city', 'terminal_state', 'terminal_zip',
 ] as const;
@@ -54,14 +47,7 @@ export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: n
     const zoneName = u.time_zone && TIME_ZONES[u.time_zone] ? u.time_zone : company?.time_zone && TIME_ZONES[company.time_zone] ? company.time_zone : 'UTC';
     const flags = fromJson<Record<string, boolean>>(u.driver_flags, {});
     out.set(u.id, {
-      id: u.id,
-      first_name: u.first_name,
-      last_name: u.last_name,
-      username: u.username,
-      email: u.email,
-      driver_company_id: u.driver_company_id,
-      status: u.status,
-      role: u.role,
+      ...userSummary(u),
       duty_status: u.duty_status,
       timeZoneName: zoneName,
       ruleset: cachedRuleset(u.cycle ?? company?.cycle, TIME_ZONES[zoneName]!, u.driver_flags, flags),

@@ -4,7 +4,7 @@
  * vehicle locations list uses the standard envelope with `vehicles[].vehicle`, like /v1/vehicle_locations.
  */
 import { Type } from 'typebox';
-import { CoreLocation, coreLocation } from './vehicle-location.js';
+import { CoreLocation, coreLocation, LOCATION_VEHICLE_KEYS } from './vehicle-location.js';
 import { wireTime } from '../../storage/values.js';
 import { DateTime, NDateTime, NNum, NStr, Nullable } from './types.js';
 import { UserSummary } from './summaries.js';
@@ -33,12 +33,7 @@ export function currentLocation(l: LatestLocationRow | null) {
 }
 
 export const FreightVehicleLocation = Type.Object({
-  id: Type.Integer(),
-  number: Type.String(),
-  year: NStr(),
-  make: NStr(),
-  model: NStr(),
-  vin: NStr(),
+  ...LOCATION_VEHICLE_KEYS,
   current_location: Nullable(CurrentLocation),
   current_driver: Nullable(UserSummary),
   company: FreightCompany,

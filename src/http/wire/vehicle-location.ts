@@ -42,13 +42,18 @@ export const CurrentLocation = Type.Object({
   fuel_primary_remaining_percentage: NNum(),
 });
 
-export const LocationVehicle = Type.Object({
+/** The vehicle keys of every location list item (v1/v2 lists, freight visibility), in wire order. */
+export const LOCATION_VEHICLE_KEYS = {
   id: Type.Integer(),
   number: Type.String(),
   year: NStr(),
   make: NStr(),
   model: NStr(),
   vin: NStr(),
+};
+
+export const LocationVehicle = Type.Object({
+  ...LOCATION_VEHICLE_KEYS,
   current_location: Nullable(CurrentLocation),
   current_driver: Nullable(UserSummary),
 });

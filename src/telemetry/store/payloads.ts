@@ -5,22 +5,10 @@
 import type { Insertable } from 'kysely';
 import { wireTime } from '../../storage/values.js';
 import type { TelemetryRecordsTable } from './tables.js';
+import type { VehicleLocationsLatestTable } from '../../domain/freight/tables.js';
 
-export interface LatestRow {
-  vehicle_id: number;
-  id: string;
-  located_at: string;
-  lat: number;
-  lon: number;
-  bearing: number | null;
-  speed: number | null;
-  description: string | null;
-  odometer: number | null;
-  engine_hours: number | null;
-  fuel: number | null;
-  type: string | null;
-  driver_id: number | null;
-}
+/** A row of vehicle_locations_latest, as telemetry writes it (the table belongs to the freight area). */
+export type LatestRow = Omit<VehicleLocationsLatestTable, 'company_id' | 'updated_at'>;
 
 /** `vehicle_location_updated`: {id, vehicle_id, located_at, lat, lon, bearing, engine_hours, speed, odometer, fuel, type, description}. */
 export function locationPayload(row: LatestRow, rec: Insertable<TelemetryRecordsTable>) {
