@@ -76,7 +76,6 @@ export async function makeApp(dialect: Dialect, env: Record<string, string> = {}
     return { id: c.id, apiKey: key.api_key, headers: { 'x-api-key': key.api_key } };
   };
   const company = await newCompany();
-  let closed = false;
   const t: TestApp = {
     app,
     db,
@@ -95,15 +94,20 @@ export async function makeApp(dialect: Dialect, env: Record<string, string> = {}
       }
       return { status: res.statusCode, body, headers: res.headers, raw: res.body };
     },
-    async close() {
-      if (closed) return;
-      closed = true;
+    close: closeOnce(app, db, database),
+  };
+  return t;
+}
+
+/** Closes the app, then its database, then drops the database; once, however often it is called. */
+export function closeOnce(app: { close(): Promise<unknown> }, db: Db, database: { drop(): Promise<void> }): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () =>
+    (closing ??= (async () => {
       await app.close();
       await db.close();
       await database.drop();
-    },
-  };
-  return t;
+    })());
 }
 
 /** Something built on first use and closed after the describe block that asked for it. */

@@ -12,7 +12,7 @@ import { createCompany } from '../../src/domain/companies/service.js';
 import { createUser } from '../../src/domain/users/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { registerApp, type AppInput, type RegisteredApp } from '../../src/auth/oauth/apps.js';
-import { freshDatabase, useOnce, type Dialect } from '../helper.js';
+import { closeOnce, freshDatabase, useOnce, type Dialect } from '../helper.js';
 
 export const PASSWORD = 'correct horse battery';
 export const REDIRECT = 'https://client.example/callback';
@@ -68,16 +68,9 @@ export async function makeOAuthApp(dialect: Dialect, env: Record<string, string>
     registerApp(db, { name: 'Route Planner', redirectUris: [REDIRECT], scopes: ['vehicles.read', 'vehicles.manage', 'users.read', 'companies.read'], ...input }, new Date(clock.now).toISOString());
   const fleet = await newFleet();
   const client = await newClient();
-  let closed = false;
   return {
     app, db, dialect, clock, fleet, client, newFleet, newClient,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await app.close();
-      await db.close();
-      await database.drop();
-    },
+    close: closeOnce(app, db, database),
   };
 }
 

@@ -12,7 +12,7 @@ import { loadConfig, type Config } from '../../src/config/index.js';
 import { openDb, type Db } from '../../src/storage/db.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
-import { freshDatabase, useOnce, type Dialect, type TestCompany } from '../helper.js';
+import { closeOnce, freshDatabase, useOnce, type Dialect, type TestCompany } from '../helper.js';
 
 export const T0 = Date.parse('2026-03-02T08:00:00.000Z');
 
@@ -57,7 +57,6 @@ export async function makeHookApp(dialect: Dialect, env: Record<string, string> 
     return { id: c.id, apiKey: key.api_key, headers: { 'x-api-key': key.api_key } };
   };
   const company = await newCompany();
-  let closed = false;
   return {
     app, db, config, dialect, clock, company, newCompany, databaseUrl: database.url,
     async call(opts) {
@@ -72,13 +71,7 @@ export async function makeHookApp(dialect: Dialect, env: Record<string, string> 
       return { status: res.statusCode, body, raw: res.body };
     },
     run: () => app.webhooks.worker.runOnce(),
-    async close() {
-      if (closed) return;
-      closed = true;
-      await app.close();
-      await db.close();
-      await database.drop();
-    },
+    close: closeOnce(app, db, database),
   };
 }
 
