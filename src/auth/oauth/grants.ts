@@ -9,6 +9,7 @@ import type { Database } from '../../storage/schema.js';
 import { fromJson, json } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
 import type { OAuthRuntime } from './runtime.js';
+import { invalidGrant } from './errors.js';
 
 export interface Grant {
   id: number;
@@ -116,4 +117,10 @@ export async function revokeGrant(db: Db, rt: OAuthRuntime, grantId: number, com
   });
   rt.tokenCache.forgetGrant(grantId);
   return done;
+}
+
+/** A code or refresh token is honoured only while its grant (the app's installation) is not revoked. */
+export async function assertGrantActive(db: Db, grantId: number): Promise<void> {
+  const grant = await db.kysely.selectFrom('oauth_grants').select('id').where('id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
+  if (!grant) throw invalidGrant('The authorization has been revoked.');
 }

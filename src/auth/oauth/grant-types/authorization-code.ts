@@ -9,6 +9,7 @@ import { msOf } from '../clock.js';
 import { invalidGrant } from '../errors.js';
 import { issueTokens, revokeTokensOfCode, TOKEN_FORMAT } from '../tokens.js';
 import type { GrantTypeHandler } from './types.js';
+import { assertGrantActive } from '../grants.js';
 
 const REUSED = 'The authorization code has already been used; every token issued from it is revoked.';
 
@@ -29,13 +30,7 @@ export const authorizationCode: GrantTypeHandler = {
     if (row.redirect_uri !== p.redirect_uri) {
       throw invalidGrant('redirect_uri does not match the redirect URI of the authorization request.');
     }
-    const grant = await db.kysely
-      .selectFrom('oauth_grants')
-      .select('id')
-      .where('id', '=', row.grant_id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!grant) throw invalidGrant('The authorization has been revoked.');
+    await assertGrantActive(db, row.grant_id);
     const scopes = fromJson<string[]>(row.scopes, []);
     const issued = await db.kysely.transaction().execute(async (trx) => {
       const res = await trx

@@ -8,7 +8,7 @@ import { fromJson } from '../../../storage/values.js';
 import { digest } from '../../secrets.js';
 import { msOf } from '../clock.js';
 import { invalidGrant, invalidScope } from '../errors.js';
-import { revokeGrant } from '../grants.js';
+import { assertGrantActive, revokeGrant } from '../grants.js';
 import { splitScopes } from '../scope-param.js';
 import { issueTokens, TOKEN_FORMAT } from '../tokens.js';
 import type { GrantTypeHandler } from './types.js';
@@ -35,13 +35,7 @@ export const refreshToken: GrantTypeHandler = {
     }
     if (row.revoked_at !== null) throw invalidGrant('The refresh token has been revoked.');
     if (msOf(row.expires_at) <= rt.clock()) throw invalidGrant('The refresh token has expired; authorize again.');
-    const grant = await db.kysely
-      .selectFrom('oauth_grants')
-      .select('id')
-      .where('id', '=', row.grant_id)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (!grant) throw invalidGrant('The authorization has been revoked.');
+    await assertGrantActive(db, row.grant_id);
 
     const original = fromJson<string[]>(row.scopes, []);
     let accessScopes = original;
