@@ -6,7 +6,16 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type SchemaMetadata,
+  type TableMetadata,
+} from 'kysely';
 import { databaseKind } from '../config/index.js';
 import type { Database } from './schema.js';
 
@@ -53,6 +62,33 @@ function withStatementCache(conn: SqliteDatabase.Database, max = 1000) {
   };
 }
 
+/**
+ * Kysely's PostgreSQL introspector (which its migrator uses to find its own tables) reads the catalogue
+ * of every schema in the database; while another schema is being changed or dropped at that moment it
+ * fails. This one looks only at the connection's own schema, which is all the migrator needs.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  constructor(private readonly db: Kysely<any>) {}
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const r = await sql<{ name: string }>`select current_schema() as name`.execute(this.db);
+    return r.rows;
+  }
+  async getTables(): Promise<TableMetadata[]> {
+    const r = await sql<{ table_schema: string; table_name: string; table_type: string }>`
+      select table_schema, table_name, table_type from information_schema.tables where table_schema = current_schema()`.execute(this.db);
+    return r.rows.map((t) => ({ name: t.table_name, schema: t.table_schema, isView: t.table_type === 'VIEW', columns: [] }));
+  }
+  async getMetadata(): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables() };
+  }
+}
+
+class SchemaLocalPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
   const kind = databaseKind(url);
   let kysely: Kysely<Database>;
@@ -70,7 +106,7 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    kysely = new Kysely<Database>({ dialect: new SchemaLocalPostgresDialect({ pool }) });
   }
   return {
     kysely,

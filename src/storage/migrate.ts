@@ -60,15 +60,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
       : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db), migrationTableSchema: schema });
   if (db.kind === 'postgres') {
-    for (let attempt = 0; ; attempt++) {
-      const { error, results } = await migrator.migrateToLatest();
-      if (!error) return applied(results);
-      // Kysely looks for its tables through the catalogue of every schema; a schema dropped by
-      // someone else at that instant (3F000) or a table vanishing (42P01) is a passing race.
-      const code = (error as { code?: string }).code;
-      if ((code === '3F000' || code === '42P01') && attempt < 5) continue;
-      throw error;
-    }
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error;
+    return applied(results);
   }
   for (let attempt = 0; ; attempt++) {
     try {
