@@ -46,6 +46,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: parseQuery },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  db.cache.maxBytes = config.readCacheMaxBytes;
+  if (config.readCacheMaxBytes > 0) {
+    await db.watchChanges({
+      onState: (live, err) =>
+        live ? app.log.info('change listener connected; read cache on') : app.log.warn({ err }, 'change listener lost; read cache off until it reconnects'),
+    });
+  }
+
   app.setValidatorCompiler(validatorCompiler());
   app.decorate('db', db);
   app.decorate('config', config);

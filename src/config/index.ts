@@ -23,6 +23,11 @@ export interface Config {
   publicUrl: string;
   /** Largest accepted request body, bytes. */
   bodyLimitBytes: number;
+  /**
+   * Memory budget of the read cache (serialized GET responses and credentials kept while the tables
+   * they came from are unchanged), bytes; 0 turns it off. See docs/caching.md.
+   */
+  readCacheMaxBytes: number;
   /** How long graceful shutdown waits for in-flight requests, milliseconds. */
   shutdownGraceMs: number;
   /** OAuth: an unused refresh token expires after this many seconds (at least 2 hours; docs/oauth.md). */
@@ -141,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel,
     publicUrl,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
+    readCacheMaxBytes: int(env, 'READ_CACHE_MAX_BYTES', 67_108_864, 0, 17_179_869_184),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     oauthRefreshTokenTtlS: int(env, 'OAUTH_REFRESH_TOKEN_TTL_S', 2_592_000, 7200, 31_536_000),
     oauthTokenCacheMs: int(env, 'OAUTH_TOKEN_CACHE_MS', 1000, 0, 60_000),

@@ -18,12 +18,22 @@ import {
 } from 'kysely';
 import { databaseKind } from '../config/index.js';
 import type { Database } from './schema.js';
+import { ChangeTracker } from './changes.js';
+import { pgChanges, sqliteChanges, type PgChangeOptions } from './change-sources.js';
+import { ReadCache } from './read-cache.js';
+import { TrackingDialect } from './tracking-dialect.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 
 export interface Db {
   kysely: Kysely<Database>;
   kind: DbKind;
+  /** Which tables changed, from this process's statements and (once watching) other processes'. */
+  changes: ChangeTracker;
+  /** Read results kept while their tables are unchanged; caches nothing until `watchChanges` ran. */
+  cache: ReadCache;
+  /** Starts following other processes' changes (SQLite data_version, PostgreSQL LISTEN); idempotent. */
+  watchChanges(opts?: PgChangeOptions): Promise<void>;
   /** Answers true when the database responds to a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -89,9 +99,14 @@ class SchemaLocalPostgresDialect extends PostgresDialect {
   }
 }
 
+/** The read cache's default memory budget; the server sets READ_CACHE_MAX_BYTES. */
+export const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
+
 export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
   const kind = databaseKind(url);
+  const changes = new ChangeTracker();
   let kysely: Kysely<Database>;
+  let watch: (opts?: PgChangeOptions) => Promise<void>;
   if (kind === 'sqlite') {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -101,16 +116,23 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     conn.pragma('busy_timeout = 5000');
     conn.pragma('synchronous = NORMAL');
     conn.pragma('foreign_keys = ON');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
+    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SqliteDialect({ database: withStatementCache(conn) }), changes) });
+    watch = async () => sqliteChanges(conn, changes);
   } else {
     const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    kysely = new Kysely<Database>({ dialect: new SchemaLocalPostgresDialect({ pool }) });
+    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SchemaLocalPostgresDialect({ pool }), changes) });
+    watch = (opts) => pgChanges(url, changes, opts);
   }
   return {
     kysely,
     kind,
+    changes,
+    cache: new ReadCache(changes, DEFAULT_READ_CACHE_BYTES),
+    async watchChanges(opts) {
+      if (!changes.sourceAttached) await watch(opts);
+    },
     async ping() {
       try {
         await sql`select 1`.execute(kysely);
@@ -120,6 +142,7 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
       }
     },
     async close() {
+      await changes.close();
       await kysely.destroy();
     },
   };

@@ -1,6 +1,7 @@
 /** /v1/vehicles (scopes vehicles.read, vehicles.manage). */
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
+import { sendCached } from '../plumbing/cached.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { Id, IdList, IdParams } from '../wire/types.js';
 import { Vehicle, vehiclesWire } from '../wire/vehicle.js';
@@ -44,16 +45,16 @@ export async function vehiclesRoutes(app: Api) {
   app.get('/v1/vehicles', {
     config: read,
     schema: { tags, summary: 'List vehicles', querystring: ListQuery, response: { 200: VehicleList, ...errorResponses } },
-  }, async (req) => {
+  }, (req, reply) => sendCached(req, reply, async () => {
     const page = pageOf(req.query);
     const { rows, total } = await vehicles.listVehicles(app.db, req.auth, req.query, page.per_page, page.offset);
     return listBody('vehicles', 'vehicle', await vehiclesWire(app.db, req.auth.companyId, rows), page, total);
-  });
+  }));
 
   app.get('/v1/vehicles/:id', {
     config: read,
     schema: { tags, summary: 'Get a vehicle', params: IdParams, response: { 200: VehicleOne, ...errorResponses } },
-  }, async (req) => one(req.auth.companyId, await vehicles.getVehicle(app.db, req.auth, req.params.id)));
+  }, (req, reply) => sendCached(req, reply, async () => one(req.auth.companyId, await vehicles.getVehicle(app.db, req.auth, req.params.id))));
 
   app.post('/v1/vehicles', {
     config: write,

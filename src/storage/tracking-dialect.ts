@@ -1,0 +1,134 @@
+/**
+ * A Kysely dialect wrapper that shows every statement to the ChangeTracker after it ran. Writes bump
+ * their tables at once and again when the transaction that made them ends, so that a read which
+ * began between the write and the commit (and so saw the old rows) cannot leave a fresh-looking cache
+ * entry behind.
+ */
+import type {
+  CompiledQuery,
+  DatabaseConnection,
+  DatabaseIntrospector,
+  Dialect,
+  DialectAdapter,
+  Driver,
+  Kysely,
+  QueryCompiler,
+  QueryResult,
+  TransactionSettings,
+} from 'kysely';
+import type { ChangeTracker } from './changes.js';
+
+class TrackedConnection implements DatabaseConnection {
+  private pending: string[] | null = null;
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly tracker: ChangeTracker,
+  ) {}
+
+  begin(): void {
+    this.pending = [];
+  }
+
+  end(): void {
+    const tables = this.pending;
+    this.pending = null;
+    if (tables) for (const t of tables) this.tracker.bump(t);
+  }
+
+  async executeQuery<R>(q: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return await this.inner.executeQuery<R>(q);
+    } finally {
+      // Even a failed statement may have changed something (e.g. the end of a failed COMMIT).
+      const k = this.tracker.observe(q.sql);
+      if (k.kind === 'begin') this.begin();
+      else if (k.kind === 'end') this.end();
+      else if (k.kind === 'write' && this.pending) this.pending.push(...k.tables);
+    }
+  }
+
+  streamQuery<R>(q: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    this.tracker.observe(q.sql);
+    return this.inner.streamQuery<R>(q, chunkSize);
+  }
+}
+
+class TrackingDriver implements Driver {
+  constructor(
+    private readonly inner: Driver,
+    private readonly tracker: ChangeTracker,
+  ) {}
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new TrackedConnection(await this.inner.acquireConnection(), this.tracker);
+  }
+
+  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await this.inner.beginTransaction((c as TrackedConnection).inner, settings);
+    (c as TrackedConnection).begin();
+  }
+
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.commitTransaction((c as TrackedConnection).inner);
+    } finally {
+      (c as TrackedConnection).end();
+    }
+  }
+
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    try {
+      await this.inner.rollbackTransaction((c as TrackedConnection).inner);
+    } finally {
+      (c as TrackedConnection).end();
+    }
+  }
+
+  async savepoint(c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.savepoint?.((c as TrackedConnection).inner, name, compile);
+  }
+
+  async rollbackToSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.rollbackToSavepoint?.((c as TrackedConnection).inner, name, compile);
+  }
+
+  async releaseSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.releaseSavepoint?.((c as TrackedConnection).inner, name, compile);
+  }
+
+  releaseConnection(c: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection((c as TrackedConnection).inner);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+export class TrackingDialect implements Dialect {
+  constructor(
+    private readonly inner: Dialect,
+    private readonly tracker: ChangeTracker,
+  ) {}
+
+  createAdapter(): DialectAdapter {
+    return this.inner.createAdapter();
+  }
+
+  createDriver(): Driver {
+    return new TrackingDriver(this.inner.createDriver(), this.tracker);
+  }
+
+  createQueryCompiler(): QueryCompiler {
+    return this.inner.createQueryCompiler();
+  }
+
+  createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return this.inner.createIntrospector(db);
+  }
+}
