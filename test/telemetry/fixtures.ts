@@ -7,6 +7,7 @@ import type { TestApp, TestCompany } from '../helper.js';
 import { createUser, createVehicle, uniq } from '../http/fixtures.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
+import type { Db } from '../../src/storage/db.js';
 
 export interface Rig {
   vehicle: any;
@@ -90,3 +91,22 @@ export function vehicleDay(driverId: number) {
   return recs.sort((a, b) => Date.parse(a.time as string) - Date.parse(b.time as string));
 }
 
+
+/** Tables of data derived from a vehicle's records. */
+export const DERIVED_TABLES = ['driving_periods', 'idle_events', 'fault_codes', 'driver_performance_events', 'geofence_events', 'utilization_buckets'] as const;
+
+/** A vehicle's derived rows without ids and timestamps of writing, numbers rounded, in a stable order. */
+export async function derivedSnapshot(db: Db, vehicleId: number) {
+  const out: Record<string, unknown[]> = {};
+  for (const table of DERIVED_TABLES) {
+    const rows = await db.kysely.selectFrom(table).selectAll().where('vehicle_id', '=', vehicleId).execute();
+    out[table] = rows
+      .map((r: Record<string, unknown>) => {
+        const { id: _i, created_at: _c, updated_at: _u, ...rest } = r;
+        for (const k of Object.keys(rest)) if (typeof rest[k] === 'number') rest[k] = Math.round((rest[k] as number) * 1e6) / 1e6;
+        return rest;
+      })
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+  }
+  return out;
+}

@@ -15,24 +15,7 @@ import { provisionDevice } from '../../src/domain/devices/service.js';
 import { handleBatch } from '../../src/telemetry/store/batch.js';
 import { loadConfig } from '../../src/config/index.js';
 import { processVehicle } from '../../src/telemetry/store/process.js';
-import { at, rig, send, settle, vehicleDay, T0, type Rig } from './fixtures.js';
-
-const TABLES = ['driving_periods', 'idle_events', 'fault_codes', 'driver_performance_events', 'geofence_events', 'utilization_buckets'] as const;
-
-async function snapshot(t: TestApp, vehicleId: number) {
-  const out: Record<string, unknown[]> = {};
-  for (const table of TABLES) {
-    const rows = await t.db.kysely.selectFrom(table).selectAll().where('vehicle_id', '=', vehicleId).execute();
-    out[table] = rows
-      .map((r: Record<string, unknown>) => {
-        const { id: _i, created_at: _c, updated_at: _u, ...rest } = r;
-        for (const k of Object.keys(rest)) if (typeof rest[k] === 'number') rest[k] = Math.round((rest[k] as number) * 1e6) / 1e6;
-        return rest;
-      })
-      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  }
-  return out;
-}
+import { at, derivedSnapshot, rig, send, settle, vehicleDay, T0, DERIVED_TABLES as TABLES, type Rig } from './fixtures.js';
 
 eachDialect('telemetry replay', (dialect) => {
   const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
@@ -47,7 +30,7 @@ eachDialect('telemetry replay', (dialect) => {
     const records = vehicleDay(r.driver.id);
     for (let i = 0; i < records.length; i += 50) await send(t, r, records.slice(i, i + 50));
     await settle(t);
-    live = await snapshot(t, r.vehicle.id);
+    live = await derivedSnapshot(t.db, r.vehicle.id);
     for (const table of TABLES) assert.ok(live[table].length > 0, `${table} has rows`);
   });
 
@@ -55,18 +38,18 @@ eachDialect('telemetry replay', (dialect) => {
     const events = (await t.db.kysely.selectFrom('domain_events').select('id').execute()).length;
     const res = await replayVehicle(t.db, t.company.id, r.vehicle.id, null, DEFAULT_THRESHOLDS);
     assert.ok(res.records > 200);
-    assert.deepEqual(await snapshot(t, r.vehicle.id), live);
+    assert.deepEqual(await derivedSnapshot(t.db, r.vehicle.id), live);
     assert.equal((await t.db.kysely.selectFrom('domain_events').select('id').execute()).length, events);
   });
 
   test('lost derived rows come back; a replay from an instant leaves earlier rows and rebuilds later ones', async () => {
     for (const table of TABLES) await t.db.kysely.deleteFrom(table).where('vehicle_id', '=', r.vehicle.id).execute();
     await replayVehicle(t.db, t.company.id, r.vehicle.id, null, DEFAULT_THRESHOLDS);
-    assert.deepEqual(await snapshot(t, r.vehicle.id), live);
+    assert.deepEqual(await derivedSnapshot(t.db, r.vehicle.id), live);
     const from = new Date(T0 + 1500 * 1000);
     await t.db.kysely.deleteFrom('idle_events').where('vehicle_id', '=', r.vehicle.id).where('start_time', '>=', from.toISOString()).execute();
     await replayVehicle(t.db, t.company.id, r.vehicle.id, from, DEFAULT_THRESHOLDS);
-    assert.deepEqual(await snapshot(t, r.vehicle.id), live);
+    assert.deepEqual(await derivedSnapshot(t.db, r.vehicle.id), live);
   });
 
   test('processing continues after a replay: the state is the replayed one', async () => {

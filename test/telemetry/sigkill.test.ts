@@ -5,12 +5,13 @@
  * record is stored twice.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { dialects, freshDatabase } from '../helper.js';
+import { exited, startServer } from '../server-process.js';
 import { openDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createCompany } from '../../src/domain/companies/service.js';
@@ -18,34 +19,6 @@ import { provisionDevice } from '../../src/domain/devices/service.js';
 
 const BATCHES = 40;
 const PER_BATCH = 100;
-
-function start(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
-    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not listen within 60 s: ${out}`));
-    }, 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1] });
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before listening: ${out}`));
-    });
-  });
-}
-
-const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
 for (const dialect of dialects()) {
   test(`SIGKILL during ingestion loses no acknowledged record and duplicates none [${dialect}]`, { timeout: 180_000 }, async () => {
@@ -65,7 +38,7 @@ for (const dialect of dialects()) {
           const n = b * PER_BATCH + i;
           return { seq: n + 1, type: 'location', time: new Date(t0 + n * 10_000).toISOString(), lat: 39.8 + n * 1e-5, lon: -89.6, speed_kph: 60 };
         }));
-      const env = { DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '200' };
+      const env = { DATABASE_URL: database.url, TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '200' };
       const postBatch = async (url: string, records: unknown[]) => {
         const res = await fetch(`${url}/device/v1/batches`, {
           method: 'POST', headers: { authorization: `Bearer ${device.device_token}`, 'content-type': 'application/json' },
@@ -76,7 +49,7 @@ for (const dialect of dialects()) {
       };
 
       // First life: two lanes post batches; the process is killed while requests are in flight.
-      const first = await start(env);
+      const first = await startServer(env);
       child = first.child;
       const acked = new Set<number>();
       let killed = false;
@@ -101,7 +74,7 @@ for (const dialect of dialects()) {
       assert.ok(acked.size < BATCHES, 'the kill came while batches were still being sent');
 
       // Second life: everything is sent again.
-      const second = await start(env);
+      const second = await startServer(env);
       child = second.child;
       for (let b = 0; b < BATCHES; b++) {
         const statuses = new Set((await postBatch(second.url, batches[b])).results.map((r) => r.status));
