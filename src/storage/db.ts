@@ -119,9 +119,13 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SqliteDialect({ database: withStatementCache(conn) }), changes) });
     watch = async () => sqliteChanges(conn, changes);
   } else {
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
+    // A request waits at most 5 s for a connection (PostgreSQL down or saturated), then fails with 503.
+    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    // A client losing its connection (PostgreSQL restarting) must not crash the process. The pool
+    // handles idle clients ('error' on the pool); a checked-out client also emits 'error' on itself,
+    // with no listener unless we add one. Its query fails (503 to the caller) and the pool drops it.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SchemaLocalPostgresDialect({ pool }), changes) });
     watch = (opts) => pgChanges(url, changes, opts);
   }

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors.js';
+import { isDatabaseUnavailable } from '../../storage/unavailable.js';
 
 interface AjvError {
   keyword: string;
@@ -103,6 +104,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const known = clientMessage(err);
     if (known) return sendError(reply, known.status, known.message);
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err: { code: (err as { code?: unknown }).code, message: err.message } }, 'database unavailable');
+      reply.header('Retry-After', '2');
+      return sendError(reply, 503, `database unavailable; retry shortly (request id ${req.id})`);
+    }
     req.log.error({ err }, 'unhandled error');
     return sendError(reply, 500, `internal server error (request id ${req.id})`);
   });

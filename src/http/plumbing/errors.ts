@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   method_not_allowed: 405,
   rate_limited: 429,
   internal: 500,
+  database_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
