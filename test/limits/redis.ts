@@ -96,3 +96,14 @@ export class PrivateRedis {
     await exited;
   }
 }
+
+/** Where an app under test keeps its limits: its own memory, or the shared Redis under a fresh prefix. */
+export type Backing = 'memory' | 'redis';
+export const BACKINGS: Backing[] = ['memory', 'redis'];
+
+/** The environment that puts an app's limits on `backing`, and how to clean up after it. */
+export function backingEnv(backing: Backing, what: string): { env: Record<string, string>; drop(): Promise<void> } {
+  if (backing === 'memory') return { env: {}, drop: async () => {} };
+  const prefix = uniquePrefix(what);
+  return { env: { REDIS_URL: SHARED_REDIS_URL, REDIS_KEY_PREFIX: prefix }, drop: () => dropPrefix(SHARED_REDIS_URL, prefix) };
+}
