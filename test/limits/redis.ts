@@ -86,6 +86,15 @@ export class PrivateRedis {
     child.removeAllListeners('exit');
   }
 
+  /** Freezes the server (SIGSTOP): connected, but answering nothing. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Kills the server (SIGKILL: an outage, not a shutdown) and waits for it to be gone. */
   async stop(): Promise<void> {
     const child = this.child;
