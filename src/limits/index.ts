@@ -16,14 +16,14 @@ import { installConcurrencyLimits } from './concurrency.js';
 import type { LimitStore } from './store.js';
 import type { LimitsConfig } from './settings.js';
 
-export interface Limits {
+export interface RateLimits {
   store: LimitStore;
   config: LimitsConfig;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    limits: Limits;
+    limits: RateLimits;
   }
 }
 
@@ -52,9 +52,9 @@ async function openStore(app: FastifyInstance, config: Config, memory: MemorySto
   return store;
 }
 
-export async function installRateLimits(app: FastifyInstance, config: Config, opts: { clock?: () => number } = {}): Promise<Limits> {
+export async function installRateLimits(app: FastifyInstance, config: Config, opts: { clock?: () => number } = {}): Promise<RateLimits> {
   const store = await openStore(app, config, new MemoryStore(opts.clock));
-  const limits: Limits = { store, config: config.limits };
+  const limits: RateLimits = { store, config: config.limits };
   app.decorate('limits', limits);
   installRequestLimits(app, store, config.limits);
   installConcurrencyLimits(app, store, config.limits);
