@@ -17,6 +17,18 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
 
+/**
+ * The load comes from one API key, a few devices and 127.0.0.1, tens of thousands of requests a second:
+ * far past the production limits (docs/rate-limits.md). Limits this high are never reached, so every
+ * request still pays for its limit checks and the numbers include them, but nothing is refused.
+ */
+const BENCH_LIMITS = {
+  RATE_LIMIT_REQUESTS_PER_CREDENTIAL: '1000000000',
+  RATE_LIMIT_REQUESTS_PER_DEVICE: '1000000000',
+  RATE_LIMIT_REQUESTS_PER_IP: '1000000000',
+  RATE_LIMIT_LOCATION_HISTORY_CONCURRENT: '1000000',
+};
+
 async function baseline(): Promise<FastifyInstance> {
   // The same handler as fastify/benchmarks' fastify.js: no hooks, no schema, logger off.
   const app = Fastify({ logger: false });
@@ -60,7 +72,7 @@ async function main() {
   if (mode === 'baseline') {
     app = await baseline();
   } else if (mode === 'app' && databaseUrl) {
-    const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+    const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...BENCH_LIMITS });
     app = (await buildApp(config)) as unknown as FastifyInstance;
   } else {
     throw new Error('usage: bench/server.ts baseline | app <DATABASE_URL>');

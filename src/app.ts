@@ -21,6 +21,7 @@ import { installOAuth } from './http/oauth.js';
 import { consoleRoutes } from './http/console.js';
 import { installWebhooks } from './events/webhooks/index.js';
 import { requestLogSerializer } from './events/webhooks/log-redaction.js';
+import { installRateLimits } from './limits/index.js';
 
 export interface BuildOptions {
   /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
@@ -68,8 +69,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installErrorHandler(app);
   installRouteIndex(app);
   installArrayParams(app);
+  const limits = await installRateLimits(app, config, { clock: opts.clock });
   installAuth(app, db, authenticators);
-  await installOAuth(app, db, config, { clock: opts.clock });
+  await installOAuth(app, db, config, { clock: opts.clock, store: limits.store });
   installWebhooks(app, db, config, { clock: opts.clock });
 
   await app.register(swagger, { openapi: openApiInfo(config) });

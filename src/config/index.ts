@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
 import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
+import { limitsConfig, type LimitsConfig } from '../limits/settings.js';
 
 export interface Config {
   /** TCP port the server listens on. */
@@ -65,6 +66,8 @@ export interface Config {
   telemetry: TelemetryConfig;
   /** Webhook delivery: worker, target policy, timeout, retry schedule, test body (WEBHOOK_*; docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** Request-rate and concurrency limits, and their Redis (RATE_LIMIT_*, REDIS_*; docs/rate-limits.md). */
+  limits: LimitsConfig;
 }
 
 export class ConfigError extends Error {}
@@ -161,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentContentTypes: contentTypes(env),
     telemetry: telemetryConfig(env, (m) => new ConfigError(m)),
     webhooks: webhookConfig(env, (m) => new ConfigError(m)),
+    limits: limitsConfig(env, (m) => new ConfigError(m)),
     ...overrides,
   };
 }

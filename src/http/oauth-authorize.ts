@@ -27,6 +27,7 @@ const DEFAULT_LANDING = '/console';
 export async function authorizeRoutes(app: Api): Promise<void> {
   const rt = runtimeFor(app.db);
   const hide = { schema: { hide: true } };
+  const perIp = { ...hide, config: { rateLimitBy: 'ip' as const } };
 
   async function signedInUser(req: FastifyRequest) {
     const session = await sessionOf(app, req, 'fleet');
@@ -43,7 +44,7 @@ export async function authorizeRoutes(app: Api): Promise<void> {
     return sendPage(reply, check.status, errorPage('This authorization request cannot be completed', check.message));
   }
 
-  app.get('/oauth/authorize', hide, async (req, reply) => {
+  app.get('/oauth/authorize', perIp, async (req, reply) => {
     const check = await checkAuthorizeRequest(app.db, req.query as Record<string, unknown>);
     if (check.kind !== 'ok') return settle(reply, check);
     const who = await signedInUser(req);
@@ -67,7 +68,7 @@ export async function authorizeRoutes(app: Api): Promise<void> {
     }));
   });
 
-  app.post('/oauth/authorize', hide, async (req, reply) => {
+  app.post('/oauth/authorize', perIp, async (req, reply) => {
     const who = await signedInUser(req);
     if (!who) throw new AppError('unauthenticated', 'Your session has ended. Go back to the application and start again.');
     const problem = csrfProblem(who.session.csrf, field(req.body, 'csrf_token'));
@@ -87,13 +88,13 @@ export async function authorizeRoutes(app: Api): Promise<void> {
     return reply.redirect(withQuery(check.redirectUri, { code, state: check.state }), 302);
   });
 
-  app.get('/sign-in', hide, async (req, reply) => {
+  app.get('/sign-in', perIp, async (req, reply) => {
     const returnTo = localPath(field(req.query, 'return_to'), DEFAULT_LANDING);
     if (await signedInUser(req)) return reply.redirect(returnTo, 303);
     return showSignIn(req, reply, 200, returnTo);
   });
 
-  app.post('/sign-in', hide, async (req, reply) => {
+  app.post('/sign-in', perIp, async (req, reply) => {
     const problem = checkAnonymousCsrf(req);
     if (problem) throw problem;
     const email = field(req.body, 'email') ?? '';

@@ -22,6 +22,7 @@ const BRAND = 'Fleet platform · Developers';
 export async function portalRoutes(app: Api): Promise<void> {
   const rt = runtimeFor(app.db);
   const hide = { schema: { hide: true } };
+  const perIp = { ...hide, config: { rateLimitBy: 'ip' as const } };
 
   async function developer(req: FastifyRequest, reply: FastifyReply) {
     const session = await sessionOf(app, req, 'developer');
@@ -60,9 +61,9 @@ export async function portalRoutes(app: Api): Promise<void> {
 
   app.get('/developers', hide, async (_req, reply) => reply.redirect('/developers/apps', 303));
 
-  app.get('/developers/sign-up', hide, async (req, reply) => sendPage(reply, 200, signUpPage({ csrf: anonymousCsrf(app, req, reply) })));
+  app.get('/developers/sign-up', perIp, async (req, reply) => sendPage(reply, 200, signUpPage({ csrf: anonymousCsrf(app, req, reply) })));
 
-  app.post('/developers/sign-up', hide, async (req, reply) => {
+  app.post('/developers/sign-up', perIp, async (req, reply) => {
     const problem = checkAnonymousCsrf(req);
     if (problem) throw problem;
     const input = { email: field(req.body, 'email') ?? '', name: field(req.body, 'name') ?? '', password: field(req.body, 'password') ?? '' };
@@ -75,9 +76,9 @@ export async function portalRoutes(app: Api): Promise<void> {
     }
   });
 
-  app.get('/developers/sign-in', hide, async (req, reply) => signIn(req, reply, 200));
+  app.get('/developers/sign-in', perIp, async (req, reply) => signIn(req, reply, 200));
 
-  app.post('/developers/sign-in', hide, async (req, reply) => {
+  app.post('/developers/sign-in', perIp, async (req, reply) => {
     const problem = checkAnonymousCsrf(req);
     if (problem) throw problem;
     const email = field(req.body, 'email') ?? '';

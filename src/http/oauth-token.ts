@@ -9,6 +9,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
 import { SCOPES } from '../auth/scopes.js';
 import { OAuthError, invalidRequest } from '../auth/oauth/errors.js';
+import { AppError } from './plumbing/errors.js';
 import { runtimeFor } from '../auth/oauth/runtime.js';
 import { revokeRequest, tokenRequest, GRANT_HANDLERS, type ClientRequest } from '../auth/oauth/token-endpoint.js';
 import { clientIp } from './oauth-web.js';
@@ -55,6 +56,9 @@ export async function oauthTokenRoutes(app: Api): Promise<void> {
   });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof OAuthError) return sendOAuthError(reply, err);
+    if (err instanceof AppError && err.code === 'rate_limited') {
+      return sendOAuthError(reply, new OAuthError('temporarily_unavailable', err.message, 429, err.headers));
+    }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       const what = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
         ? 'Send the parameters as application/x-www-form-urlencoded (or in the query string).'
@@ -65,13 +69,14 @@ export async function oauthTokenRoutes(app: Api): Promise<void> {
     return sendOAuthError(reply, new OAuthError('server_error', `The server could not complete the request (request id ${req.id}).`, 500));
   });
   const hide = { schema: { hide: true } };
+  const perIp = { ...hide, config: { rateLimitBy: 'ip' as const } };
 
-  app.post('/oauth/token', hide, async (req, reply) => {
+  app.post('/oauth/token', perIp, async (req, reply) => {
     const res = await tokenRequest(app.db, runtimeFor(app.db), clientRequest(req));
     return reply.headers(NO_STORE).type('application/json; charset=utf-8').send(JSON.stringify(res));
   });
 
-  app.post('/oauth/revoke', hide, async (req, reply) => {
+  app.post('/oauth/revoke', perIp, async (req, reply) => {
     await revokeRequest(app.db, runtimeFor(app.db), clientRequest(req));
     return reply.headers(NO_STORE).type('application/json; charset=utf-8').send('{}');
   });

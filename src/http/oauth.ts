@@ -15,6 +15,7 @@ import type { Config } from '../config/index.js';
 import type { Db } from '../storage/db.js';
 import { AppError } from './plumbing/errors.js';
 import type { Clock } from '../auth/oauth/clock.js';
+import type { LimitStore } from '../limits/store.js';
 import { attachRuntime, createRuntime, detachRuntime, type OAuthRuntime } from '../auth/oauth/runtime.js';
 import { bearerChallenge, bearerToken } from '../auth/oauth/bearer.js';
 import { oauthTokenRoutes } from './oauth-token.js';
@@ -40,8 +41,8 @@ declare module 'fastify' {
 
 export const isVersioned = (url: string) => /^\/v\d+\//.test(url);
 
-export async function installOAuth(app: FastifyInstance, db: Db, config: Config, opts: { clock?: Clock } = {}): Promise<OAuthRuntime> {
-  const rt = createRuntime(config, opts.clock);
+export async function installOAuth(app: FastifyInstance, db: Db, config: Config, opts: { clock?: Clock; store?: LimitStore } = {}): Promise<OAuthRuntime> {
+  const rt = createRuntime(config, opts.clock, opts.store);
   attachRuntime(db, rt);
   app.addHook('onClose', async () => detachRuntime(db, rt));
   app.decorate('oauth', rt);

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TokenCache } from '../../src/auth/oauth/token-cache.js';
-import { MemoryRateLimiter, retryAfter } from '../../src/auth/oauth/rate-limit.js';
+import { StoreRateLimiter, retryAfter } from '../../src/auth/oauth/rate-limit.js';
+import { MemoryStore } from '../../src/limits/memory-store.js';
 import { requestedScopes, splitScopes } from '../../src/auth/oauth/scope-param.js';
 import { basicCredentials } from '../../src/auth/oauth/token-endpoint.js';
 import { redirectUriProblem, validateAppInput } from '../../src/auth/oauth/apps.js';
@@ -41,7 +42,8 @@ describe('oauth units', () => {
 
   test('rate limiter: blocks at the maximum until the window ends; reset forgets; keys are bounded', async () => {
     let now = 0;
-    const l = new MemoryRateLimiter(2, 60_000, () => now, 3);
+    const store = new MemoryStore(() => now, 3);
+    const l = new StoreRateLimiter(store, 'l', 2, 60_000);
     assert.equal(await l.blockedFor('k'), 0);
     await l.fail('k');
     assert.equal(await l.blockedFor('k'), 0);
@@ -57,7 +59,7 @@ describe('oauth units', () => {
     assert.equal(await l.blockedFor('k'), 0);
     await l.fail('k');
     await l.fail('k');
-    const other = new MemoryRateLimiter(1, 1000, () => now);
+    const other = new StoreRateLimiter(new MemoryStore(() => now), 'o', 1, 1000);
     await other.fail('z');
     assert.equal(await retryAfter([[l, 'k'], [other, 'z'], [other, 'free']]), 60);
     for (const k of ['a', 'b', 'c']) await l.fail(k);

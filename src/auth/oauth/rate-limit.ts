@@ -1,10 +1,10 @@
 /**
  * Failed-attempt limits for sign-in and the token endpoint. A limiter counts failures per key (an
  * account, an OAuth client, an IP address) in a fixed window; once a key reaches its maximum it is
- * refused until the window ends. The interface is all callers see, so a shared implementation (Redis)
- * can replace the in-process one for several nodes.
+ * refused until the window ends. The counters live in the limits store (src/limits): this process's
+ * memory, or Redis shared by every node when REDIS_URL is set.
  */
-import type { Clock } from './clock.js';
+import { retryAfterS, type LimitStore } from '../../limits/store.js';
 
 export interface RateLimiter {
   /** Seconds until `key` may try again; 0 when it may try now. */
@@ -15,54 +15,26 @@ export interface RateLimiter {
   reset(key: string): Promise<void>;
 }
 
-interface Window {
-  startMs: number;
-  count: number;
-}
-
-/** One process's counters. Holds at most `maxKeys` keys and forgets the oldest window first. */
-export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, Window>();
-
+/** `max` failures per key in a window of `windowMs`, under the store key `<name>:<key>`. */
+export class StoreRateLimiter implements RateLimiter {
   constructor(
+    private readonly store: LimitStore,
+    private readonly name: string,
     private readonly max: number,
     private readonly windowMs: number,
-    private readonly clock: Clock,
-    private readonly maxKeys = 100_000,
   ) {}
 
-  private current(key: string): Window | null {
-    const w = this.windows.get(key);
-    if (!w) return null;
-    if (this.clock() - w.startMs >= this.windowMs) {
-      this.windows.delete(key);
-      return null;
-    }
-    return w;
-  }
-
   async blockedFor(key: string): Promise<number> {
-    const w = this.current(key);
-    if (!w || w.count < this.max) return 0;
-    return Math.max(1, Math.ceil((w.startMs + this.windowMs - this.clock()) / 1000));
+    const w = await this.store.peek(`${this.name}:${key}`);
+    return w.count < this.max ? 0 : retryAfterS(w.resetInMs);
   }
 
   async fail(key: string): Promise<void> {
-    const w = this.current(key);
-    if (w) {
-      w.count++;
-      return;
-    }
-    while (this.windows.size >= this.maxKeys) {
-      const oldest = this.windows.keys().next();
-      if (oldest.done) break;
-      this.windows.delete(oldest.value);
-    }
-    this.windows.set(key, { startMs: this.clock(), count: 1 });
+    await this.store.hit(`${this.name}:${key}`, this.windowMs);
   }
 
   async reset(key: string): Promise<void> {
-    this.windows.delete(key);
+    await this.store.clear(`${this.name}:${key}`);
   }
 }
 

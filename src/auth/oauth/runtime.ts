@@ -7,7 +7,9 @@ import type { Db } from '../../storage/db.js';
 import { loadConfig, type Config } from '../../config/index.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 import { TokenCache } from './token-cache.js';
-import { MemoryRateLimiter, type Limits } from './rate-limit.js';
+import { StoreRateLimiter, type Limits } from './rate-limit.js';
+import { MemoryStore } from '../../limits/memory-store.js';
+import type { LimitStore } from '../../limits/store.js';
 
 /** Lifetimes fixed by the wire contract (wire-format §8.4–8.5). */
 export const ACCESS_TOKEN_TTL_S = 7200;
@@ -24,18 +26,19 @@ export interface OAuthRuntime {
   nowIso(): string;
 }
 
-export function createRuntime(config: Config, clock: Clock = systemClock): OAuthRuntime {
+/** `store` holds the failed-attempt counters: the app's limits store, or one of its own in memory. */
+export function createRuntime(config: Config, clock: Clock = systemClock, store: LimitStore = new MemoryStore(clock)): OAuthRuntime {
   const windowMs = config.authRateWindowS * 1000;
-  const limits = (): Limits => ({
-    account: new MemoryRateLimiter(config.authMaxFailuresPerAccount, windowMs, clock),
-    ip: new MemoryRateLimiter(config.authMaxFailuresPerIp, windowMs, clock),
+  const limits = (name: string): Limits => ({
+    account: new StoreRateLimiter(store, `f:${name}:account`, config.authMaxFailuresPerAccount, windowMs),
+    ip: new StoreRateLimiter(store, `f:${name}:ip`, config.authMaxFailuresPerIp, windowMs),
   });
   return {
     clock,
     config,
     tokenCache: new TokenCache(config.oauthTokenCacheMs, config.oauthTokenCacheSize, clock),
-    signIn: limits(),
-    token: limits(),
+    signIn: limits('sign-in'),
+    token: limits('token'),
     nowIso: () => isoAt(clock()),
   };
 }

@@ -41,7 +41,8 @@ export async function vehicleLocationsRoutes(app: Api) {
   registerLocationList(app, '/v1/vehicle_locations');
 
   app.get('/v1/vehicle_locations/:id', {
-    config: { scope: 'locations.vehicle_locations_single' },
+    // The spec: at most 10 simultaneous requests (RATE_LIMIT_LOCATION_HISTORY_CONCURRENT) per company.
+    config: { scope: 'locations.vehicle_locations_single', concurrencyLimit: 'location_history' },
     schema: {
       tags, summary: "One vehicle's location history for a day (every point, no pagination)", params: IdParams, querystring: HistoryQuery,
       response: { 200: Type.Object({ vehicle_locations: Type.Array(Type.Object({ vehicle_location: HistoryPointV1 })) }), ...errorResponses },
