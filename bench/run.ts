@@ -8,6 +8,8 @@
  *   BENCH_CONNECTIONS    concurrent HTTP connections (default 10)
  *   BENCH_SCENARIOS      comma-separated scenario names (default: every file in bench/scenarios/)
  *   BENCH_POSTGRES_URL   also run on PostgreSQL (falls back to TEST_POSTGRES_URL)
+ *   BENCH_NODES          node counts to measure, comma-separated (default "1,2": every scenario on one
+ *                        server process, then on two sharing the database, the connections split)
  *   BENCH_STRICT=1       exit 1 when a scenario misses its target (errors always exit 1)
  *   BENCH_QUIET_WAIT_S   before each pair of runs, wait up to this long for the machine to go quiet
  *                        (other processes under 15 % of a core); default 0, no wait
@@ -38,6 +40,11 @@ const settings: LoadSettings = {
   connections: intEnv('BENCH_CONNECTIONS', 10, 1, 1000),
 };
 const quietWaitS = intEnv('BENCH_QUIET_WAIT_S', 0, 0, 3600);
+const nodeCounts = (process.env.BENCH_NODES || '1,2').split(',').map((x) => {
+  const n = Number(x.trim());
+  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`BENCH_NODES must list node counts from 1 to 8, got "${process.env.BENCH_NODES}"`);
+  return n;
+});
 const QUIET_PCT = 15;
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 const live = new Set<BenchDatabase>();
@@ -82,10 +89,11 @@ async function seed(database: BenchDatabase, scenarios: Scenario[]): Promise<Pre
  * One scenario: verify one real response, then the paired baseline run, then the scenario's run.
  * Pairing keeps the ratio honest on a shared machine, where load from elsewhere drifts over minutes.
  */
-async function runScenario(app: ServerProcess, baseline: ServerProcess, p: Prepared, kind: BenchDatabase['kind']): Promise<ScenarioResult> {
+async function runScenario(apps: ServerProcess[], baseline: ServerProcess, p: Prepared, kind: BenchDatabase['kind']): Promise<ScenarioResult> {
   const { scenario } = p;
-  const tag = `${scenario.name}-${kind}`;
-  const base = { scenario: scenario.name, database: kind, target: scenario.target ?? null, ratio: null, load: null, baseline: null };
+  const app = apps[0]!;
+  const tag = `${scenario.name}-${kind}${apps.length > 1 ? `-${apps.length}nodes` : ''}`;
+  const base = { scenario: scenario.name, database: kind, nodes: apps.length, target: scenario.target ?? null, ratio: null, load: null, baseline: null };
   try {
     const next = scenario.requests(p.state);
     const headers = { 'x-api-key': p.apiKey };
@@ -103,10 +111,11 @@ async function runScenario(app: ServerProcess, baseline: ServerProcess, p: Prepa
     scenario.verify?.({ status: res.status, body }, p.state);
     if (quietWaitS > 0) await waitForQuiet(quietWaitS, QUIET_PCT, log);
     const each = `${settings.warmupS} s warm-up + ${settings.durationS} s measured`;
-    log(`${scenario.name} [${kind}]: paired baseline, ${each}`);
-    const pair = await measure(baseline.url, baseline.pid, () => ({ path: '/' }), {}, settings, profiled(baseline, `baseline-${tag}`));
-    log(`${scenario.name} [${kind}]: ${each}`);
-    const load = await measure(app.url, app.pid, next, headers, settings, profiled(app, tag));
+    const where = `${scenario.name} [${kind}, ${apps.length} node${apps.length > 1 ? 's' : ''}]`;
+    log(`${where}: paired baseline, ${each}`);
+    const pair = await measure(baseline, () => ({ path: '/' }), {}, settings, profiled(baseline, `baseline-${tag}`));
+    log(`${where}: ${each}`);
+    const load = await measure(apps, next, headers, settings, profiled(app, tag));
     const bad = load.non2xx + load.errors + load.timeouts;
     if (bad > 0) {
       const error = `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`;
@@ -129,7 +138,7 @@ async function main(): Promise<number> {
   else log('PostgreSQL skipped: set BENCH_POSTGRES_URL (or TEST_POSTGRES_URL) to measure it too');
 
   // Hard stop: every load loop is bounded, but a hung seed or server must not keep the run alive.
-  const budgetS = scenarios.length * kinds.length * (2 * (settings.durationS + settings.warmupS + 5) + quietWaitS) + 600;
+  const budgetS = scenarios.length * kinds.length * nodeCounts.length * (2 * (settings.durationS + settings.warmupS + 5) + quietWaitS) + 600;
   setTimeout(() => {
     log(`run exceeded its ${budgetS} s budget; stopping`);
     void cleanup().finally(() => process.exit(2));
@@ -144,11 +153,15 @@ async function main(): Promise<number> {
       try {
         log(`database ${database.label}`);
         const prepared = await seed(database, scenarios);
-        const app = await startServer(['app', database.url]);
+        const apps: ServerProcess[] = [];
         try {
-          for (const p of prepared) results.push(await runScenario(app, baseline, p, database.kind));
+          for (const n of nodeCounts) {
+            while (apps.length < n) apps.push(await startServer(['app', database.url]));
+            while (apps.length > n) await apps.pop()!.stop();
+            for (const p of prepared) results.push(await runScenario(apps, baseline, p, database.kind));
+          }
         } finally {
-          await app.stop();
+          for (const app of apps) await app.stop();
         }
       } finally {
         await database.drop();
@@ -159,7 +172,7 @@ async function main(): Promise<number> {
     await baseline.stop();
   }
 
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_SCENARIOS', 'BENCH_QUIET_WAIT_S', 'BENCH_POSTGRES_URL']
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_SCENARIOS', 'BENCH_NODES', 'BENCH_QUIET_WAIT_S', 'BENCH_POSTGRES_URL']
     .filter((k) => process.env[k])
     .map((k) => `${k}=${k === 'BENCH_POSTGRES_URL' ? redact(process.env[k]!) : process.env[k]}`);
   const report: Report = {

@@ -25,8 +25,12 @@ export interface LoadResult {
   server_cpu_us_per_req: number | null;
   /** Server process CPU use during the run, % of one core. */
   server_cpu_pct: number | null;
-  /** Server resident memory after the run, MB (a leak shows as growth from run to run). */
+  /** Server resident memory after the run, MB (a leak shows as growth from run to run); the largest node's. */
   server_rss_mb: number | null;
+  /** Peak resident memory of the server process since it started (VmHWM), MB; the largest node's. */
+  server_peak_rss_mb: number | null;
+  /** Server processes that took the load. */
+  nodes: number;
   /** CPU used during the run by the load generator (this process) and by PostgreSQL, % of one core. */
   client_cpu_pct: number;
   postgres_cpu_pct: number | null;
@@ -77,13 +81,25 @@ function postgresTicks(): number {
   return sum;
 }
 
-function rssMb(pid: number): number | null {
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Math.round(Number(m[1]) / 1024) : null;
   } catch {
     return null;
   }
+}
+
+/** The largest value over the nodes, or null when none could be read. */
+function largest(values: Array<number | null>): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length ? Math.max(...known) : null;
+}
+
+/** A server process under load. */
+export interface Target {
+  url: string;
+  pid: number;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -127,16 +143,27 @@ function cannon(url: string, durationS: number, connections: number, requests: R
   return instance;
 }
 
+/**
+ * Loads one server, or several at once (the connections are shared out between them, as a load
+ * balancer would); throughput, latencies and CPU are totals over all of them.
+ */
 export async function measure(
-  url: string,
-  serverPid: number,
+  targets: Target | Target[],
   next: () => BenchRequest,
   headers: Record<string, string>,
   s: LoadSettings,
   /** Called right before and after the measured run (not the warm-up), e.g. to profile it. */
   around?: { start(): Promise<void>; stop(): Promise<void> },
 ): Promise<LoadResult> {
-  if (s.warmupS > 0) await cannon(url, s.warmupS, s.connections, requestsOf(next, headers));
+  const nodes = Array.isArray(targets) ? targets : [targets];
+  const share = (i: number) => Math.floor(s.connections / nodes.length) + (i < s.connections % nodes.length ? 1 : 0);
+  const all = (durationS: number, onLatency?: (ms: number) => void) =>
+    Promise.all(nodes.map((t, i) => cannon(t.url, durationS, Math.max(1, share(i)), requestsOf(next, headers), onLatency)));
+  const serverTicks = () => {
+    const ticks = nodes.map((t) => cpuTicks(t.pid));
+    return ticks.some((x) => x === null) ? null : (ticks as number[]).reduce((a, b) => a + b, 0);
+  };
+  if (s.warmupS > 0) await all(s.warmupS);
 
   let lat = new Float64Array(1 << 16);
   let n = 0;
@@ -149,15 +176,22 @@ export async function measure(
     lat[n++] = ms;
   };
   await around?.start();
-  const cpu0 = cpuTicks(serverPid);
+  const cpu0 = serverTicks();
   const busy0 = machineBusyTicks();
   const pg0 = busy0 === null ? 0 : postgresTicks();
   const self0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  const res = await cannon(url, s.durationS, s.connections, requestsOf(next, headers), record);
+  const runs = await all(s.durationS, record);
+  const res = {
+    '2xx': runs.reduce((a, r) => a + r['2xx'], 0),
+    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
+    rps: runs.reduce((a, r) => a + r.requests.average, 0),
+  };
   const elapsedS = Number(process.hrtime.bigint() - t0) / 1e9;
   const self = process.cpuUsage(self0);
-  const cpu1 = cpuTicks(serverPid);
+  const cpu1 = serverTicks();
   const busy1 = machineBusyTicks();
   const pgS = busy0 === null ? null : Math.max(0, postgresTicks() - pg0) / TICKS_PER_S;
   await around?.stop();
@@ -173,7 +207,7 @@ export async function measure(
   const pctOf = (x: number | null) => (x === null ? null : round((x / elapsedS) * 100, 0));
   return {
     requests: total,
-    rps: round(res.requests.average, 1),
+    rps: round(res.rps, 1),
     latency_ms: {
       mean: round(n ? sum / n : 0),
       p50: round(percentile(sorted, 50)),
@@ -186,7 +220,9 @@ export async function measure(
     timeouts: res.timeouts,
     server_cpu_us_per_req: cpuS === null || total === 0 ? null : round((cpuS * 1e6) / total, 0),
     server_cpu_pct: pctOf(cpuS),
-    server_rss_mb: rssMb(serverPid),
+    server_rss_mb: largest(nodes.map((t) => statusMb(t.pid, 'VmRSS'))),
+    server_peak_rss_mb: largest(nodes.map((t) => statusMb(t.pid, 'VmHWM'))),
+    nodes: nodes.length,
     client_cpu_pct: pctOf(clientS)!,
     postgres_cpu_pct: pctOf(pgS),
     other_cpu_pct: pctOf(otherS),

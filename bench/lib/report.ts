@@ -8,6 +8,8 @@ import type { LoadResult, LoadSettings } from './load.js';
 export interface ScenarioResult {
   scenario: string;
   database: 'sqlite' | 'postgres';
+  /** Server processes sharing the database and the load. */
+  nodes: number;
   /** The scenario's target ratio, or null for a calibration scenario (INFO). */
   target: number | null;
   /** Throughput over the paired baseline run's, 0..1; null when the scenario failed. */
@@ -71,13 +73,15 @@ export function formatReport(r: Report): string {
     `baseline (bare Fastify GET /, paired with each scenario): mean ${b.rps_mean} req/s, min ${b.rps_min}, max ${b.rps_max}`,
     '',
   ];
-  const header = ['scenario', 'database', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'vs baseline', 'target', 'result', 'srv µs/req (baseline)', 'CPU srv/cli/pg/other %'];
+  const header = ['scenario', 'database', 'nodes', 'req/s', 'p50 ms', 'p99 ms', 'peak MB', 'baseline req/s', 'vs baseline', 'target', 'result', 'srv µs/req (baseline)', 'CPU srv/cli/pg/other %'];
   const rows = r.results.map((x) => [
     x.scenario,
     x.database,
+    String(x.nodes),
     num(x.load?.rps, 0),
     num(x.load?.latency_ms.p50, 3),
     num(x.load?.latency_ms.p99, 3),
+    num(x.load?.server_peak_rss_mb, 0),
     num(x.baseline?.rps, 0),
     pct(x.ratio),
     x.target === null ? '-' : `≥ ${(x.target * 100).toFixed(0)} %`,
@@ -85,7 +89,7 @@ export function formatReport(r: Report): string {
     `${num(x.load?.server_cpu_us_per_req, 0)} (${num(x.baseline?.server_cpu_us_per_req, 0)})`,
     cpu(x.load),
   ]);
-  const notes = r.results.filter((x) => x.error).map((x) => `${x.scenario} [${x.database}]: ${x.error}`);
+  const notes = r.results.filter((x) => x.error).map((x) => `${x.scenario} [${x.database}, ${x.nodes} nodes]: ${x.error}`);
   const busy = r.results.some((x) => [x.load, x.baseline].some((l) => (l?.other_cpu_pct ?? 0) > OTHER_CPU_WARN_PCT));
   if (busy) {
     notes.push(

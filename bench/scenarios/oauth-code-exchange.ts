@@ -13,9 +13,11 @@ const BATCH = 500;
 /** Codes for the warm-up and the measured run at up to this many exchanges per second. */
 const MAX_RATE = 3000;
 
+/** Enough codes for every pass (one node, then two; see BENCH_NODES). */
 function codesNeeded(): number {
   const secs = Number(process.env.BENCH_DURATION_S || 10) + Number(process.env.BENCH_WARMUP_S || 2) + 5;
-  return Math.min(400_000, Math.max(10_000, secs * MAX_RATE));
+  const passes = (process.env.BENCH_NODES || '1,2').split(',').length;
+  return Math.min(800_000, Math.max(10_000, secs * MAX_RATE * passes));
 }
 
 export default defineScenario({
@@ -44,11 +46,11 @@ export default defineScenario({
       }
     });
     const fixed = `&redirect_uri=${encodeURIComponent(BENCH_REDIRECT)}&client_id=${encodeURIComponent(app.client_id)}&client_secret=${encodeURIComponent(app.client_secret)}`;
-    return { codes, fixed };
+    return { codes, fixed, next: 0 };
   },
   requests(state) {
-    let i = 0;
-    return () => ({ method: 'POST', path: `/oauth/token?grant_type=authorization_code&code=${state.codes[i++ % state.codes.length]}${state.fixed}` });
+    // One cursor for every pass, so no code is sent twice.
+    return () => ({ method: 'POST', path: `/oauth/token?grant_type=authorization_code&code=${state.codes[state.next++ % state.codes.length]}${state.fixed}` });
   },
   verify(res) {
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
