@@ -3,6 +3,7 @@
  *
  * SQLite: `PRAGMA data_version` changes whenever another connection commits to the file (the CLI, a
  * second server). That says nothing of which tables, so any such change makes every cached read stale.
+ * It is asked at most once a millisecond.
  * Foreign keys with ON DELETE CASCADE / SET NULL change child tables that no statement names; the
  * cascade map, read from the schema, bumps those with their parent.
  *
@@ -21,6 +22,12 @@ export const CHANGE_CHANNEL = 'fleet_changes';
 /** The listening connection's application_name, as pg_stat_activity shows it. */
 export const LISTENER_NAME = 'fleet-change-listener';
 
+/**
+ * SQLite: how long a `PRAGMA data_version` answer is trusted, ms. A commit by another process reaches
+ * this one's cache within this time; this process's own writes are seen at once.
+ */
+export const POLL_INTERVAL_MS = 1;
+
 export function sqliteChanges(conn: SqliteDatabase.Database, tracker: ChangeTracker): void {
   const dataVersion = conn.prepare('PRAGMA data_version').pluck();
   const schemaVersion = conn.prepare('PRAGMA schema_version').pluck();
@@ -37,9 +44,14 @@ export function sqliteChanges(conn: SqliteDatabase.Database, tracker: ChangeTrac
     }
     return children.get(table) ?? [];
   };
+  let polledAt = -Infinity;
   const source: ChangeSource = {
     poll() {
       if (!open) return;
+      // The pragma costs a WAL read-lock round (several µs); once per POLL_INTERVAL_MS is enough.
+      const now = performance.now();
+      if (now - polledAt < POLL_INTERVAL_MS) return;
+      polledAt = now;
       const v = dataVersion.get();
       if (v !== seen) {
         seen = v;
