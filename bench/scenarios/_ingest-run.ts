@@ -51,11 +51,11 @@ export async function seedIngest(db: Db, companyId: number, devices = DEVICES, t
   return { devices: out, seq: out.map(() => 0), t0: Date.now() - 7 * 86_400_000 };
 }
 
-/** The next batch of one device: 500 fixes 10 s apart driving east at 90 kph, with a stop every so often. */
-export function nextBatch(s: IngestState, i: number): string {
+/** The next batch of one device: `size` (500) fixes 10 s apart driving east at 90 kph, with a stop every so often. */
+export function nextBatch(s: IngestState, i: number, size = BATCH): string {
   const d = s.devices[i];
   const parts: string[] = [];
-  for (let k = 0; k < BATCH; k++) {
+  for (let k = 0; k < size; k++) {
     const n = ++s.seq[i];
     const stopped = n % 720 < 60;
     const t = new Date(s.t0 + n * 10_000).toISOString();
