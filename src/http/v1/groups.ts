@@ -1,6 +1,7 @@
 /** /v1/groups and their members (scopes groups.read, groups.manage). */
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
+import { sendCached } from '../plumbing/cached.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
 import { validation } from '../plumbing/errors.js';
 import { Id, IdParams, Nullable } from '../wire/types.js';
@@ -63,11 +64,11 @@ export async function groupsRoutes(app: Api) {
   app.get('/v1/groups', {
     config: read,
     schema: { tags, summary: 'List groups', querystring: Type.Object(pageQuery), response: { 200: GroupList, ...errorResponses } },
-  }, async (req) => {
+  }, (req, reply) => sendCached(req, reply, async () => {
     const page = pageOf(req.query);
     const { rows, total } = await groups.listGroups(app.db, req.auth, page.per_page, page.offset);
     return listBody('groups', 'group', await groupsWire(app.db, req.auth.companyId, rows), page, total);
-  });
+  }));
 
   app.post('/v1/groups', {
     config: write,
@@ -81,7 +82,7 @@ export async function groupsRoutes(app: Api) {
   app.get('/v1/groups/:id', {
     config: read,
     schema: { tags, summary: 'Get a group', params: IdParams, response: { 200: GroupOne, ...errorResponses } },
-  }, async (req) => one(req.auth.companyId, await groups.getGroup(app.db, req.auth, req.params.id)));
+  }, (req, reply) => sendCached(req, reply, async () => one(req.auth.companyId, await groups.getGroup(app.db, req.auth, req.params.id))));
 
   app.put('/v1/groups/:id', {
     config: write,
@@ -100,24 +101,24 @@ export async function groupsRoutes(app: Api) {
     app.get(`/v1/groups/:id/${path}`, {
       config: read,
       schema: { tags, summary, params: IdParams, querystring: Type.Object(pageQuery), response: { 200: UserList, ...errorResponses } },
-    }, async (req) => {
+    }, (req, reply) => sendCached(req, reply, async () => {
       await groups.getGroup(app.db, req.auth, req.params.id);
       const page = pageOf(req.query);
       const filters = { group_id: req.params.id, roles: roles ? [...roles] : undefined };
       const { rows, total } = await listUsers(app.db, req.auth, filters, page.per_page, page.offset);
       return listBody('users', 'user', await usersWire(app.db, rows), page, total);
-    });
+    }));
   }
 
   app.get('/v1/groups/:id/vehicles', {
     config: read,
     schema: { tags, summary: 'List the vehicles of a group', params: IdParams, querystring: Type.Object(pageQuery), response: { 200: VehicleList, ...errorResponses } },
-  }, async (req) => {
+  }, (req, reply) => sendCached(req, reply, async () => {
     await groups.getGroup(app.db, req.auth, req.params.id);
     const page = pageOf(req.query);
     const { rows, total } = await listVehicles(app.db, req.auth, { group_id: req.params.id }, page.per_page, page.offset);
     return listBody('vehicles', 'vehicle', await vehiclesWire(app.db, req.auth.companyId, rows), page, total);
-  });
+  }));
 
   for (const [path, table] of [['users', 'group_users'], ['vehicles', 'group_vehicles']] as const) {
     app.post(`/v1/groups/:id/${path}`, {

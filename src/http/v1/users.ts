@@ -1,6 +1,7 @@
 /** /v1/users: drivers and fleet managers (scopes users.read, users.manage). */
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
+import { sendCached } from '../plumbing/cached.js';
 import type { Db } from '../../storage/db.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { Id, IdParams } from '../wire/types.js';
@@ -80,11 +81,11 @@ export async function usersRoutes(app: Api) {
   app.get('/v1/users', {
     config: read,
     schema: { tags, summary: 'List users', querystring: ListQuery, response: { 200: UserList, ...errorResponses } },
-  }, async (req) => {
+  }, (req, reply) => sendCached(req, reply, async () => {
     const page = pageOf(req.query);
     const { rows, total } = await users.listUsers(app.db, req.auth, req.query, page.per_page, page.offset);
     return listBody('users', 'user', await usersWire(app.db, rows), page, total);
-  });
+  }));
 
   app.get('/v1/users/lookup', {
     config: read,
@@ -94,12 +95,12 @@ export async function usersRoutes(app: Api) {
       querystring: LookupQuery,
       response: { 200: UserOne, ...errorResponses },
     },
-  }, async (req) => oneWire(app.db, await users.lookupUser(app.db, req.auth, req.query)));
+  }, (req, reply) => sendCached(req, reply, async () => oneWire(app.db, await users.lookupUser(app.db, req.auth, req.query))));
 
   app.get('/v1/users/:id', {
     config: read,
     schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: UserOne, ...errorResponses } },
-  }, async (req) => oneWire(app.db, await users.getUser(app.db, req.auth, req.params.id)));
+  }, (req, reply) => sendCached(req, reply, async () => oneWire(app.db, await users.getUser(app.db, req.auth, req.params.id))));
 
   app.post('/v1/users', {
     config: write,
