@@ -8,7 +8,8 @@ import { freshDatabase, POSTGRES_URL, type TestApp, type TestCompany } from '../
 import { startServer, type ServerProcess } from '../server-process.js';
 import { openDb, type Db } from '../../src/storage/db.js';
 
-export const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+/** Nodes share rate limits through this Redis when TEST_REDIS_URL names one (CI); in memory otherwise. */
+export const REDIS_URL = process.env.TEST_REDIS_URL || '';
 
 export interface Cluster {
   nodes: ServerProcess[];
@@ -62,7 +63,7 @@ export async function startCluster(n: number, extra: Record<string, string> = {}
   const database = await freshDatabase('postgres');
   const env = {
     DATABASE_URL: database.url,
-    REDIS_URL,
+    ...(REDIS_URL ? { REDIS_URL } : {}),
     COOKIE_SECRET: 'cluster-test-cookie-secret-0123456789abcdef',
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_POLL_MS: '50',
