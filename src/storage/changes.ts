@@ -8,10 +8,12 @@
  * counter, so "nothing in these tables changed since the read began" is "no table's version is above
  * the stamp taken when it began".
  *
- * A read that wants caching runs inside `recordReads`, which collects the tables its statements read
- * from; the cache stores that set with the entry, so no list of dependencies is kept by hand.
+ * A read that wants caching runs inside `recordReads`, which collects the tables read while it runs;
+ * the cache stores that set with the entry, so no list of dependencies is kept by hand. It collects
+ * every read statement of the process in that time, its own and any concurrent request's: a superset,
+ * so a dependency is never missed (an extra one only makes the entry go stale sooner). This avoids
+ * AsyncLocalStorage, whose promise hooks cost every request of the process on Node 20.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Where changes made by other processes come from. */
 export interface ChangeSource {
@@ -64,7 +66,8 @@ export const readTables = (sqlText: string): string[] => matches(READ_RE, sqlTex
 export class ChangeTracker {
   private seq = 0;
   private readonly versions = new Map<string, number>();
-  private readonly reads = new AsyncLocalStorage<Set<string>>();
+  /** The table sets of the reads being recorded right now. */
+  private readonly recorders = new Set<Set<string>>();
   private source: ChangeSource | null = null;
   /** Tables that change with a write to the key (foreign keys with ON DELETE CASCADE / SET NULL). */
   private cascades: ((table: string) => readonly string[]) | null = null;
@@ -128,11 +131,15 @@ export class ChangeTracker {
     return true;
   }
 
-  /** Runs `fn`, collecting the tables its statements read. */
+  /** Runs `fn`, collecting the tables read while it runs (its own statements among them). */
   async recordReads<T>(fn: () => Promise<T>): Promise<{ value: T; tables: Set<string> }> {
     const tables = new Set<string>();
-    const value = await this.reads.run(tables, fn);
-    return { value, tables };
+    this.recorders.add(tables);
+    try {
+      return { value: await fn(), tables };
+    } finally {
+      this.recorders.delete(tables);
+    }
   }
 
   /**
@@ -145,9 +152,9 @@ export class ChangeTracker {
       for (const t of k.tables) this.bump(t);
     } else if (k.kind === 'ddl') {
       this.bumpAll();
-    } else if (k.kind === 'read') {
-      const rec = this.reads.getStore();
-      if (rec) for (const t of readTables(sqlText)) rec.add(t);
+    } else if (k.kind === 'read' && this.recorders.size > 0) {
+      const tables = readTables(sqlText);
+      for (const rec of this.recorders) for (const t of tables) rec.add(t);
     }
     return k;
   }
