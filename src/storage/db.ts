@@ -13,6 +13,7 @@ import {
   sql,
   type DatabaseIntrospector,
   type DatabaseMetadata,
+  type LogEvent,
   type SchemaMetadata,
   type TableMetadata,
 } from 'kysely';
@@ -27,6 +28,10 @@ export interface Db {
   /** Answers true when the database responds to a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** Calls `fn` after every query (its duration, or its error); returns the removal. Used by src/ops. */
+  observeQueries(fn: (e: LogEvent) => void): () => void;
+  /** PostgreSQL: the pool's clients right now; null on SQLite (one connection). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
 }
 
 // COUNT(*) and bigint columns come back from pg as strings; every id and count here fits in a double.
@@ -92,6 +97,11 @@ class SchemaLocalPostgresDialect extends PostgresDialect {
 export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
   const kind = databaseKind(url);
   let kysely: Kysely<Database>;
+  let pool: pg.Pool | null = null;
+  const observers = new Set<(e: LogEvent) => void>();
+  const log = (e: LogEvent) => {
+    for (const fn of observers) fn(e);
+  };
   if (kind === 'sqlite') {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -101,12 +111,12 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     conn.pragma('busy_timeout = 5000');
     conn.pragma('synchronous = NORMAL');
     conn.pragma('foreign_keys = ON');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }) });
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }), log });
   } else {
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
+    pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    kysely = new Kysely<Database>({ dialect: new SchemaLocalPostgresDialect({ pool }) });
+    kysely = new Kysely<Database>({ dialect: new SchemaLocalPostgresDialect({ pool }), log });
   }
   return {
     kysely,
@@ -122,5 +132,10 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     async close() {
       await kysely.destroy();
     },
+    observeQueries(fn) {
+      observers.add(fn);
+      return () => void observers.delete(fn);
+    },
+    poolStats: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null),
   };
 }
