@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
 import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
+import { opsConfig, type OpsConfig } from '../ops/config.js';
 
 export interface Config {
   /** TCP port the server listens on. */
@@ -60,6 +61,8 @@ export interface Config {
   telemetry: TelemetryConfig;
   /** Webhook delivery: worker, target policy, timeout, retry schedule, test body (WEBHOOK_*; docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** Operations: the /metrics token and the slow-request log (METRICS_TOKEN, SLOW_REQUEST_MS; docs/operations.md). */
+  ops: OpsConfig;
 }
 
 export class ConfigError extends Error {}
@@ -155,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     documentContentTypes: contentTypes(env),
     telemetry: telemetryConfig(env, (m) => new ConfigError(m)),
     webhooks: webhookConfig(env, (m) => new ConfigError(m)),
+    ops: opsConfig(env, (m) => new ConfigError(m)),
     ...overrides,
   };
 }

@@ -1,0 +1,45 @@
+/**
+ * Operations settings (METRICS_TOKEN, SLOW_REQUEST_MS), read by config/index.ts. README.md and
+ * docs/operations.md list them.
+ */
+export interface OpsConfig {
+  /**
+   * The operator token that `GET /metrics` requires as `Authorization: Bearer <token>` (METRICS_TOKEN,
+   * at least 16 characters). Unset: no metrics are collected and /metrics is a 404 like any unknown path.
+   */
+  metricsToken: string | null;
+  /**
+   * A request taking at least this long, milliseconds, is logged at warn level with its database
+   * queries (SLOW_REQUEST_MS, default 1000; 0 logs every request; `off` turns the log and the
+   * per-request query accounting off).
+   */
+  slowRequestMs: number | null;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const METRICS_TOKEN_MIN_LENGTH = 16;
+const SLOW_REQUEST_MAX_MS = 3_600_000;
+
+function slowRequestMs(env: Env, error: (m: string) => Error): number | null {
+  const raw = env.SLOW_REQUEST_MS?.trim();
+  if (raw === undefined || raw === '') return 1000;
+  if (raw.toLowerCase() === 'off') return null;
+  if (!/^\d+$/.test(raw) || Number(raw) > SLOW_REQUEST_MAX_MS) {
+    throw error(`SLOW_REQUEST_MS must be a whole number of milliseconds from 0 to ${SLOW_REQUEST_MAX_MS}, or off, got "${env.SLOW_REQUEST_MS}"`);
+  }
+  return Number(raw);
+}
+
+function metricsToken(env: Env, error: (m: string) => Error): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(raw)) {
+    throw error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces, got ${raw.length} characters`);
+  }
+  return raw;
+}
+
+export function opsConfig(env: Env, error: (m: string) => Error): OpsConfig {
+  return { metricsToken: metricsToken(env, error), slowRequestMs: slowRequestMs(env, error) };
+}
