@@ -1,7 +1,9 @@
 /**
- * Operations settings (METRICS_TOKEN, SLOW_REQUEST_MS), read by config/index.ts. README.md and
- * docs/operations.md list them.
+ * Operations settings (METRICS_TOKEN, SLOW_REQUEST_MS, SLOW_REQUEST_QUERIES), read by config/index.ts.
+ * README.md and docs/operations.md list them.
  */
+import { flag } from '../events/webhooks/settings.js';
+
 export interface OpsConfig {
   /**
    * The operator token that `GET /metrics` requires as `Authorization: Bearer <token>` (METRICS_TOKEN,
@@ -9,11 +11,16 @@ export interface OpsConfig {
    */
   metricsToken: string | null;
   /**
-   * A request taking at least this long, milliseconds, is logged at warn level with its database
-   * queries (SLOW_REQUEST_MS, default 1000; 0 logs every request; `off` turns the log and the
-   * per-request query accounting off).
+   * A request taking at least this long, milliseconds, is logged at warn level (SLOW_REQUEST_MS,
+   * default 1000; 0 logs every request; `off` turns the line off).
    */
   slowRequestMs: number | null;
+  /**
+   * Count each request's database queries for that line (SLOW_REQUEST_QUERIES, default on). It needs an
+   * AsyncLocalStorage scope per request, which on Node 20 taxes every promise of the process:
+   * docs/operations.md gives the measured cost.
+   */
+  slowRequestQueries: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -41,5 +48,9 @@ function metricsToken(env: Env, error: (m: string) => Error): string | null {
 }
 
 export function opsConfig(env: Env, error: (m: string) => Error): OpsConfig {
-  return { metricsToken: metricsToken(env, error), slowRequestMs: slowRequestMs(env, error) };
+  return {
+    metricsToken: metricsToken(env, error),
+    slowRequestMs: slowRequestMs(env, error),
+    slowRequestQueries: flag(env, 'SLOW_REQUEST_QUERIES', true, error),
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * Operations instrumentation of one app (docs/operations.md): Prometheus metrics at `GET /metrics`
- * when METRICS_TOKEN is set, and the slow-request log unless SLOW_REQUEST_MS is off. buildApp calls
- * installMetrics before any other hook, so that the request scope covers authentication too.
+ * when METRICS_TOKEN is set, and the slow-request log unless SLOW_REQUEST_MS is off, with each
+ * request's database queries unless SLOW_REQUEST_QUERIES is off. buildApp calls installMetrics before
+ * any other hook, so that the request scope covers authentication too.
  */
 import type { FastifyInstance } from 'fastify';
 import type { LogEvent } from 'kysely';
@@ -15,20 +16,22 @@ import { attemptRecorder, scraper } from './scrape.js';
 import { metricsRoute } from './route.js';
 
 export function installMetrics(app: FastifyInstance, db: Db, config: Config): void {
-  const { metricsToken, slowRequestMs } = config.ops;
+  const { metricsToken, slowRequestMs, slowRequestQueries } = config.ops;
   const metrics = metricsToken ? createMetrics() : null;
-  const countOnRequest = slowRequestMs !== null ? installRequestScope(app) : null;
+  const countOnRequest = slowRequestMs !== null && slowRequestQueries ? installRequestScope(app) : null;
   const countQuery = metrics ? queryRecorder(metrics) : null;
-  if (!countOnRequest && !countQuery) return;
+  if (!metrics && slowRequestMs === null) return;
 
-  const onQuery = countOnRequest && countQuery
-    ? (e: LogEvent) => {
-      countQuery(e);
-      countOnRequest(e);
-    }
-    : (countOnRequest ?? countQuery)!;
-  const stopObserving = db.observeQueries(onQuery);
-  app.addHook('onClose', async () => stopObserving());
+  if (countOnRequest || countQuery) {
+    const onQuery = countOnRequest && countQuery
+      ? (e: LogEvent) => {
+        countQuery(e);
+        countOnRequest(e);
+      }
+      : (countOnRequest ?? countQuery)!;
+    const stopObserving = db.observeQueries(onQuery);
+    app.addHook('onClose', async () => stopObserving());
+  }
 
   const record = metrics ? httpRecorder(metrics) : null;
   app.addHook('onResponse', (req, reply, done) => {

@@ -1,7 +1,8 @@
 /**
  * The slow-request line: a request that took at least SLOW_REQUEST_MS is logged at warn level with
- * what it takes to trace it (docs/operations.md lists the fields). Never a credential's secret: only
- * the kind and row id of the credential, and the company it belongs to.
+ * what it takes to trace it (docs/operations.md lists the fields); the database fields only while the
+ * request scope counts them (SLOW_REQUEST_QUERIES). Never a credential's secret: only the kind and row
+ * id of the credential, and the company it belongs to.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { routeOf } from './http-metrics.js';
@@ -28,8 +29,7 @@ export function logSlowRequest(req: FastifyRequest, reply: FastifyReply, duratio
     route: routeOf(req),
     status_code: reply.statusCode,
     duration_ms: round2(durationMs),
-    db_queries: scope?.dbQueries ?? 0,
-    db_time_ms: round2(scope?.dbTimeMs ?? 0),
+    ...(scope && { db_queries: scope.dbQueries, db_time_ms: round2(scope.dbTimeMs) }),
     ...caller(req),
   }, 'slow request');
 }

@@ -16,12 +16,13 @@ async function withApp(dialect: 'sqlite' | 'postgres', env: Record<string, strin
   }
 }
 
-test('METRICS_TOKEN must be 16+ characters without spaces; SLOW_REQUEST_MS a whole number or off', () => {
+test('METRICS_TOKEN must be 16+ characters without spaces; SLOW_REQUEST_MS a whole number or off; SLOW_REQUEST_QUERIES a flag', () => {
   assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (e: unknown) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message));
   assert.throws(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' }), ConfigError);
   assert.throws(() => loadConfig({ SLOW_REQUEST_MS: '1.5' }), /SLOW_REQUEST_MS must be a whole number/);
-  assert.deepEqual(loadConfig({}).ops, { metricsToken: null, slowRequestMs: 1000 });
-  assert.deepEqual(loadConfig({ METRICS_TOKEN: TOKEN, SLOW_REQUEST_MS: 'off' }).ops, { metricsToken: TOKEN, slowRequestMs: null });
+  assert.throws(() => loadConfig({ SLOW_REQUEST_QUERIES: 'maybe' }), /SLOW_REQUEST_QUERIES must be 1 or 0/);
+  assert.deepEqual(loadConfig({}).ops, { metricsToken: null, slowRequestMs: 1000, slowRequestQueries: true });
+  assert.deepEqual(loadConfig({ METRICS_TOKEN: TOKEN, SLOW_REQUEST_MS: 'off', SLOW_REQUEST_QUERIES: '0' }).ops, { metricsToken: TOKEN, slowRequestMs: null, slowRequestQueries: false });
   assert.equal(loadConfig({ SLOW_REQUEST_MS: '0' }).ops.slowRequestMs, 0);
 });
 

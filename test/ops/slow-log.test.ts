@@ -118,6 +118,16 @@ eachDialect('slow-request log', (dialect) => {
       for (const secret of [t.company.apiKey, r.device.device_token, 'fd_not-a-device']) assert.equal(all.includes(secret), false, 'no credential in the log');
     }));
 
+  test('SLOW_REQUEST_QUERIES=0 keeps the line without the database fields', () =>
+    capture(dialect, { SLOW_REQUEST_MS: '0', SLOW_REQUEST_QUERIES: '0' }, async (c) => {
+      const res = await c.t.call({ url: '/v1/vehicles' });
+      assert.equal(res.status, 200);
+      const [line] = slowLines(c, res.headers['x-request-id']);
+      assert.equal(line.route, '/v1/vehicles');
+      assert.equal(line.company_id, c.t.company.id);
+      assert.equal('db_queries' in line || 'db_time_ms' in line, false);
+    }));
+
   test('a fast request under the threshold logs no slow line; SLOW_REQUEST_MS=off none at all', async () => {
     await capture(dialect, { SLOW_REQUEST_MS: '60000' }, async (c) => {
       assert.equal((await c.t.app.inject({ url: '/healthz' })).statusCode, 200);
