@@ -1,7 +1,7 @@
 /**
  * Request and query metrics, recorded as they happen. Labels stay bounded: the route is the pattern it
  * matched (`/v1/vehicles/:id`), never the URL; a path that matched no route counts as `(unmatched)`.
- * The labelled series of each (method, route, status) are looked up once and kept.
+ * The series of each (method, route, status) is looked up once and kept (series.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LogEvent } from 'kysely';
@@ -28,8 +28,8 @@ export function httpRecorder(m: Metrics): (req: FastifyRequest, reply: FastifyRe
     if (!s) {
       const statusClass = STATUS_CLASSES[Math.floor(status / 100) - 1] ?? 'other';
       s = {
-        requests: m.httpRequests.labels(req.method, route, String(status)),
-        durationS: m.httpDuration.labels(req.method, route, statusClass),
+        requests: m.httpRequests.series({ method: req.method, route, status_code: String(status) }),
+        durationS: m.httpDuration.series({ method: req.method, route, status_class: statusClass }),
       };
       series.set(key, s);
     }
@@ -53,7 +53,7 @@ export function queryRecorder(m: Metrics): (e: LogEvent) => void {
     let s = byKind.get(kind);
     if (!s) {
       const op = OPERATIONS[kind] ?? 'other';
-      s = { durationS: m.dbQueryDuration.labels(op), errors: m.dbQueryErrors.labels(op) };
+      s = { durationS: m.dbQueryDuration.series({ operation: op }), errors: m.dbQueryErrors.series({ operation: op }) };
       byKind.set(kind, s);
     }
     s.durationS.observe(e.queryDurationMillis / 1000);

@@ -4,7 +4,8 @@
  * holds the values read from the database at scrape time, rendered only when that read succeeded.
  * docs/operations.md lists every name and label.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { SeriesCounter, SeriesHistogram } from './series.js';
 
 const HTTP_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const DB_BUCKETS_S = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5];
@@ -18,32 +19,24 @@ export function createMetrics() {
   return {
     registry,
     dbRegistry,
-    httpRequests: new Counter({
-      name: 'fleet_http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern ("(unmatched)" for unknown paths) and status code',
-      labelNames: ['method', 'route', 'status_code'] as const,
-      registers: on,
-    }),
-    httpDuration: new Histogram({
-      name: 'fleet_http_request_duration_seconds',
-      help: 'Time from receiving a request to sending its answer, by method, route pattern and status class',
-      labelNames: ['method', 'route', 'status_class'] as const,
-      buckets: HTTP_BUCKETS_S,
-      registers: on,
-    }),
-    dbQueryDuration: new Histogram({
-      name: 'fleet_db_query_duration_seconds',
-      help: 'Database queries made by this process and their duration, by operation (select, insert, update, delete, raw, other)',
-      labelNames: ['operation'] as const,
-      buckets: DB_BUCKETS_S,
-      registers: on,
-    }),
-    dbQueryErrors: new Counter({
-      name: 'fleet_db_query_errors_total',
-      help: 'Database queries that failed, by operation',
-      labelNames: ['operation'] as const,
-      registers: on,
-    }),
+    httpRequests: new SeriesCounter(
+      'fleet_http_requests_total',
+      'HTTP requests answered, by method, route pattern ("(unmatched)" for unknown paths) and status code',
+      registry,
+    ),
+    httpDuration: new SeriesHistogram(
+      'fleet_http_request_duration_seconds',
+      'Time from receiving a request to sending its answer, by method, route pattern and status class',
+      registry,
+      HTTP_BUCKETS_S,
+    ),
+    dbQueryDuration: new SeriesHistogram(
+      'fleet_db_query_duration_seconds',
+      'Database queries made by this process and their duration, by operation (select, insert, update, delete, raw, other)',
+      registry,
+      DB_BUCKETS_S,
+    ),
+    dbQueryErrors: new SeriesCounter('fleet_db_query_errors_total', 'Database queries that failed, by operation', registry),
     dbPoolClients: new Gauge({
       name: 'fleet_db_pool_clients',
       help: 'PostgreSQL pool clients by state (total, idle, waiting = requests waiting for a client); SQLite: total 1',
