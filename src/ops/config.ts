@@ -16,9 +16,9 @@ export interface OpsConfig {
    */
   slowRequestMs: number | null;
   /**
-   * Count each request's database queries for that line (SLOW_REQUEST_QUERIES, default on). It needs an
-   * AsyncLocalStorage scope per request, which on Node 20 taxes every promise of the process:
-   * docs/operations.md gives the measured cost.
+   * Count each request's database queries for that line (SLOW_REQUEST_QUERIES, default off). It needs an
+   * AsyncLocalStorage scope per request, which on Node 20 taxes every promise of the process — about
+   * 20 µs on a request with a few queries, measured (docs/operations.md) — so it is turned on to hunt.
    */
   slowRequestQueries: boolean;
 }
@@ -51,6 +51,6 @@ export function opsConfig(env: Env, error: (m: string) => Error): OpsConfig {
   return {
     metricsToken: metricsToken(env, error),
     slowRequestMs: slowRequestMs(env, error),
-    slowRequestQueries: flag(env, 'SLOW_REQUEST_QUERIES', true, error),
+    slowRequestQueries: flag(env, 'SLOW_REQUEST_QUERIES', false, error),
   };
 }

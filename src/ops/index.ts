@@ -1,7 +1,7 @@
 /**
  * Operations instrumentation of one app (docs/operations.md): Prometheus metrics at `GET /metrics`
  * when METRICS_TOKEN is set, and the slow-request log unless SLOW_REQUEST_MS is off, with each
- * request's database queries unless SLOW_REQUEST_QUERIES is off. buildApp calls installMetrics before
+ * request's database queries when SLOW_REQUEST_QUERIES is on. buildApp calls installMetrics before
  * any other hook, so that the request scope covers authentication too.
  */
 import type { FastifyInstance } from 'fastify';

@@ -21,8 +21,8 @@ test('METRICS_TOKEN must be 16+ characters without spaces; SLOW_REQUEST_MS a who
   assert.throws(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' }), ConfigError);
   assert.throws(() => loadConfig({ SLOW_REQUEST_MS: '1.5' }), /SLOW_REQUEST_MS must be a whole number/);
   assert.throws(() => loadConfig({ SLOW_REQUEST_QUERIES: 'maybe' }), /SLOW_REQUEST_QUERIES must be 1 or 0/);
-  assert.deepEqual(loadConfig({}).ops, { metricsToken: null, slowRequestMs: 1000, slowRequestQueries: true });
-  assert.deepEqual(loadConfig({ METRICS_TOKEN: TOKEN, SLOW_REQUEST_MS: 'off', SLOW_REQUEST_QUERIES: '0' }).ops, { metricsToken: TOKEN, slowRequestMs: null, slowRequestQueries: false });
+  assert.deepEqual(loadConfig({}).ops, { metricsToken: null, slowRequestMs: 1000, slowRequestQueries: false });
+  assert.deepEqual(loadConfig({ METRICS_TOKEN: TOKEN, SLOW_REQUEST_MS: 'off', SLOW_REQUEST_QUERIES: '1' }).ops, { metricsToken: TOKEN, slowRequestMs: null, slowRequestQueries: true });
   assert.equal(loadConfig({ SLOW_REQUEST_MS: '0' }).ops.slowRequestMs, 0);
 });
 
