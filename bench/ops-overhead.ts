@@ -2,7 +2,7 @@
  * What the operations hooks (src/ops) cost per request, in one process on SQLite, with `app.inject`:
  *
  * 1. the hot-path recorders alone (per request, per query);
- * 2. Kysely's query-log wrapper that feeds them (per query);
+ * 2. the query observer that feeds them (src/storage/observed.ts), idle and observed (per query);
  * 3. `GET /v1/vehicles/:id` (an API key lookup and three reads) and `GET /healthz`, in alternating blocks
  *    of apps that differ only in their settings: nothing, metrics (METRICS_TOKEN), metrics and the
  *    slow-request line without query accounting (SLOW_REQUEST_QUERIES=0);
@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, type LogEvent } from 'kysely';
+import { observed, type QueryObserver } from '../src/storage/observed.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
@@ -61,24 +62,24 @@ function recorders() {
   console.log(`recorders: ${perRequest.toFixed(0)} ns per request, ${perQuery.toFixed(0)} ns per query`);
 }
 
-async function queryLog() {
+async function queryObserver() {
   const conn = new SqliteDatabase(':memory:');
   conn.exec("create table t (id integer primary key, v text); insert into t values (1, 'a')");
-  const plain = new Kysely<any>({ dialect: new SqliteDialect({ database: conn }) });
-  const logged = new Kysely<any>({ dialect: new SqliteDialect({ database: conn }), log: () => {} });
+  const dialect = (observers: Set<QueryObserver>) => observed(new SqliteDialect({ database: conn }), observers);
+  const kinds = {
+    plain: new Kysely<any>({ dialect: new SqliteDialect({ database: conn }) }),
+    idle: new Kysely<any>({ dialect: dialect(new Set()) }),
+    observed: new Kysely<any>({ dialect: dialect(new Set([() => {}])) }),
+  };
   const block = async (k: Kysely<any>) => {
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < 2000; i++) await k.selectFrom('t').selectAll().where('id', '=', 1).executeTakeFirst();
     return Number(process.hrtime.bigint() - t0) / 2000;
   };
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let r = 0; r < 30; r++) {
-    a.push(await block(plain));
-    b.push(await block(logged));
-  }
-  console.log(`query-log wrapper: ${(min(b) - min(a)).toFixed(0)} ns per query (point query ${min(a).toFixed(0)} ns without it)`);
-  await plain.destroy();
+  const best = { plain: Infinity, idle: Infinity, observed: Infinity };
+  for (let r = 0; r < 30; r++) for (const [name, k] of Object.entries(kinds)) best[name as keyof typeof best] = Math.min(best[name as keyof typeof best], await block(k));
+  console.log(`query observer: ${(best.idle - best.plain).toFixed(0)} ns per query with no observer, ${(best.observed - best.plain).toFixed(0)} ns with one (point query ${best.plain.toFixed(0)} ns)`);
+  await kinds.plain.destroy();
 }
 
 interface Subject {
@@ -146,7 +147,7 @@ async function requests(dir: string) {
 }
 
 recorders();
-await queryLog();
+await queryObserver();
 const dir = mkdtempSync(join(tmpdir(), 'ops-bench-'));
 try {
   await requests(dir);

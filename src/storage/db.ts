@@ -13,12 +13,12 @@ import {
   sql,
   type DatabaseIntrospector,
   type DatabaseMetadata,
-  type LogEvent,
   type SchemaMetadata,
   type TableMetadata,
 } from 'kysely';
 import { databaseKind } from '../config/index.js';
 import type { Database } from './schema.js';
+import { observed, type QueryObserver } from './observed.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -29,7 +29,7 @@ export interface Db {
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /** Calls `fn` after every query (its duration, or its error); returns the removal. Used by src/ops. */
-  observeQueries(fn: (e: LogEvent) => void): () => void;
+  observeQueries(fn: QueryObserver): () => void;
   /** PostgreSQL: the pool's clients right now; null on SQLite (one connection). */
   poolStats(): { total: number; idle: number; waiting: number } | null;
 }
@@ -98,10 +98,7 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
   const kind = databaseKind(url);
   let kysely: Kysely<Database>;
   let pool: pg.Pool | null = null;
-  const observers = new Set<(e: LogEvent) => void>();
-  const log = (e: LogEvent) => {
-    for (const fn of observers) fn(e);
-  };
+  const observers = new Set<QueryObserver>();
   if (kind === 'sqlite') {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -111,12 +108,12 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     conn.pragma('busy_timeout = 5000');
     conn.pragma('synchronous = NORMAL');
     conn.pragma('foreign_keys = ON');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(conn) }), log });
+    kysely = new Kysely<Database>({ dialect: observed(new SqliteDialect({ database: withStatementCache(conn) }), observers) });
   } else {
     pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10 });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
-    kysely = new Kysely<Database>({ dialect: new SchemaLocalPostgresDialect({ pool }), log });
+    kysely = new Kysely<Database>({ dialect: observed(new SchemaLocalPostgresDialect({ pool }), observers) });
   }
   return {
     kysely,
