@@ -43,7 +43,7 @@ async function queues(db: Kysely<Database>) {
 async function telemetryLag(db: Kysely<Database>, kind: DbKind) {
   const gapS = kind === 'postgres'
     ? sql`extract(epoch from (max_fix_time::timestamptz - horizon::timestamptz))::float8`
-    : sql`(julianday(max_fix_time) - julianday(horizon)) * 86400.0`;
+    : sql`unixepoch(max_fix_time, 'subsec') - unixepoch(horizon, 'subsec')`;
   const r = await sql<{ vehicles: number; oldest_received_at: string | null; fix_lag_s: number | null }>`
     select count(*) as vehicles, min(last_received_at) as oldest_received_at, max(${gapS}) as fix_lag_s
     from telemetry_state
