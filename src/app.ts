@@ -22,6 +22,7 @@ import { consoleRoutes } from './http/console.js';
 import { installWebhooks } from './events/webhooks/index.js';
 import { requestLogSerializer } from './events/webhooks/log-redaction.js';
 import { installRateLimits } from './limits/index.js';
+import { installMetrics } from './ops/index.js';
 
 export interface BuildOptions {
   /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
@@ -30,6 +31,8 @@ export interface BuildOptions {
   skipMigrations?: boolean;
   /** The OAuth module's clock, epoch milliseconds (tests move it to expire codes and tokens). */
   clock?: () => number;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 let reqSeq = 0;
@@ -39,7 +42,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (!opts.skipMigrations) await migrateToLatest(db);
 
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: requestLogSerializer } },
+    logger: { level: config.logLevel, serializers: { req: requestLogSerializer }, ...(opts.logStream && { stream: opts.logStream }) },
     bodyLimit: config.bodyLimitBytes,
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     requestIdHeader: 'x-request-id',
@@ -59,6 +62,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('db', db);
   app.decorate('config', config);
   if (!opts.db) app.addHook('onClose', async () => db.close());
+  installMetrics(app, db, config);
   app.addHook('onSend', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });

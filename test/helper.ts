@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, describe } from 'node:test';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuildOptions } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
 import { openDb, type Db } from '../src/storage/db.js';
 import { createCompany } from '../src/domain/companies/service.js';
@@ -65,11 +65,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function makeApp(dialect: Dialect, env: Record<string, string> = {}): Promise<TestApp> {
+export async function makeApp(dialect: Dialect, env: Record<string, string> = {}, build: Omit<BuildOptions, 'db'> = {}): Promise<TestApp> {
   const database = await freshDatabase(dialect);
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
   const db = openDb(config.databaseUrl, { poolSize: 4 });
-  const app = await buildApp(config, { db });
+  const app = await buildApp(config, { ...build, db });
   const newCompany = async (name = 'Acme Freight') => {
     const c = await createCompany(db, { name });
     const key = await createApiKey(db, c.id, 'test');

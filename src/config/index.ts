@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
 import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
 import { limitsConfig, type LimitsConfig } from '../limits/settings.js';
+import { opsConfig, type OpsConfig } from '../ops/config.js';
 
 export interface Config {
   /** TCP port the server listens on. */
@@ -68,6 +69,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Request-rate and concurrency limits, and their Redis (RATE_LIMIT_*, REDIS_*; docs/rate-limits.md). */
   limits: LimitsConfig;
+  /** Operations: the /metrics token and the slow-request log (METRICS_TOKEN, SLOW_REQUEST_MS; docs/operations.md). */
+  ops: OpsConfig;
 }
 
 export class ConfigError extends Error {}
@@ -165,6 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     telemetry: telemetryConfig(env, (m) => new ConfigError(m)),
     webhooks: webhookConfig(env, (m) => new ConfigError(m)),
     limits: limitsConfig(env, (m) => new ConfigError(m)),
+    ops: opsConfig(env, (m) => new ConfigError(m)),
     ...overrides,
   };
 }

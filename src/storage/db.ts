@@ -21,7 +21,7 @@ import type { Database } from './schema.js';
 import { ChangeTracker } from './changes.js';
 import { pgChanges, sqliteChanges, type PgChangeOptions } from './change-sources.js';
 import { ReadCache } from './read-cache.js';
-import { TrackingDialect } from './tracking-dialect.js';
+import { TrackingDialect, type QueryObserver } from './tracking-dialect.js';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -37,6 +37,10 @@ export interface Db {
   /** Answers true when the database responds to a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+  /** Calls `fn` after every query (its duration, or its error); returns the removal. Used by src/ops. */
+  observeQueries(fn: QueryObserver): () => void;
+  /** PostgreSQL: the pool's clients right now; null on SQLite (one connection). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
 }
 
 // COUNT(*) and bigint columns come back from pg as strings; every id and count here fits in a double.
@@ -107,6 +111,8 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
   const changes = new ChangeTracker();
   let kysely: Kysely<Database>;
   let watch: (opts?: PgChangeOptions) => Promise<void>;
+  let pool: pg.Pool | null = null;
+  const observers = new Set<QueryObserver>();
   if (kind === 'sqlite') {
     const path = sqlitePath(url);
     if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
@@ -116,17 +122,17 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     conn.pragma('busy_timeout = 5000');
     conn.pragma('synchronous = NORMAL');
     conn.pragma('foreign_keys = ON');
-    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SqliteDialect({ database: withStatementCache(conn) }), changes) });
+    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SqliteDialect({ database: withStatementCache(conn) }), changes, observers) });
     watch = async () => sqliteChanges(conn, changes);
   } else {
     // A request waits at most 5 s for a connection (PostgreSQL down or saturated), then fails with 503.
-    const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000 });
+    pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 5000 });
     // A client losing its connection (PostgreSQL restarting) must not crash the process. The pool
     // handles idle clients ('error' on the pool); a checked-out client also emits 'error' on itself,
     // with no listener unless we add one. Its query fails (503 to the caller) and the pool drops it.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SchemaLocalPostgresDialect({ pool }), changes) });
+    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SchemaLocalPostgresDialect({ pool }), changes, observers) });
     watch = (opts) => pgChanges(url, changes, opts);
   }
   return {
@@ -149,5 +155,10 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
       await changes.close();
       await kysely.destroy();
     },
+    observeQueries(fn) {
+      observers.add(fn);
+      return () => void observers.delete(fn);
+    },
+    poolStats: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null),
   };
 }

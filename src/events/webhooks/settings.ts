@@ -36,7 +36,8 @@ export interface WebhookConfig {
 
 type Env = Record<string, string | undefined>;
 
-function flag(env: Env, name: string, def: boolean, error: (m: string) => Error): boolean {
+/** A yes/no setting: 1/0, true/false, on/off, yes/no. */
+export function flag(env: Env, name: string, def: boolean, error: (m: string) => Error): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return def;
   if (['1', 'true', 'on', 'yes'].includes(raw)) return true;

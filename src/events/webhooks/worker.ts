@@ -14,6 +14,8 @@ import type { Clock } from '../../auth/oauth/clock.js';
 import type { WebhookConfig } from './settings.js';
 import type { Sender, AttemptResult } from './sender.js';
 import { fanOut } from './fanout.js';
+import { outcomeOf } from './outcome.js';
+import type { RequestState } from './tables.js';
 import { claim, holdSqliteLease, recordResults, releaseSqliteLease, type Claimed, type Finished } from './claims.js';
 
 export type { Clock };
@@ -30,6 +32,8 @@ export interface AttemptReport {
   /** Process time the attempt started, epoch milliseconds. */
   startedAtMs: number;
   result: AttemptResult;
+  /** What the attempt made of the delivery: `delivered`, `rejected`, `pending` (a retry is due later) or `failed`. */
+  state: RequestState;
 }
 
 export interface WorkerOptions {
@@ -63,8 +67,15 @@ export class DeliveryWorker {
   private readonly inflight = new Set<Promise<void>>();
   private finished: Finished[] = [];
   private leaseValidUntil = 0;
+  private readonly listeners = new Set<(a: AttemptReport) => void>();
 
   constructor(private readonly o: WorkerOptions) {}
+
+  /** Hears about every attempt from now on, as `onAttempt` does (metrics); returns the removal. */
+  addAttemptListener(fn: (a: AttemptReport) => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
 
   /** Now, epoch milliseconds: the given clock, else the database's. */
   async now(): Promise<number> {
@@ -105,7 +116,12 @@ export class DeliveryWorker {
   private async attempt(c: Claimed, nowMs: number): Promise<Finished> {
     const startedAtMs = Date.now();
     const result = await this.o.sender.send({ url: c.url, secret: c.secret, body: c.body, requestId: c.id, nowMs });
-    this.o.onAttempt?.({ requestId: c.id, action: c.action, eventOccurredAt: c.event_occurred_at, startedAtMs, result });
+    if (this.o.onAttempt || this.listeners.size > 0) {
+      const { state } = outcomeOf({ numFailures: c.num_failures, retryStep: c.retry_step }, result.status, nowMs, this.o.config.retryScheduleS);
+      const report: AttemptReport = { requestId: c.id, action: c.action, eventOccurredAt: c.event_occurred_at, startedAtMs, result, state };
+      this.o.onAttempt?.(report);
+      for (const fn of this.listeners) fn(report);
+    }
     return { claim: c, result, attemptedAtMs: nowMs };
   }
 
