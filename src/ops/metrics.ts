@@ -53,6 +53,17 @@ export function createMetrics() {
       help: 'How long the scrape-time database read took (the deadline when it timed out)',
       registers: on,
     }),
+    readCache: new Gauge({
+      name: 'fleet_read_cache',
+      help: 'The read cache of this process (docs/caching.md): hits, misses, stored and uncacheable since start (uncacheable = read a table other nodes do not announce), entries and bytes now',
+      labelNames: ['stat'] as const,
+      registers: on,
+    }),
+    changeListenerUp: new Gauge({
+      name: 'fleet_change_listener_up',
+      help: '1 while this process sees changes made by other processes (PostgreSQL LISTEN connection up; always 1 on SQLite), else 0: the read cache is off meanwhile',
+      registers: on,
+    }),
     webhookAttempts: new Counter({
       name: 'fleet_webhook_attempts_total',
       help: 'Webhook delivery attempts made by this process, by outcome (delivered, retry, rejected, failed) and result (2xx..5xx, timeout, refused, network, invalid_url)',

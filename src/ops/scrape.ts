@@ -21,6 +21,14 @@ function setPool(m: Metrics, db: Db): void {
   m.dbPoolClients.set({ state: 'waiting' }, pool.waiting);
 }
 
+function setCache(m: Metrics, db: Db): void {
+  const c = db.cache;
+  for (const [stat, n] of Object.entries(c.stats)) m.readCache.set({ stat }, n);
+  m.readCache.set({ stat: 'entries' }, c.size);
+  m.readCache.set({ stat: 'bytes' }, c.usedBytes);
+  m.changeListenerUp.set(db.changes.live ? 1 : 0);
+}
+
 function setDepths(m: Metrics, d: Depths, nowMs: number): void {
   m.outboxEvents.set(d.eventsPending);
   m.outboxOldestAge.set(ageS(d.oldestEventAt, nowMs));
@@ -35,6 +43,7 @@ export function scraper(m: Metrics, db: Db, onReadError: (err: unknown) => void)
   const read = depthReader(db, onReadError);
   return async () => {
     setPool(m, db);
+    setCache(m, db);
     const started = performance.now();
     const depths = await read();
     m.dbReadDuration.set((performance.now() - started) / 1000);

@@ -106,6 +106,24 @@ eachDialect('GET /metrics', (dialect) => {
       });
     }));
 
+  test('read cache gauges: a repeated GET shows as hits; the change listener is up', () =>
+    withApp(dialect, METRICS_ENV, async (t) => {
+      const v = (await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'RC-1' } })).body.vehicle;
+      // On PostgreSQL the node also hears of its own writes by notification; let them arrive, and the
+      // API key settle in the cache, first.
+      await new Promise((r) => setTimeout(r, 300));
+      await t.call({ method: 'GET', url: '/v1/companies' });
+      const before = await scrape(t.app);
+      for (let i = 0; i < 3; i++) assert.equal((await t.call({ method: 'GET', url: `/v1/vehicles/${v.id}` })).status, 200);
+      const after = await scrape(t.app);
+      const stat = (x: typeof after, k: string) => x.samples.get(`fleet_read_cache{stat="${k}"}`)!;
+      // The first GET computes the body and stores it, the next two are hits (the API key is a hit each time).
+      assert.equal(stat(after, 'stored') - stat(before, 'stored'), 1);
+      assert.equal(stat(after, 'hits') - stat(before, 'hits'), 2 + 3);
+      assert.ok(stat(after, 'entries') >= 2 && stat(after, 'bytes') > 0);
+      assert.equal(after.samples.get('fleet_change_listener_up'), 1);
+    }));
+
   test('with the database gone the scrape still answers: fleet_db_up 0 and no database gauges', () =>
     withApp(dialect, METRICS_ENV, async (t) => {
       assert.equal((await scrape(t.app)).samples.get('fleet_outbox_events_pending'), 0);
