@@ -7,7 +7,8 @@
  *    clients each posting 500-record batches back to back for INGEST_SECONDS, records/s and the batch
  *    latency percentiles.
  * Targets: ≥ 50,000 records/s, and ≥ 25 % of the raw insert rate. Bounded in time; writes
- * bench/results/ingest-<database>.json.
+ * bench/results/ingest-<database>.json (and, with BENCH_CPU_PROF=1, a CPU profile of the measured
+ * window to bench/results/profiles/ingest-<database>.cpuprofile).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,7 +18,7 @@ import { openDb, sqlitePath } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { benchCompany } from '../lib/fleet.js';
 import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from '../lib/databases.js';
-import { startServer } from '../lib/server-process.js';
+import { PROFILE_DIR, startServer } from '../lib/server-process.js';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/storage/db.js';
 import type { TelemetryRecordsTable } from '../../src/telemetry/store/tables.js';
@@ -154,6 +155,8 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
       log(`HTTP ingestion, ${connections} connections, ${seconds} s`);
       const start = performance.now();
       const until = start + seconds * 1000;
+      const profile = process.env.BENCH_CPU_PROF === '1' ? join(PROFILE_DIR, `ingest-${kind}.cpuprofile`) : null;
+      if (profile) await server.profileStart();
       const cpu0 = cpuMs(server.pid);
       await Promise.all(Array.from({ length: connections }, async (_, c) => {
         let turn = 0;
@@ -169,6 +172,10 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
       }));
       const elapsed = (performance.now() - start) / 1000;
       const cpu1 = cpuMs(server.pid);
+      if (profile) {
+        await server.profileStop(profile);
+        log(`profile: ${profile}`);
+      }
       const cpuUs = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / records);
       const rate = records / elapsed;
       latencies.sort((a, b) => a - b);
