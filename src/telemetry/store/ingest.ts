@@ -19,7 +19,7 @@ import { writeTx, type Trx } from './tx.js';
 import { insertRecords } from './insert.js';
 import { locationPayload } from './payloads.js';
 import { pointId } from '../point-id.js';
-import { pointJson } from '../point-json.js';
+import { pointJson, type PointFields } from '../point-json.js';
 import { kmToMi, kphToMph, litersToGallons } from '../units.js';
 
 /** Wire units in the read models other areas share: mph, miles, gallons (rounded to 0.1 or 0.01). */
@@ -62,24 +62,26 @@ export function pointType(r: ParsedRecord, th: Thresholds): string | null {
   return (r.speed_kph ?? 0) > th.movingSpeedKph ? 'vehicle_moving' : 'vehicle_stopped';
 }
 
-function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: number | null, receivedAt: string, th: Thresholds): Insertable<TelemetryRecordsTable> {
+/** The row of one accepted record, in its final shape (id filled in once stored): no copies later. */
+function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: number | null, receivedAt: string, th: Thresholds): FreshRow {
   const r = a.rec;
-  const data = a.extra ? { ...(r.data ?? {}), ...a.extra } : r.data;
-  const fixTime = toIso(r.t);
-  const description = r.lat !== null && r.lon !== null ? describe(r.lat, r.lon) : null;
+  const parsed = a.extra ? { ...(r.data ?? {}), ...a.extra } : r.data;
+  const located = r.lat !== null && r.lon !== null;
   const type = pointType(r, th);
-  const located = r.lat !== null && r.lon !== null && type !== null;
-  return {
+  const row: FreshRow = {
+    id: 0, t: r.t, parsed,
     company_id: d.companyId, device_id: d.deviceId, channel, seq: r.seq, vehicle_id: d.vehicleId, asset_id: d.assetId,
-    type: r.type, fix_time: fixTime, received_at: receivedAt,
+    type: r.type, fix_time: toIso(r.t), received_at: receivedAt,
     lat: r.lat, lon: r.lon, speed_kph: r.speed_kph, bearing_deg: r.bearing_deg, odometer_km: r.odometer_km,
     engine_hours: r.engine_hours, fuel_used_l: r.fuel_used_l, fuel_level_pct: r.fuel_level_pct, battery_v: r.battery_v,
     driver_id: driverId,
-    description,
+    description: located ? describe(r.lat!, r.lon!) : null,
     point_type: type,
-    data: data ? json(data) : null,
-    point_json: located ? pointJson({ ...r, lat: r.lat!, lon: r.lon!, fix_time: fixTime, description, point_type: type }) : null,
+    data: parsed ? json(parsed) : null,
+    point_json: null,
   };
+  if (located && type !== null) row.point_json = pointJson(row as PointFields);
+  return row;
 }
 
 async function lockState(trx: Trx, db: Db, d: DevicePrincipal, now: string) {
@@ -125,23 +127,18 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
     const state = await lockState(trx, db, d, now);
     const drivers = driversOf(accepted, state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
     const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
-    const ids = new Map<number, number>();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      for (const g of await insertRecords(trx, db.kind, rows.slice(i, i + CHUNK))) ids.set(Number(g.seq), Number(g.id));
-    }
+    const ids = await insertRecords(trx, db.kind, rows);
     const horizon = state.horizon;
     let maxFix = state.max_fix_time;
     const fresh: FreshRow[] = [];
     accepted.forEach((a, i) => {
-      const id = ids.get(a.rec.seq);
-      if (id === undefined) {
+      const id = ids[i];
+      if (id === null) {
         out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'duplicate' });
         return;
       }
-      const row = rows[i] as FreshRow;
+      const row = rows[i];
       row.id = id;
-      row.t = a.rec.t;
-      row.parsed = a.extra ? { ...(a.rec.data ?? {}), ...a.extra } : a.rec.data;
       fresh.push(row);
       const late = horizon !== null && row.fix_time <= horizon;
       out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
