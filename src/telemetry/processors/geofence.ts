@@ -82,22 +82,23 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
     const buffer = z?.inside && g.shape.shape === 'circle' ? th.geofenceExitBufferM : 0;
     const inside = near(g, p, buffer) && contains(g.shape, p, buffer);
     if (!z) {
+      // Outside and not about to change side: nothing to do, whether the geofence is new or not.
+      if (!inside) continue;
       const fresh = prev === null || !isKnown(g.id);
       if (fresh) {
-        if (inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
+        zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
         continue;
       }
-      if (!inside) continue;
       z = { inside: false, lastSame: prev!, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
     }
     if (inside === z.inside) {
-      if (z.inside) zones[key] = { ...z, lastSame: p, streak: 0, firstNew: null };
+      if (z.inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: z.visitStart, visitDriverId: z.visitDriverId };
       continue;
     }
     const firstNew = z.streak === 0 ? p : z.firstNew!;
     const streak = z.streak + 1;
     if (streak < th.geofenceConfirmPings) {
-      zones[key] = { ...z, streak, firstNew };
+      zones[key] = { inside: z.inside, lastSame: z.lastSame, streak, firstNew, visitStart: z.visitStart, visitDriverId: z.visitDriverId };
       continue;
     }
     // Confirmed change of side.

@@ -113,7 +113,7 @@ export function performance(state: PerformanceState, r: Input, env: Env): Step<P
   }
   if (over) {
     speeding = speeding
-      ? { ...speeding, lastS: s, maxKph: Math.max(speeding.maxKph, s.speed) }
+      ? { first: speeding.first, lastS: s, maxKph: Math.max(speeding.maxKph, s.speed), driverId: speeding.driverId, deviceId: speeding.deviceId }
       : { first: s, lastS: s, maxKph: s.speed, driverId: r.ctx.driverId, deviceId: r.deviceId };
   }
 
@@ -135,5 +135,5 @@ export function performance(state: PerformanceState, r: Input, env: Env): Step<P
       ? { ...excursion, lastS: s, samples: [...excursion.samples, s], peakG: Math.abs(hit.g) > Math.abs(excursion.peakG) ? hit.g : excursion.peakG }
       : { type: hit.type, first: prev, lastS: s, peakG: hit.g, samples: [prev, s], driverId: r.ctx.driverId, deviceId: r.deviceId };
   }
-  return { state: { ...state, last: s, excursion, speeding }, outputs };
+  return { state: { last: s, excursion, speeding, accelerometer: state.accelerometer }, outputs };
 }

@@ -47,6 +47,10 @@ export function loadState(json: string | null | undefined): VehicleState {
   }
 }
 
+function append(to: Output[], from: Output[]) {
+  for (let k = 0; k < from.length; k++) to.push(from[k]);
+}
+
 /** One record through every processor. */
 export function step(state: VehicleState, r: RecordIn, env: Env): { state: VehicleState; outputs: Output[] } {
   const st = status(state.status, r);
@@ -60,7 +64,13 @@ export function step(state: VehicleState, r: RecordIn, env: Env): { state: Vehic
   const p = performance(state.performance, input, env);
   const g = geofences(state.geofences, input, env);
   const outputs: Output[] = [];
-  for (const o of [st.outputs, m.outputs, i.outputs, u.outputs, f.outputs, p.outputs, g.outputs]) if (o.length) outputs.push(...o);
+  append(outputs, st.outputs);
+  append(outputs, m.outputs);
+  append(outputs, i.outputs);
+  append(outputs, u.outputs);
+  append(outputs, f.outputs);
+  append(outputs, p.outputs);
+  append(outputs, g.outputs);
   return {
     state: { version: 1, status: st.state, motion: m.state, idle: i.state, utilization: u.state, faults: f.state, performance: p.state, geofences: g.state },
     outputs,
@@ -74,7 +84,7 @@ export function runPipeline(state: VehicleState, records: RecordIn[], env: Env):
   for (const r of records) {
     const next = step(s, r, env);
     s = next.state;
-    for (const o of next.outputs) outputs.push(o);
+    append(outputs, next.outputs);
   }
   return { state: s, outputs };
 }
