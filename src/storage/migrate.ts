@@ -12,6 +12,7 @@ import { webhooks } from './migrations/0008_webhooks.js';
 import { hos } from './migrations/0009_hos.js';
 import { ifta } from './migrations/0010_ifta.js';
 import { telemetryPoints } from './migrations/0011_telemetry_points.js';
+import { assetGeofences } from './migrations/0013_asset_geofences.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -29,6 +30,8 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0009_hos', hos],
   ['0010_ifta', ifta],
   ['0011_telemetry_points', telemetryPoints],
+  // 0012 is taken on main (0012_change_notify).
+  ['0013_asset_geofences', assetGeofences],
 ];
 
 class InCodeProvider implements MigrationProvider {
