@@ -11,7 +11,7 @@ const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
  * `String(Math.round(x * 10^d) / 10^d)`, without the double-to-shortest conversion (the costly part
  * of rendering a point). With at most 15 significant digits the rounded double prints as its exact
  * decimal digits with trailing zeros dropped, so those digits are written from integers; anything
- * larger falls back to String. test/telemetry/point-json.test.ts checks the two agree.
+ * larger falls back to String. test/telemetry/text-formatting.test.ts checks the two agree.
  */
 export function roundedText(x: number, d: number): string {
   const f = POW10[d] ?? 10 ** d;

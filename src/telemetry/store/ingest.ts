@@ -21,6 +21,7 @@ import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
 import { processLocked, type ProcessOptions } from './process.js';
 import { pointJson, type PointFields } from '../point-json.js';
+import { isoTime } from '../iso-time.js';
 
 export type RecordStatus = 'accepted' | 'duplicate' | 'rejected';
 
@@ -71,7 +72,7 @@ function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: numbe
   const row: FreshRow = {
     id: 0, t: r.t, parsed,
     company_id: d.companyId, device_id: d.deviceId, channel, seq: r.seq, vehicle_id: d.vehicleId, asset_id: d.assetId,
-    type: r.type, fix_time: toIso(r.t), received_at: receivedAt,
+    type: r.type, fix_time: isoTime(r.t), received_at: receivedAt,
     lat: r.lat, lon: r.lon, speed_kph: r.speed_kph, bearing_deg: r.bearing_deg, odometer_km: r.odometer_km,
     engine_hours: r.engine_hours, fuel_used_l: r.fuel_used_l, fuel_level_pct: r.fuel_level_pct, battery_v: r.battery_v,
     driver_id: driverId,
@@ -157,7 +158,8 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
     };
     await trx.updateTable('telemetry_state').set(changes).where('subject', '=', state.subject).execute();
     if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
-    const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, process, fresh));
+    const batch = { fresh, storedBefore: state.max_fix_time };
+    const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, process, batch));
     return { results: out, fresh, inBatch: run.ok ? { processed: run.value } : { error: run.error } };
   });
 }

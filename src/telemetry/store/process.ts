@@ -74,23 +74,37 @@ export const PENDING_COLUMNS = [
 const byTime = (a: { fix_time: string; id: number }, b: { fix_time: string; id: number }) =>
   (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id);
 
+/** What a batch hands to processing: the rows it stored, and the newest fix time stored before it. */
+export interface BatchRows {
+  fresh: FreshRow[];
+  /** telemetry_state.max_fix_time before the batch: every earlier row's fix time is at or before it. */
+  storedBefore: string | null;
+}
+
 /**
- * The pending rows: read from the database, except the ones the batch just stored (`fresh`, already
- * in memory), which only need merging in.
+ * The pending rows: read from the database, except the ones the batch just stored (already in
+ * memory), which only need merging in. Rows stored before the batch lie at or before its
+ * `storedBefore`, so only that stretch past the horizon is read (usually the reorder window, often
+ * nothing at all), not the batch's own rows again.
  */
-async function pendingRows(trx: Trx, st: StateRow, watermark: string, fresh: FreshRow[] | undefined): Promise<PendingRow[]> {
-  let pq = trx.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id']).where('fix_time', '<=', watermark);
+async function pendingRows(trx: Trx, st: StateRow, watermark: string, batch: BatchRows | undefined): Promise<PendingRow[]> {
+  let pq = trx.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id']);
   pq = st.vehicle_id !== null ? pq.where('vehicle_id', '=', st.vehicle_id) : pq.where('asset_id', '=', st.asset_id);
   const horizon = st.horizon;
   if (horizon !== null) pq = pq.where('fix_time', '>', horizon);
-  if (fresh && fresh.length > 0) {
+  const fresh = batch?.fresh;
+  if (batch && fresh && fresh.length > 0) {
     let lo = Infinity;
     let hi = -Infinity;
     for (const r of fresh) {
       if (r.id < lo) lo = r.id;
       if (r.id > hi) hi = r.id;
     }
-    const older = await pq.where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)])).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
+    const before = batch.storedBefore;
+    const upTo = before === null ? null : before < watermark ? before : watermark;
+    const older = upTo === null || (horizon !== null && upTo <= horizon)
+      ? []
+      : await pq.where('fix_time', '<=', upTo).where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)])).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
     const mine = fresh.filter((r) => r.fix_time <= watermark && (horizon === null || r.fix_time > horizon));
     if (older.length + mine.length <= PROCESS_CHUNK) {
       // Fresh rows carry every pending column (and t, parsed): they are used as they are.
@@ -99,18 +113,18 @@ async function pendingRows(trx: Trx, st: StateRow, watermark: string, fresh: Fre
       return rows.sort(byTime);
     }
   }
-  return pq.orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
+  return pq.where('fix_time', '<=', watermark).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
 }
 
 /**
  * Processes the pending records of a state row already locked by `trx` (FOR UPDATE on PostgreSQL; the
  * write transaction on SQLite) and saves the state and horizon; returns how many records it processed.
  */
-export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: ProcessOptions, fresh?: FreshRow[]): Promise<number> {
+export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: ProcessOptions, batch?: BatchRows): Promise<number> {
   if (st.max_fix_time === null) return 0;
   const watermark = opts.flush ? st.max_fix_time : toIso(Date.parse(st.max_fix_time) - opts.reorderWindowS * 1000);
   if (st.horizon !== null && st.horizon >= watermark) return 0;
-  let rows = await pendingRows(trx, st, watermark, fresh);
+  let rows = await pendingRows(trx, st, watermark, batch);
   if (rows.length === 0) return 0;
   if (rows.length === PROCESS_CHUNK) {
     // Never split records of one instant across two chunks: the horizon is a fix time.

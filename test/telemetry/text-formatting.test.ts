@@ -1,7 +1,12 @@
-/** The history point text writes rounded numbers exactly as `String(Math.round(x * 10^d) / 10^d)` would. */
+/**
+ * Text written for every stored record, computed without the costly built-ins but identical to them:
+ * rounded numbers of the history point (as `String(Math.round(x * 10^d) / 10^d)`), fix times (as
+ * `Date#toISOString`).
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { roundedText } from '../../src/telemetry/point-json.js';
+import { isoTime } from '../../src/telemetry/iso-time.js';
 
 const reference = (x: number, d: number) => String(Math.round(x * 10 ** d) / 10 ** d);
 
@@ -24,5 +29,20 @@ test('roundedText agrees with String(round(x)) over a wide random sample', () =>
   for (let i = 0; i < 200_000; i++) {
     const x = (rnd() - 0.5) * 10 ** Math.floor(rnd() * 14 - 5);
     for (const d of [1, 2, 6]) assert.equal(roundedText(x, d), reference(x, d), `${x} to ${d} decimals`);
+  }
+});
+
+test('isoTime: the text of toISOString, at the edges and over a random sample', () => {
+  const edges = [
+    0, 999, 86_399_999, 86_400_000, Date.parse('2000-02-29T23:59:59.999Z'), Date.parse('2000-03-01T00:00:00.000Z'),
+    Date.parse('2100-02-28T12:00:00.010Z'), Date.parse('2100-03-01T00:00:00.100Z'), Date.parse('2026-12-31T23:59:59.999Z'),
+    253_402_300_799_999, 253_402_300_800_000, -1, 1.5, Date.parse('1969-12-31T23:59:59.000Z'),
+  ];
+  for (const t of edges) assert.equal(isoTime(t), new Date(t).toISOString(), String(t));
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  for (let i = 0; i < 200_000; i++) {
+    const t = Math.floor(rnd() * 253_402_300_800_000);
+    assert.equal(isoTime(t), new Date(t).toISOString(), String(t));
   }
 });
