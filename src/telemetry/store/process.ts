@@ -15,6 +15,7 @@ import { shapeOf } from '../../domain/geofences/service.js';
 import type { Thresholds } from '../thresholds.js';
 import { loadAssetState, loadState, runAssetPipeline, runPipeline } from '../processors/pipeline.js';
 import type { Env, GeofenceDef, RecordIn } from '../processors/types.js';
+import { geofenceGrid } from '../processors/geofence-grid.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { detectDriving, forwardDutyStatus, recordAutoDuty, savedAutoDuty } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
@@ -48,6 +49,11 @@ export async function loadGeofences(trx: Trx, companyId: number): Promise<Geofen
     id: g.id, shape: shapeOf(g),
     bounds: { min_lat: g.min_lat, max_lat: g.max_lat, min_lon: g.min_lon, max_lon: g.max_lon },
   }));
+}
+
+/** What the processors read besides the records: thresholds and the company's geofences (with their grid). */
+export function envOf(th: Thresholds, geofences: GeofenceDef[]): Env {
+  return { th, geofences, geofenceIds: geofences.map((g) => g.id), geofenceGrid: geofenceGrid(geofences) };
 }
 
 type PendingRow = {
@@ -132,8 +138,7 @@ export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: Proces
     const cut = rows.findIndex((r) => r.fix_time === lastTime);
     if (cut > 0) rows = rows.slice(0, cut);
   }
-  const geofences = await loadGeofences(trx, st.company_id);
-  const env: Env = { th: opts.thresholds, geofences, geofenceIds: geofences.map((g) => g.id) };
+  const env = envOf(opts.thresholds, await loadGeofences(trx, st.company_id));
   const records = rows.map(recordIn);
   let state: string;
   if (st.vehicle_id !== null) {
