@@ -19,7 +19,7 @@ import type { Thresholds } from '../thresholds.js';
 import { underSavepoint, writeTx, type Trx } from './tx.js';
 import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
-import { processLocked, type ProcessOptions } from './process.js';
+import { processLocked, subjectOf, type ProcessOptions } from './process.js';
 import { pointJson, type PointFields } from '../point-json.js';
 import { isoTime } from '../iso-time.js';
 
@@ -54,7 +54,7 @@ export interface Stored {
   inBatch: InBatch | null;
 }
 
-export const subjectKey = (d: Pick<DevicePrincipal, 'vehicleId' | 'assetId'>) => (d.vehicleId !== null ? `v:${d.vehicleId}` : `a:${d.assetId}`);
+export const subjectKey = (d: Pick<DevicePrincipal, 'vehicleId' | 'assetId'>) => subjectOf(d.vehicleId, d.assetId);
 
 /** The location point type of the v1/v3 history (wire-format §4.4). */
 export function pointType(r: ParsedRecord, th: Thresholds): string | null {

@@ -33,8 +33,10 @@ export interface ProcessOptions {
 
 export type StateRow = Selectable<TelemetryStateTable>;
 
-/** `v:<vehicle id>` or `a:<asset id>`, the key of telemetry_state and of the in-process queue. */
-export const vehicleKey = (vehicleId: number) => `v:${vehicleId}`;
+/** `v:<vehicle id>` or `a:<asset id>`: the key of telemetry_state and of the in-process queue. */
+export const subjectOf = (vehicleId: number | null, assetId: number | null) => (vehicleId !== null ? `v:${vehicleId}` : `a:${assetId}`);
+
+export const vehicleKey = (vehicleId: number) => subjectOf(vehicleId, null);
 
 export async function loadGeofences(trx: Trx, companyId: number): Promise<GeofenceDef[]> {
   const rows = await trx
