@@ -6,8 +6,10 @@
  * 2. HTTP ingestion into the real server (a child process, every processor on): INGEST_CONNECTIONS
  *    clients each posting 500-record batches back to back for INGEST_SECONDS, records/s and the batch
  *    latency percentiles.
- * Targets: ≥ 50,000 records/s, and ≥ 25 % of the raw insert rate. Bounded in time; writes
- * bench/results/ingest-<database>.json.
+ * Targets: ≥ 50,000 records/s, and ≥ 25 % of the raw insert rate. INGEST_LOCATION_WEBHOOK=1 adds a
+ * webhook subscribed to vehicle_location_received (one event per fix). Bounded in time; writes
+ * bench/results/ingest-<database>.json (and, with BENCH_CPU_PROF=1, a CPU profile of the measured
+ * window to bench/results/profiles/ingest-<database>.cpuprofile).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,7 +19,7 @@ import { openDb, sqlitePath } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { benchCompany } from '../lib/fleet.js';
 import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from '../lib/databases.js';
-import { startServer } from '../lib/server-process.js';
+import { PROFILE_DIR, startServer } from '../lib/server-process.js';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/storage/db.js';
 import type { TelemetryRecordsTable } from '../../src/telemetry/store/tables.js';
@@ -47,11 +49,16 @@ export async function seedIngest(db: Db, companyId: number, devices = DEVICES, t
   for (let g = 0; g < 10; g++) {
     await createGeofence(db, { companyId }, { name: `Zone ${g}`, center: { lat: 39 + g * 0.01, lon: -120 + g * 3 + 0.2 }, radius_m: 800 }, { circularOnly: true });
   }
-  // Fixes start a week ago and advance 10 s each: hours of driving across the geofences, never in the future.
-  return { devices: out, seq: out.map(() => 0), t0: Date.now() - 7 * 86_400_000 };
+  // Fixes start 30 days ago and advance 10 s each: 259,200 per device before they would reach the
+  // present (a week allowed only 60,480, which a 10 s run at 50,000 records/s over 8 devices exceeds).
+  return { devices: out, seq: out.map(() => 0), t0: Date.now() - 30 * 86_400_000 };
 }
 
-/** The next batch of one device: `size` (500) fixes 10 s apart driving east at 90 kph, with a stop every so often. */
+/**
+ * The next batch of one device: `size` (500) fixes 10 s apart at 90 kph, with a stop every so often,
+ * driving east for 40° of longitude (through its geofence), then back west, and so on: positions stay
+ * valid however long the run.
+ */
 export function nextBatch(s: IngestState, i: number, size = BATCH): string {
   const d = s.devices[i];
   const parts: string[] = [];
@@ -59,8 +66,9 @@ export function nextBatch(s: IngestState, i: number, size = BATCH): string {
     const n = ++s.seq[i];
     const stopped = n % 720 < 60;
     const t = new Date(s.t0 + n * 10_000).toISOString();
-    const lon = d.lon + (n * 0.25) / 85;
-    parts.push(`{"seq":${n},"type":"location","time":"${t}","lat":39.0,"lon":${lon.toFixed(6)},"speed_kph":${stopped ? 0 : 90},"bearing_deg":90,"odometer_km":${(n * 0.25).toFixed(2)},"fuel_used_l":${(n * 0.09).toFixed(2)}}`);
+    const x = ((n * 0.25) / 85) % 80;
+    const lon = d.lon + (x < 40 ? x : 80 - x);
+    parts.push(`{"seq":${n},"type":"location","time":"${t}","lat":39.0,"lon":${lon.toFixed(6)},"speed_kph":${stopped ? 0 : 90},"bearing_deg":${x < 40 ? 90 : 270},"odometer_km":${(n * 0.25).toFixed(2)},"fuel_used_l":${(n * 0.09).toFixed(2)}}`);
   }
   return `{"records":[${parts.join(',')}]}`;
 }
@@ -137,6 +145,16 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
     await migrateToLatest(db);
     const { companyId } = await benchCompany(db, 'Ingest bench');
     const state = await seedIngest(db, companyId, connections * 2);
+    const listening = process.env.INGEST_LOCATION_WEBHOOK === '1';
+    if (listening) {
+      // A webhook subscribed to every received location: each fix then records an event (the bench server
+      // runs no delivery worker, so this measures what ingestion pays for them).
+      const now = nowIso();
+      await db.kysely.insertInto('company_webhooks').values({
+        company_id: companyId, url: 'http://127.0.0.1:9/', secret: 'bench', format: 'json', actions: JSON.stringify(['vehicle_location_received']),
+        enabled: 1, webhook_type: null, created_at: now, updated_at: now,
+      }).execute();
+    }
     const raw = await seedIngest(db, companyId, 1, 'RAW');
     await db.close();
 
@@ -154,6 +172,8 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
       log(`HTTP ingestion, ${connections} connections, ${seconds} s`);
       const start = performance.now();
       const until = start + seconds * 1000;
+      const profile = process.env.BENCH_CPU_PROF === '1' ? join(PROFILE_DIR, `ingest-${kind}.cpuprofile`) : null;
+      if (profile) await server.profileStart();
       const cpu0 = cpuMs(server.pid);
       await Promise.all(Array.from({ length: connections }, async (_, c) => {
         let turn = 0;
@@ -169,11 +189,15 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
       }));
       const elapsed = (performance.now() - start) / 1000;
       const cpu1 = cpuMs(server.pid);
+      if (profile) {
+        await server.profileStop(profile);
+        log(`profile: ${profile}`);
+      }
       const cpuUs = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / records);
       const rate = records / elapsed;
       latencies.sort((a, b) => a - b);
       const report = {
-        database: kind, seconds, connections, batch: BATCH,
+        database: kind, seconds, connections, batch: BATCH, location_webhook: listening,
         records_per_s: Math.round(rate), raw_rows_per_s: Math.round(rawRate), ratio_to_raw: Math.round((rate / rawRate) * 1000) / 1000,
         batch_latency_ms: { p50: round(pct(latencies, 50)), p90: round(pct(latencies, 90)), p99: round(pct(latencies, 99)), max: round(latencies.at(-1) ?? 0) },
         batches: latencies.length, errors,

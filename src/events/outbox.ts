@@ -18,17 +18,23 @@ export interface DomainEvent {
   data: unknown;
 }
 
-export async function recordEvent(trx: Kysely<Database>, e: DomainEvent): Promise<void> {
-  await trx
-    .insertInto('domain_events')
-    .values({
-      company_id: e.companyId,
-      action: e.action,
-      trigger: e.trigger ?? null,
-      subject_type: e.subject.type,
-      subject_id: String(e.subject.id),
-      data: json(e.data),
-      occurred_at: nowIso(),
-    })
-    .execute();
+/** Events per INSERT statement when several are recorded at once. */
+const ROWS_PER_INSERT = 100;
+
+/** Records one event, or several (in order, e.g. one per location a batch brought). */
+export async function recordEvent(trx: Kysely<Database>, e: DomainEvent | DomainEvent[]): Promise<void> {
+  const list = Array.isArray(e) ? e : [e];
+  const occurred = nowIso();
+  const rows = list.map((x) => ({
+    company_id: x.companyId,
+    action: x.action,
+    trigger: x.trigger ?? null,
+    subject_type: x.subject.type,
+    subject_id: String(x.subject.id),
+    data: json(x.data),
+    occurred_at: occurred,
+  }));
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await trx.insertInto('domain_events').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+  }
 }

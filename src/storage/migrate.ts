@@ -13,6 +13,7 @@ import { hos } from './migrations/0009_hos.js';
 import { ifta } from './migrations/0010_ifta.js';
 import { telemetryPoints } from './migrations/0011_telemetry_points.js';
 import { changeNotify } from './migrations/0012_change_notify.js';
+import { assetGeofences } from './migrations/0013_asset_geofences.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -31,6 +32,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0010_ifta', ifta],
   ['0011_telemetry_points', telemetryPoints],
   ['0012_change_notify', changeNotify],
+  ['0013_asset_geofences', assetGeofences],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -5,8 +5,37 @@
  */
 import { kmToMi, kphToMph, litersToGallons } from './units.js';
 
-const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
-const num = (x: number | null | undefined, f?: (v: number) => number) => (x === null || x === undefined ? 'null' : String(f ? f(x) : x));
+const POW10 = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000];
+
+/**
+ * `String(Math.round(x * 10^d) / 10^d)`, without the double-to-shortest conversion (the costly part
+ * of rendering a point). With at most 15 significant digits the rounded double prints as its exact
+ * decimal digits with trailing zeros dropped, so those digits are written from integers; anything
+ * larger falls back to String. test/telemetry/text-formatting.test.ts checks the two agree.
+ */
+export function roundedText(x: number, d: number): string {
+  const f = POW10[d] ?? 10 ** d;
+  const v = Math.round(x * f);
+  if (v === 0) return '0';
+  if (!(Math.abs(v) < 1e15)) return String(v / f);
+  const a = v < 0 ? -v : v;
+  const whole = Math.floor(a / f);
+  let frac = a - whole * f;
+  let text = String(whole);
+  if (frac !== 0) {
+    let digits = d;
+    while (frac % 10 === 0) {
+      frac /= 10;
+      digits--;
+    }
+    const s = String(frac);
+    text += s.length < digits ? `.${'0'.repeat(digits - s.length)}${s}` : `.${s}`;
+  }
+  return v < 0 ? `-${text}` : text;
+}
+
+const num = (x: number | null | undefined) => (x === null || x === undefined ? 'null' : String(x));
+const rounded = (x: number | null | undefined, d: number, f?: (v: number) => number) => (x === null || x === undefined ? 'null' : roundedText(f ? f(x) : x, d));
 const str = (x: string | null | undefined) => (x === null || x === undefined ? 'null' : JSON.stringify(x));
 
 export interface PointFields {
@@ -23,8 +52,8 @@ export interface PointFields {
 }
 
 export function pointJson(p: PointFields): string {
-  return `"located_at":"${p.fix_time.slice(0, 19)}Z","lat":${r(p.lat, 6)},"lon":${r(p.lon, 6)},"bearing":${num(p.bearing_deg)},`
-    + `"engine_hours":${num(p.engine_hours, (v) => r(v, 2))},"type":${str(p.point_type)},"description":${str(p.description)},`
-    + `"speed":${num(p.speed_kph, (v) => r(kphToMph(v), 1))},"odometer":${num(p.odometer_km, (v) => r(kmToMi(v), 1))},`
-    + `"fuel":${num(p.fuel_used_l, (v) => r(litersToGallons(v), 2))}`;
+  return `"located_at":"${p.fix_time.slice(0, 19)}Z","lat":${roundedText(p.lat, 6)},"lon":${roundedText(p.lon, 6)},"bearing":${num(p.bearing_deg)},`
+    + `"engine_hours":${rounded(p.engine_hours, 2)},"type":${str(p.point_type)},"description":${str(p.description)},`
+    + `"speed":${rounded(p.speed_kph, 1, kphToMph)},"odometer":${rounded(p.odometer_km, 1, kmToMi)},`
+    + `"fuel":${rounded(p.fuel_used_l, 2, litersToGallons)}`;
 }

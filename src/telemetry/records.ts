@@ -201,7 +201,12 @@ export function parseRecord(raw: unknown, limits: ParseLimits): ParsedRecord {
   const type = oneOf(r, 'type', RECORD_TYPES);
   const t = parseTime(r.time, limits);
   const { pos, data, driverRef } = body(type, r);
-  return { seq: seq as number, type, t, ...pos, data, driverRef };
+  // Spelled out rather than spread: one object shape for every record, built once.
+  return {
+    seq: seq as number, type, t, lat: pos.lat, lon: pos.lon, speed_kph: pos.speed_kph, bearing_deg: pos.bearing_deg,
+    odometer_km: pos.odometer_km, engine_hours: pos.engine_hours, fuel_used_l: pos.fuel_used_l, fuel_level_pct: pos.fuel_level_pct,
+    battery_v: pos.battery_v, data, driverRef,
+  };
 }
 
 /** The seq of a raw record when it has a valid one (to label a rejected record), else null. */

@@ -2,6 +2,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
+import { fromJson } from '../../storage/values.js';
 import type { Db } from '../../storage/db.js';
 import type { CompanyWebhookRequestsTable, CompanyWebhooksTable } from './tables.js';
 import { promote, takeTurn } from './lanes.js';
@@ -28,6 +29,16 @@ export async function insertWebhook(db: Kysely<Database>, values: Insertable<Com
 
 export async function updateWebhook(db: Kysely<Database>, companyId: number, id: number, values: Updateable<CompanyWebhooksTable>) {
   await db.updateTable('company_webhooks').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
+}
+
+/**
+ * Whether an enabled webhook of the company subscribes to `action`, as the caller's transaction sees
+ * it. Lets the writer of a high-volume event (vehicle_location_received) skip recording what no
+ * webhook would receive; the fan-out still matches subscriptions when it runs.
+ */
+export async function anySubscribed(db: Kysely<Database>, companyId: number, action: string): Promise<boolean> {
+  const rows = await db.selectFrom('company_webhooks').select('actions').where('company_id', '=', companyId).where('enabled', '=', 1).execute();
+  return rows.some((r) => fromJson<string[]>(r.actions, []).includes(action));
 }
 
 /** Deletes the webhook and its delivery log (queued deliveries are dropped with it). */

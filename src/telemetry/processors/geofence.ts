@@ -11,6 +11,7 @@
  */
 import { contains, type LatLon } from '../../domain/geofences/geometry.js';
 import { hasFix, type Env, type GeofenceDef, type Input, type Output, type Step } from './types.js';
+import { candidates, NEAR_PAD_DEG } from './geofence-grid.js';
 
 interface Ping {
   t: number;
@@ -40,11 +41,9 @@ export interface GeofenceState {
 
 export const initialGeofences = (): GeofenceState => ({ zones: {}, last: null, known: [] });
 
-const BUFFER_DEG = 0.01;
-
 /** A cheap pre-check on the bounding box (padded for the exit buffer), allocation-free. */
 function near(g: GeofenceDef, p: LatLon, bufferM: number): boolean {
-  const pad = BUFFER_DEG + bufferM / 111_000;
+  const pad = NEAR_PAD_DEG + bufferM / 111_000;
   const b = g.bounds;
   return p.lat >= b.min_lat - pad && p.lat <= b.max_lat + pad && p.lon >= b.min_lon - pad * 3 && p.lon <= b.max_lon + pad * 3;
 }
@@ -76,28 +75,35 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
   let known: Set<number> | null = null;
   const isKnown = (id: number) => (known ??= new Set(state.known ?? [])).has(id);
 
-  for (const g of env.geofences) {
+  // With a grid, only the geofences near the fix and those with a zone (which may be left from afar);
+  // the others would be skipped below anyway, and the order is the same.
+  const defs = env.geofences;
+  const order = env.geofenceGrid ? candidates(env.geofenceGrid, p.lat, p.lon, Object.keys(state.zones)) : null;
+  const n = order ? order.length : defs.length;
+  for (let k = 0; k < n; k++) {
+    const g = defs[order ? order[k] : k];
     const key = String(g.id);
     let z = state.zones[key];
     const buffer = z?.inside && g.shape.shape === 'circle' ? th.geofenceExitBufferM : 0;
     const inside = near(g, p, buffer) && contains(g.shape, p, buffer);
     if (!z) {
+      // Outside and not about to change side: nothing to do, whether the geofence is new or not.
+      if (!inside) continue;
       const fresh = prev === null || !isKnown(g.id);
       if (fresh) {
-        if (inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
+        zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
         continue;
       }
-      if (!inside) continue;
       z = { inside: false, lastSame: prev!, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
     }
     if (inside === z.inside) {
-      if (z.inside) zones[key] = { ...z, lastSame: p, streak: 0, firstNew: null };
+      if (z.inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: z.visitStart, visitDriverId: z.visitDriverId };
       continue;
     }
     const firstNew = z.streak === 0 ? p : z.firstNew!;
     const streak = z.streak + 1;
     if (streak < th.geofenceConfirmPings) {
-      zones[key] = { ...z, streak, firstNew };
+      zones[key] = { inside: z.inside, lastSame: z.lastSame, streak, firstNew, visitStart: z.visitStart, visitDriverId: z.visitDriverId };
       continue;
     }
     // Confirmed change of side.

@@ -92,20 +92,21 @@ export function motion(state: MotionState, r: Input, env: Env): Step<MotionState
       open = { row, gpsM: 0, stopAt: null, stop: null };
       outputs.push({ kind: 'period', row });
     } else {
-      open = { ...open, gpsM: open.gpsM + segment(last, here, true), stopAt: null, stop: null };
+      open = { row: open.row, gpsM: open.gpsM + segment(last, here, true), stopAt: null, stop: null };
     }
   } else if (open) {
     const gpsM = open.gpsM + segment(last, here, last?.moving ?? false);
     if (open.stopAt === null) {
-      open = { ...open, gpsM, stopAt: r.t, stop: here };
+      open = { row: open.row, gpsM, stopAt: r.t, stop: here };
     } else if (r.t - open.stopAt >= th.drivingStopTimeoutS * 1000) {
-      outputs.push(closeAt({ ...open, gpsM }, open.stopAt + th.drivingStopTimeoutS * 1000, open.stop!));
+      outputs.push(closeAt({ row: open.row, gpsM, stopAt: open.stopAt, stop: open.stop }, open.stopAt + th.drivingStopTimeoutS * 1000, open.stop!));
       open = null;
     } else {
-      open = { ...open, gpsM };
+      open = { row: open.row, gpsM, stopAt: open.stopAt, stop: open.stop };
     }
   }
-  return { state: { open, last: { ...here, moving } }, outputs };
+  // State objects are spelled out rather than spread: this runs for every fix.
+  return { state: { open, last: { t: here.t, lat: here.lat, lon: here.lon, km: here.km, description: here.description, moving } }, outputs };
 }
 
 function point(r: Input & { lat: number; lon: number }): Point {

@@ -4,7 +4,8 @@
  * heading samples at most `derivedMaxSampleS` apart (a = Δv/Δt, lateral ≈ v·Δheading/Δt), ignored
  * below `harshMinSpeedKph`, one event per excursion with its peak. Speeding: above the policy maximum
  * `speedingKph` for at least `speedingMinS`, ending at the first fix at or below it (or at the last
- * fix before a data gap).
+ * fix before a data gap). A speeding event is described twice: as soon as it has lasted `speedingMinS`
+ * (ending at that fix) and when it ends; the writer stores the first and updates it with the second.
  */
 import { headingDelta, KPHPS_PER_G } from '../units.js';
 import { hasFix, type Env, type Input, type Output, type PerformanceRow, type Step } from './types.js';
@@ -112,9 +113,15 @@ export function performance(state: PerformanceState, r: Input, env: Env): Step<P
     speeding = null;
   }
   if (over) {
+    const before = speeding ? speeding.lastS.t - speeding.first.t : -1;
     speeding = speeding
-      ? { ...speeding, lastS: s, maxKph: Math.max(speeding.maxKph, s.speed) }
+      ? { first: speeding.first, lastS: s, maxKph: Math.max(speeding.maxKph, s.speed), driverId: speeding.driverId, deviceId: speeding.deviceId }
       : { first: s, lastS: s, maxKph: s.speed, driverId: r.ctx.driverId, deviceId: r.deviceId };
+    // Once it has lasted speedingMinS it is an event: described now, while it lasts, and again when it ends.
+    const minMs = th.speedingMinS * 1000;
+    if (before < minMs && s.t - speeding.first.t >= minMs) {
+      outputs.push(row('speeding', speeding.first, s, null, [speeding.first, s], speeding.driverId, speeding.deviceId, speeding.maxKph));
+    }
   }
 
   // Harsh events derived from consecutive samples.
@@ -135,5 +142,5 @@ export function performance(state: PerformanceState, r: Input, env: Env): Step<P
       ? { ...excursion, lastS: s, samples: [...excursion.samples, s], peakG: Math.abs(hit.g) > Math.abs(excursion.peakG) ? hit.g : excursion.peakG }
       : { type: hit.type, first: prev, lastS: s, peakG: hit.g, samples: [prev, s], driverId: r.ctx.driverId, deviceId: r.deviceId };
   }
-  return { state: { ...state, last: s, excursion, speeding }, outputs };
+  return { state: { last: s, excursion, speeding, accelerometer: state.accelerometer }, outputs };
 }

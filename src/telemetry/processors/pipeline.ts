@@ -3,7 +3,7 @@
  * others read its context). `runPipeline` folds a time-ordered list of records; the same function
  * serves live processing and replay. Pure.
  */
-import type { Env, Input, Output, RecordIn } from './types.js';
+import type { Ctx, Env, Input, Output, RecordIn } from './types.js';
 import { ctxOf, initialStatus, status, type StatusState } from './status.js';
 import { initialMotion, motion, type MotionState } from './motion.js';
 import { idle, initialIdle, type IdleState } from './idle.js';
@@ -36,15 +36,23 @@ export function initialState(): VehicleState {
   };
 }
 
+function loadVersioned<S extends { version: 1 }>(json: string | null | undefined, initial: () => S): S {
+  if (!json) return initial();
+  try {
+    const s = JSON.parse(json) as S;
+    return s?.version === 1 ? { ...initial(), ...s } : initial();
+  } catch {
+    return initial();
+  }
+}
+
 /** A persisted state, or a fresh one when it is missing or from another version. */
 export function loadState(json: string | null | undefined): VehicleState {
-  if (!json) return initialState();
-  try {
-    const s = JSON.parse(json) as VehicleState;
-    return s?.version === 1 ? { ...initialState(), ...s } : initialState();
-  } catch {
-    return initialState();
-  }
+  return loadVersioned(json, initialState);
+}
+
+function append(to: Output[], from: Output[]) {
+  for (let k = 0; k < from.length; k++) to.push(from[k]);
 }
 
 /** One record through every processor. */
@@ -60,7 +68,13 @@ export function step(state: VehicleState, r: RecordIn, env: Env): { state: Vehic
   const p = performance(state.performance, input, env);
   const g = geofences(state.geofences, input, env);
   const outputs: Output[] = [];
-  for (const o of [st.outputs, m.outputs, i.outputs, u.outputs, f.outputs, p.outputs, g.outputs]) if (o.length) outputs.push(...o);
+  append(outputs, st.outputs);
+  append(outputs, m.outputs);
+  append(outputs, i.outputs);
+  append(outputs, u.outputs);
+  append(outputs, f.outputs);
+  append(outputs, p.outputs);
+  append(outputs, g.outputs);
   return {
     state: { version: 1, status: st.state, motion: m.state, idle: i.state, utilization: u.state, faults: f.state, performance: p.state, geofences: g.state },
     outputs,
@@ -74,7 +88,38 @@ export function runPipeline(state: VehicleState, records: RecordIn[], env: Env):
   for (const r of records) {
     const next = step(s, r, env);
     s = next.state;
-    for (const o of next.outputs) outputs.push(o);
+    append(outputs, next.outputs);
   }
   return { state: s, outputs };
+}
+
+/**
+ * An asset's processors: geofences only. An asset gateway reports positions and nothing else (no
+ * engine, driver or duty status), so the context is constant and visits carry no drivers.
+ */
+export interface AssetState {
+  version: 1;
+  geofences: GeofenceState;
+}
+
+const ASSET_CTX: Ctx = { engine: 'unknown', driverId: null, special: null, source: 'eld' };
+
+export const initialAssetState = (): AssetState => ({ version: 1, geofences: initialGeofences() });
+
+export function loadAssetState(json: string | null | undefined): AssetState {
+  return loadVersioned(json, initialAssetState);
+}
+
+/** Folds an asset's records (already in fix-time order) through its processors. */
+export function runAssetPipeline(state: AssetState, records: RecordIn[], env: Env): { state: AssetState; outputs: Output[] } {
+  const outputs: Output[] = [];
+  let g = state.geofences;
+  for (const r of records) {
+    const input = r as Input;
+    input.ctx = ASSET_CTX;
+    const next = geofences(g, input, env);
+    g = next.state;
+    append(outputs, next.outputs);
+  }
+  return { state: { version: 1, geofences: g }, outputs };
 }

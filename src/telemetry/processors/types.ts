@@ -5,6 +5,7 @@
  */
 import type { Thresholds } from '../thresholds.js';
 import type { GeofenceShape, Bounds } from '../../domain/geofences/geometry.js';
+import type { GeofenceGrid } from './geofence-grid.js';
 
 export type Engine = 'on' | 'off' | 'unknown';
 export type Special = 'personal_conveyance' | 'yard_move' | null;
@@ -50,6 +51,8 @@ export interface Env {
   geofences: GeofenceDef[];
   /** The ids of `geofences`, computed once per run. */
   geofenceIds?: number[];
+  /** A grid over `geofences` (./geofence-grid.ts), built once per run; without it every geofence is checked. */
+  geofenceGrid?: GeofenceGrid;
 }
 
 export interface PeriodRow {

@@ -13,7 +13,8 @@ import { lookupReport } from '../../domain/inspections/service.js';
 import { recordFormEntry, type FormEntryInput } from '../../domain/dispatch/forms.js';
 import { parseRecord, RecordError, seqOf, type ParsedRecord, type ParseLimits } from '../records.js';
 import type { TelemetryConfig } from '../thresholds.js';
-import { storeBatch, type Accepted, type FreshRow, type RecordResult } from './ingest.js';
+import { storeBatch, type Accepted, type InBatch, type RecordResult } from './ingest.js';
+import type { ProcessOptions } from './process.js';
 
 export const DEVICE_INTEGRATION = 'fleet_device';
 
@@ -32,7 +33,7 @@ async function companyDrivers(db: Db, companyId: number, ids: number[]): Promise
 }
 
 /** An inspection report or form entry: created through its area's service, once per (device, seq). */
-async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Accepted, cfg: TelemetryConfig, nowMs: number): Promise<{ result: RecordResult; fresh: FreshRow[] }> {
+async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Accepted, cfg: TelemetryConfig, nowMs: number): Promise<RecordResult> {
   const r = a.rec;
   const stored = await db.kysely
     .selectFrom('telemetry_records')
@@ -41,7 +42,7 @@ async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Acc
     .where('channel', '=', channel)
     .where('seq', '=', r.seq)
     .executeTakeFirst();
-  if (stored) return { result: { index: a.index, seq: r.seq, status: 'duplicate' }, fresh: [] };
+  if (stored) return { index: a.index, seq: r.seq, status: 'duplicate' };
   const t = { companyId: d.companyId };
   const data = (r.data ?? {}) as Record<string, unknown>;
   let extra: Record<string, unknown>;
@@ -63,11 +64,11 @@ async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Acc
       extra = { form_entry_id: entry.id };
     }
   } catch (err) {
-    if (err instanceof AppError && err.status < 500) return { result: rejected(a.index, r.seq, err.message), fresh: [] };
+    if (err instanceof AppError && err.status < 500) return rejected(a.index, r.seq, err.message);
     throw err;
   }
   const out = await storeBatch(db, d, channel, [{ ...a, extra }], cfg.thresholds, nowMs);
-  return { result: out.results.get(a.index)!, fresh: out.fresh };
+  return out.results.get(a.index)!;
 }
 
 export interface BatchSummary {
@@ -79,11 +80,16 @@ export interface BatchSummary {
 
 export interface HandledBatch {
   summary: BatchSummary;
-  /** Records this batch stored, for processing without reading them back. */
-  fresh: FreshRow[];
+  /** What was processed in the batch's transaction, if anything. */
+  inBatch: InBatch | null;
 }
 
-export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, raws: unknown[], cfg: TelemetryConfig, nowMs = Date.now()): Promise<HandledBatch> {
+/**
+ * With `process`, a batch of plain records is processed in the transaction that stores it. A batch with
+ * inspection reports or form entries is not: those are stored in transactions of their own after the
+ * plain records, and processing must see them all (the caller processes after this returns).
+ */
+export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, raws: unknown[], cfg: TelemetryConfig, process?: ProcessOptions, nowMs = Date.now()): Promise<HandledBatch> {
   const limits: ParseLimits = { nowMs, futureSlackS: cfg.futureSlackS, maxAgeDays: cfg.maxAgeDays };
   const results: RecordResult[] = new Array(raws.length);
   const ok: Accepted[] = [];
@@ -117,19 +123,14 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
     } else if (a.rec.type === 'inspection' || a.rec.type === 'form_entry') services.push(a);
     else plain.push(a);
   }
-  const stored = await storeBatch(db, d, channel, plain, cfg.thresholds, nowMs);
+  const stored = await storeBatch(db, d, channel, plain, cfg.thresholds, nowMs, services.length === 0 ? process : undefined);
   for (const [index, res] of stored.results) results[index] = res;
-  const fresh = stored.fresh;
-  for (const a of services) {
-    const one = await serviceRecord(db, d, channel, a, cfg, nowMs);
-    results[a.index] = one.result;
-    fresh.push(...one.fresh);
-  }
+  for (const a of services) results[a.index] = await serviceRecord(db, d, channel, a, cfg, nowMs);
   let accepted = 0;
   let duplicates = 0;
   for (const r of results) {
     if (r.status === 'accepted') accepted++;
     else if (r.status === 'duplicate') duplicates++;
   }
-  return { summary: { accepted, duplicates, rejected: results.length - accepted - duplicates, results }, fresh };
+  return { summary: { accepted, duplicates, rejected: results.length - accepted - duplicates, results }, inBatch: stored.inBatch };
 }

@@ -1,29 +1,27 @@
 /**
  * Storing a device batch: validated records are written in one transaction, once per (device,
  * channel, seq) — a re-sent record is a `duplicate`, never a second row — together with what does
- * not depend on order: the vehicle's current location (vehicle_locations_latest, with the
- * `vehicle_location_updated` event for the newest fix) or the asset's positions (asset_locations). The
- * caller acknowledges only after this commits. Ordered processing happens afterwards (./process.ts).
+ * not depend on order (./locations.ts: current location and location events, or asset positions).
+ *
+ * When asked, the same transaction then processes the subject (./process.ts) under a savepoint: raw
+ * records first, derived data after them. If processing fails, the savepoint is rolled back and the
+ * records still commit, pending, for the next batch or the sweep; the failure is returned. One commit
+ * per batch instead of two, and nothing is read back. The caller acknowledges only after the commit.
  */
-import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { json, toIso } from '../../storage/values.js';
-import { recordEvent } from '../../events/outbox.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import type { TelemetryRecordsTable } from './tables.js';
 import type { ParsedRecord } from '../records.js';
 import { describe } from '../geocode/places.js';
 import type { Thresholds } from '../thresholds.js';
-import { writeTx, type Trx } from './tx.js';
+import { underSavepoint, writeTx, type Trx } from './tx.js';
 import { insertRecords } from './insert.js';
-import { locationPayload } from './payloads.js';
-import { pointId } from '../point-id.js';
-import { pointJson } from '../point-json.js';
-import { kmToMi, kphToMph, litersToGallons } from '../units.js';
-
-/** Wire units in the read models other areas share: mph, miles, gallons (rounded to 0.1 or 0.01). */
-const convert = (v: number | null | undefined, f: (x: number) => number) => (v === null || v === undefined ? null : Math.round(f(v) * 100) / 100);
+import { assetLocations, vehicleLocations } from './locations.js';
+import { processLocked, subjectOf, type ProcessOptions } from './process.js';
+import { pointJson, type PointFields } from '../point-json.js';
+import { isoTime } from '../iso-time.js';
 
 export type RecordStatus = 'accepted' | 'duplicate' | 'rejected';
 
@@ -43,17 +41,20 @@ export interface Accepted {
   extra?: Record<string, unknown>;
 }
 
-const CHUNK = 500;
-
 /** A record stored by this batch (not a duplicate), with its row id: processing can use it without reading it back. */
 export type FreshRow = Insertable<TelemetryRecordsTable> & { id: number; t: number; parsed: Record<string, unknown> | null };
+
+/** Processing done in the batch's transaction: how many records, or why it failed (the records stay pending). */
+export type InBatch = { processed: number } | { error: unknown };
 
 export interface Stored {
   results: Map<number, RecordResult>;
   fresh: FreshRow[];
+  /** Null when nothing was processed in the batch's transaction (not asked, or nothing new). */
+  inBatch: InBatch | null;
 }
 
-export const subjectKey = (d: Pick<DevicePrincipal, 'vehicleId' | 'assetId'>) => (d.vehicleId !== null ? `v:${d.vehicleId}` : `a:${d.assetId}`);
+export const subjectKey = (d: Pick<DevicePrincipal, 'vehicleId' | 'assetId'>) => subjectOf(d.vehicleId, d.assetId);
 
 /** The location point type of the v1/v3 history (wire-format §4.4). */
 export function pointType(r: ParsedRecord, th: Thresholds): string | null {
@@ -62,24 +63,26 @@ export function pointType(r: ParsedRecord, th: Thresholds): string | null {
   return (r.speed_kph ?? 0) > th.movingSpeedKph ? 'vehicle_moving' : 'vehicle_stopped';
 }
 
-function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: number | null, receivedAt: string, th: Thresholds): Insertable<TelemetryRecordsTable> {
+/** The row of one accepted record, in its final shape (id filled in once stored): no copies later. */
+function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: number | null, receivedAt: string, th: Thresholds): FreshRow {
   const r = a.rec;
-  const data = a.extra ? { ...(r.data ?? {}), ...a.extra } : r.data;
-  const fixTime = toIso(r.t);
-  const description = r.lat !== null && r.lon !== null ? describe(r.lat, r.lon) : null;
+  const parsed = a.extra ? { ...(r.data ?? {}), ...a.extra } : r.data;
+  const located = r.lat !== null && r.lon !== null;
   const type = pointType(r, th);
-  const located = r.lat !== null && r.lon !== null && type !== null;
-  return {
+  const row: FreshRow = {
+    id: 0, t: r.t, parsed,
     company_id: d.companyId, device_id: d.deviceId, channel, seq: r.seq, vehicle_id: d.vehicleId, asset_id: d.assetId,
-    type: r.type, fix_time: fixTime, received_at: receivedAt,
+    type: r.type, fix_time: isoTime(r.t), received_at: receivedAt,
     lat: r.lat, lon: r.lon, speed_kph: r.speed_kph, bearing_deg: r.bearing_deg, odometer_km: r.odometer_km,
     engine_hours: r.engine_hours, fuel_used_l: r.fuel_used_l, fuel_level_pct: r.fuel_level_pct, battery_v: r.battery_v,
     driver_id: driverId,
-    description,
+    description: located ? describe(r.lat!, r.lon!) : null,
     point_type: type,
-    data: data ? json(data) : null,
-    point_json: located ? pointJson({ ...r, lat: r.lat!, lon: r.lon!, fix_time: fixTime, description, point_type: type }) : null,
+    data: parsed ? json(parsed) : null,
+    point_json: null,
   };
+  if (located && type !== null) row.point_json = pointJson(row as PointFields);
+  return row;
 }
 
 async function lockState(trx: Trx, db: Db, d: DevicePrincipal, now: string) {
@@ -114,91 +117,49 @@ function driversOf(accepted: Accepted[], startId: number | null, startAt: number
 }
 
 /**
- * Writes the accepted records of one device's batch. Returns, per input index, whether the record
- * was new (accepted, maybe late) or a duplicate.
+ * Writes the accepted records of one device's batch and, with `process`, processes the subject in the
+ * same transaction. Returns, per input index, whether the record was new (accepted, maybe late) or a
+ * duplicate.
  */
-export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number): Promise<Stored> {
+export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number, process?: ProcessOptions): Promise<Stored> {
   const out = new Map<number, RecordResult>();
-  if (accepted.length === 0) return { results: out, fresh: [] };
+  if (accepted.length === 0) return { results: out, fresh: [], inBatch: null };
   const now = toIso(nowMs);
   return writeTx(db, async (trx) => {
     const state = await lockState(trx, db, d, now);
     const drivers = driversOf(accepted, state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
     const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
-    const ids = new Map<number, number>();
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      for (const g of await insertRecords(trx, db.kind, rows.slice(i, i + CHUNK))) ids.set(Number(g.seq), Number(g.id));
-    }
+    const ids = await insertRecords(trx, db.kind, rows);
     const horizon = state.horizon;
     let maxFix = state.max_fix_time;
     const fresh: FreshRow[] = [];
-    accepted.forEach((a, i) => {
-      const id = ids.get(a.rec.seq);
-      if (id === undefined) {
+    for (let i = 0; i < accepted.length; i++) {
+      const a = accepted[i];
+      const id = ids[i];
+      if (id === null) {
         out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'duplicate' });
-        return;
+        continue;
       }
-      const row = rows[i] as FreshRow;
+      const row = rows[i];
       row.id = id;
-      row.t = a.rec.t;
-      row.parsed = a.extra ? { ...(a.rec.data ?? {}), ...a.extra } : a.rec.data;
       fresh.push(row);
       const late = horizon !== null && row.fix_time <= horizon;
       out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
       if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
-    });
+    }
     if (fresh.length > 0) {
-      if (d.vehicleId !== null) await updateLatest(trx, d, fresh);
-      else await addAssetLocations(trx, d, fresh, now);
+      if (d.vehicleId !== null) await vehicleLocations(trx, d, fresh);
+      else await assetLocations(trx, d, fresh, now);
     }
     const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
-    await trx
-      .updateTable('telemetry_state')
-      .set({
-        max_fix_time: maxFix, last_received_at: now, updated_at: now,
-        ...(driverChanged ? { ingest_driver_id: drivers.id, ingest_driver_at: toIso(drivers.at) } : {}),
-      })
-      .where('subject', '=', state.subject)
-      .execute();
-    return { results: out, fresh };
+    const changes = {
+      max_fix_time: maxFix, last_received_at: now, updated_at: now,
+      ...(driverChanged ? { ingest_driver_id: drivers.id, ingest_driver_at: toIso(drivers.at) } : {}),
+    };
+    await trx.updateTable('telemetry_state').set(changes).where('subject', '=', state.subject).execute();
+    if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
+    const batch = { fresh, storedBefore: state.max_fix_time };
+    const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, process, batch));
+    return { results: out, fresh, inBatch: run.ok ? { processed: run.value } : { error: run.error } };
   });
-}
-
-async function updateLatest(trx: Trx, d: DevicePrincipal, fresh: FreshRow[]) {
-  let newest: FreshRow | null = null;
-  for (const r of fresh) if (r.type === 'location' && (!newest || r.fix_time > newest.fix_time)) newest = r;
-  if (!newest) return;
-  const vehicleId = d.vehicleId!;
-  const current = await trx.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId).executeTakeFirst();
-  if (current && current.located_at >= newest.fix_time) return;
-  const row = {
-    vehicle_id: vehicleId, company_id: d.companyId, id: pointId(newest.id), located_at: newest.fix_time,
-    lat: newest.lat!, lon: newest.lon!, bearing: newest.bearing_deg ?? null, speed: convert(newest.speed_kph, kphToMph),
-    description: newest.description ?? null, odometer: convert(newest.odometer_km, kmToMi), engine_hours: newest.engine_hours ?? null,
-    fuel: convert(newest.fuel_used_l, litersToGallons), type: newest.point_type ?? null, driver_id: newest.driver_id ?? null, updated_at: newest.received_at,
-  };
-  const { vehicle_id: _v, ...rest } = row;
-  await trx
-    .insertInto('vehicle_locations_latest')
-    .values(row)
-    .onConflict((oc) => oc.column('vehicle_id').doUpdateSet(rest))
-    .execute();
-  await recordEvent(trx, {
-    companyId: d.companyId, action: 'vehicle_location_updated',
-    subject: { type: 'vehicle', id: vehicleId }, data: locationPayload(row, newest),
-  });
-}
-
-async function addAssetLocations(trx: Trx, d: DevicePrincipal, fresh: Array<Insertable<TelemetryRecordsTable>>, now: string) {
-  const rows = fresh
-    .filter((r) => r.type === 'location')
-    .map((r) => ({
-      id: randomUUID(), company_id: d.companyId, asset_id: d.assetId!, located_at: r.fix_time, lat: r.lat!, lon: r.lon!,
-      bearing: r.bearing_deg ?? null, speed: convert(r.speed_kph, kphToMph), description: r.description ?? null,
-      battery_v: r.battery_v ?? null, created_at: now,
-    }));
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const part = rows.slice(i, i + CHUNK).map(({ battery_v, ...r }) => ({ ...r, battery_voltage: battery_v }));
-    await trx.insertInto('asset_locations').values(part).execute();
-  }
 }

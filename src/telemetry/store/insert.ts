@@ -1,11 +1,20 @@
 /**
- * The bulk insert of raw records: one statement whose text never changes, the rows passed as one JSON
- * parameter (SQLite `json_each`, PostgreSQL `json_to_recordset`). A statement with a parameter per
- * value would be parsed and planned again for every batch; this one is cheap to prepare, and the
- * database unpacks the rows itself. Duplicates of (device, channel, seq) are skipped; the new rows'
- * ids and seqs come back.
+ * The bulk insert of raw records. Duplicates of (device, channel, seq) are skipped; the answer is the
+ * new row's id for each row, or null for a duplicate, in the order given.
+ *
+ * - SQLite: one single-row INSERT whose text never changes, run once per row with its values bound.
+ *   The compiled statement stays in the connection's statement cache and runs in-process, so a row
+ *   costs one bind and one step: measured here, half the cost of unpacking the rows from one JSON
+ *   parameter (`json_each`, which parses the JSON again for every value) and less than multi-row
+ *   VALUES with RETURNING. Whether a row was new and its id come from the statement's change count
+ *   and last insert rowid.
+ * - PostgreSQL: every round trip counts, so the rows go as one JSON parameter of one statement whose
+ *   text never changes (`json_to_recordset`), returning the new rows' ids and seqs.
+ *
+ * Both statements are handed to Kysely already compiled (`CompiledQuery.raw`): nothing is built or
+ * compiled per batch.
  */
-import { sql, type Insertable } from 'kysely';
+import { CompiledQuery, type Insertable } from 'kysely';
 import type { DbKind } from '../../storage/db.js';
 import type { TelemetryRecordsTable } from './tables.js';
 import type { Trx } from './tx.js';
@@ -18,17 +27,39 @@ const COLUMNS: Array<[keyof TelemetryRecordsTable, string]> = [
 ];
 
 const NAMES = COLUMNS.map(([c]) => c).join(', ');
-const SQLITE_SELECT = COLUMNS.map((_, i) => `value ->> '$[${i}]'`).join(', ');
-const PG_TYPES = COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ');
+const CONFLICT = 'on conflict (device_id, channel, seq) do nothing';
+const SQLITE_ONE = `insert into telemetry_records (${NAMES}) values (${COLUMNS.map(() => '?').join(', ')}) ${CONFLICT}`;
+const PG_MANY = `insert into telemetry_records (${NAMES}) select ${NAMES} from json_to_recordset($1::json) as x(${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')}) ${CONFLICT} returning id, seq`;
+/** Rows per PostgreSQL statement. */
+const PG_CHUNK = 500;
 
-export async function insertRecords(trx: Trx, kind: DbKind, rows: Array<Insertable<TelemetryRecordsTable>>): Promise<Array<{ id: number; seq: number }>> {
-  if (rows.length === 0) return [];
+type Row = Insertable<TelemetryRecordsTable>;
+
+const valuesOf = (r: Row): unknown[] => [
+  r.company_id, r.device_id, r.channel, r.seq, r.vehicle_id ?? null, r.asset_id ?? null, r.type, r.fix_time, r.received_at,
+  r.lat ?? null, r.lon ?? null, r.speed_kph ?? null, r.bearing_deg ?? null, r.odometer_km ?? null, r.engine_hours ?? null,
+  r.fuel_used_l ?? null, r.fuel_level_pct ?? null, r.battery_v ?? null, r.driver_id ?? null, r.description ?? null,
+  r.point_type ?? null, r.data ?? null, r.point_json ?? null,
+];
+
+export async function insertRecords(trx: Trx, kind: DbKind, rows: Row[]): Promise<Array<number | null>> {
+  const ids: Array<number | null> = new Array(rows.length).fill(null);
   if (kind === 'sqlite') {
-    const payload = JSON.stringify(rows.map((r) => COLUMNS.map(([c]) => (r[c] === undefined ? null : r[c]))));
-    const res = await sql<{ id: number; seq: number }>`insert into telemetry_records (${sql.raw(NAMES)}) select ${sql.raw(SQLITE_SELECT)} from json_each(${payload}) where true on conflict (device_id, channel, seq) do nothing returning id, seq`.execute(trx);
-    return res.rows;
+    for (let i = 0; i < rows.length; i++) {
+      const res = await trx.executeQuery(CompiledQuery.raw(SQLITE_ONE, valuesOf(rows[i])));
+      if (res.numAffectedRows) ids[i] = Number(res.insertId);
+    }
+    return ids;
   }
-  const payload = JSON.stringify(rows);
-  const res = await sql<{ id: number; seq: number }>`insert into telemetry_records (${sql.raw(NAMES)}) select ${sql.raw(NAMES)} from json_to_recordset(${payload}::json) as x(${sql.raw(PG_TYPES)}) on conflict (device_id, channel, seq) do nothing returning id, seq`.execute(trx);
-  return res.rows;
+  for (let i = 0; i < rows.length; i += PG_CHUNK) {
+    const part = rows.slice(i, i + PG_CHUNK);
+    const res = await trx.executeQuery<{ id: number; seq: number }>(CompiledQuery.raw(PG_MANY, [JSON.stringify(part)]));
+    const bySeq = new Map<number, number>();
+    for (const g of res.rows) bySeq.set(Number(g.seq), Number(g.id));
+    part.forEach((r, k) => {
+      const id = bySeq.get(r.seq);
+      if (id !== undefined) ids[i + k] = id;
+    });
+  }
+  return ids;
 }

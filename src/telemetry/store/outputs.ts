@@ -2,16 +2,18 @@
  * Writes processor outputs inside the processing transaction: each derived row is upserted by its
  * natural key (so a replay rewrites rather than duplicates), and what a webhook would announce is
  * recorded as a domain event in the same transaction (wire-format §7.6): fault_code_opened/closed,
- * driver_performance_event_created, vehicle_geofence_event, engine_toggle_event. A replay writes rows
- * without events (`announce: false`). Utilization increments add up per bucket.
+ * driver_performance_event_created/updated, vehicle_geofence_event and asset_geofence_event
+ * (./outputs-geofences.ts), engine_toggle_event. A replay writes rows without events
+ * (`announce: false`). Utilization increments add up per bucket.
  */
 import { sql } from 'kysely';
 import { json, toIso } from '../../storage/values.js';
 import { recordEvent } from '../../events/outbox.js';
-import type { FaultRow, GeofenceEventRow, IdleRow, Output, PerformanceRow, PeriodRow, UtilizationRow } from '../processors/types.js';
+import type { FaultRow, IdleRow, Output, PerformanceRow, PeriodRow, UtilizationRow } from '../processors/types.js';
 import { describePlace } from '../geocode/places.js';
 import type { Trx } from './tx.js';
-import { faultPayload, geofencePayload, performancePayload } from './payloads-derived.js';
+import { faultPayload, performancePayload } from './payloads-derived.js';
+import { writeAssetGeofences, writeVehicleGeofences } from './outputs-geofences.js';
 
 export interface Target {
   companyId: number;
@@ -98,46 +100,50 @@ async function writeFaults(trx: Trx, t: Target, items: Array<{ row: FaultRow; ev
   }
 }
 
+/** What a stored performance event is compared on: a change to any of them is an update. */
+const PERFORMANCE_FIELDS = [
+  'device_id', 'driver_id', 'end_time', 'start_speed_kph', 'end_speed_kph', 'max_speed_kph', 'start_bearing', 'end_bearing',
+  'peak_g', 'lat', 'lon', 'location', 'odometer_km', 'samples',
+] as const;
+
+/**
+ * A performance event is created once per (vehicle, type, start). The processors can describe one event
+ * again later — a speeding event announced while it lasts is described again when it ends, a device
+ * reports an accelerometer event again with its final values — and then the stored row is updated
+ * (`driver_performance_event_updated`) if anything changed.
+ */
 async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now: string) {
   for (const p of lastByKey(rows, (r) => `${r.type}@${r.start}`)) {
-    const got = await trx
+    const values = {
+      device_id: p.deviceId, driver_id: p.driverId, end_time: toIso(p.end), start_speed_kph: p.startSpeedKph, end_speed_kph: p.endSpeedKph,
+      max_speed_kph: p.maxSpeedKph, start_bearing: p.startBearing, end_bearing: p.endBearing, peak_g: p.peakG,
+      lat: p.lat, lon: p.lon, location: p.location, odometer_km: p.odometerKm, samples: json(p.samples),
+    };
+    const key = { vehicle_id: t.vehicleId, type: p.type, start_time: toIso(p.start) };
+    const created = await trx
       .insertInto('driver_performance_events')
-      .values({
-        company_id: t.companyId, vehicle_id: t.vehicleId, device_id: p.deviceId, driver_id: p.driverId, type: p.type,
-        start_time: toIso(p.start), end_time: toIso(p.end), start_speed_kph: p.startSpeedKph, end_speed_kph: p.endSpeedKph,
-        max_speed_kph: p.maxSpeedKph, start_bearing: p.startBearing, end_bearing: p.endBearing, peak_g: p.peakG,
-        lat: p.lat, lon: p.lon, location: p.location, odometer_km: p.odometerKm, samples: json(p.samples),
-        coaching_status: 'pending_review', created_at: now, updated_at: now,
-      })
+      .values({ company_id: t.companyId, ...key, ...values, coaching_status: 'pending_review', created_at: now, updated_at: now })
       .onConflict((oc) => oc.columns(['vehicle_id', 'type', 'start_time']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (got && t.announce) {
+    if (created && t.announce) {
       await recordEvent(trx, {
         companyId: t.companyId, action: 'driver_performance_event_created',
-        subject: { type: 'driver_performance_event', id: got.id }, data: performancePayload(got.id, t.vehicleId, p),
+        subject: { type: 'driver_performance_event', id: created.id }, data: performancePayload(created.id, t.vehicleId, p, 'pending_review'),
       });
     }
-  }
-}
-
-async function writeGeofences(trx: Trx, t: Target, items: Array<{ row: GeofenceEventRow; event: 'entered' | 'exited' }>, now: string) {
-  for (const g of items) {
-    const r = g.row;
-    const values = { end_time: iso(r.end), end_driver_id: r.endDriverId, updated_at: now };
-    const { id } = await trx
-      .insertInto('geofence_events')
-      .values({
-        company_id: t.companyId, geofence_id: r.geofenceId, vehicle_id: t.vehicleId, start_time: toIso(r.start),
-        start_driver_id: r.startDriverId, created_at: now, ...values,
-      })
-      .onConflict((oc) => oc.columns(['vehicle_id', 'geofence_id', 'start_time']).doUpdateSet(values))
-      .returning('id')
+    if (created) continue;
+    const saved = await trx
+      .selectFrom('driver_performance_events')
+      .select(['id', 'coaching_status', ...PERFORMANCE_FIELDS])
+      .where('vehicle_id', '=', key.vehicle_id).where('type', '=', key.type).where('start_time', '=', key.start_time)
       .executeTakeFirstOrThrow();
+    if (PERFORMANCE_FIELDS.every((c) => saved[c] === values[c])) continue;
+    await trx.updateTable('driver_performance_events').set({ ...values, updated_at: now }).where('id', '=', saved.id).execute();
     if (t.announce) {
       await recordEvent(trx, {
-        companyId: t.companyId, action: 'vehicle_geofence_event', trigger: g.event,
-        subject: { type: 'geofence_event', id }, data: geofencePayload(id, t.vehicleId, r, g.event),
+        companyId: t.companyId, action: 'driver_performance_event_updated',
+        subject: { type: 'driver_performance_event', id: saved.id }, data: performancePayload(saved.id, t.vehicleId, p, saved.coaching_status),
       });
     }
   }
@@ -179,7 +185,7 @@ export async function writeOutputs(trx: Trx, t: Target, outputs: Output[]): Prom
   await writeIdle(trx, t, pick('idle').map((o) => o.row), now);
   await writeFaults(trx, t, pick('fault'), now);
   await writePerformance(trx, t, pick('performance').map((o) => o.row), now);
-  await writeGeofences(trx, t, pick('geofence'), now);
+  await writeVehicleGeofences(trx, t, pick('geofence'), now);
   await writeUtilization(trx, t, pick('utilization').map((o) => o.row));
   if (!t.announce) return;
   for (const e of pick('engine')) {
@@ -189,4 +195,10 @@ export async function writeOutputs(trx: Trx, t: Target, outputs: Output[]): Prom
       data: { vehicle_id: t.vehicleId, driver_id: e.driverId, trigger: e.on ? 'on' : 'off', occurred_at: toIso(e.t).slice(0, 19) + 'Z', lat: e.lat, lon: e.lon },
     });
   }
+}
+
+/** An asset's outputs: geofence visits (`asset_geofence_event`). */
+export async function writeAssetOutputs(trx: Trx, t: { companyId: number; assetId: number; announce: boolean }, outputs: Output[]): Promise<void> {
+  const visits = outputs.filter((o): o is Extract<Output, { kind: 'geofence' }> => o.kind === 'geofence');
+  if (visits.length > 0) await writeAssetGeofences(trx, t, visits, toIso(Date.now()));
 }

@@ -21,18 +21,19 @@ export function faultPayload(saved: Selectable<FaultCodesTable>, row: FaultRow) 
 /** "-10.3 kph/s" (wire-format §2.7). */
 export const intensityText = (g: number | null) => (g === null ? null : `${round(g * KPHPS_PER_G, 1).toFixed(1)} kph/s`);
 
-export function performancePayload(id: number, vehicleId: number, p: PerformanceRow) {
+export function performancePayload(id: number, vehicleId: number, p: PerformanceRow, coachingStatus: string) {
   return {
     id, type: p.type, start_time: wire(p.start), end_time: wire(p.end), duration: (p.end - p.start) / 1000,
     start_speed: p.startSpeedKph, end_speed: p.endSpeedKph, max_speed: p.maxSpeedKph, start_bearing: p.startBearing,
     end_bearing: p.endBearing, acceleration: p.peakG, intensity: intensityText(p.peakG), lat: p.lat, lon: p.lon,
-    location: p.location, coaching_status: 'pending_review', driver_id: p.driverId, vehicle_id: vehicleId, eld_device_id: p.deviceId,
+    location: p.location, coaching_status: coachingStatus, driver_id: p.driverId, vehicle_id: vehicleId, eld_device_id: p.deviceId,
   };
 }
 
-export function geofencePayload(id: number, vehicleId: number, r: GeofenceEventRow, event: 'entered' | 'exited') {
+/** `vehicle_geofence_event` ({vehicle_id}) and `asset_geofence_event` ({asset_id}, no drivers): one shape. */
+export function geofencePayload(id: number, owner: { vehicle_id: number } | { asset_id: number }, r: GeofenceEventRow, event: 'entered' | 'exited') {
   return {
-    id, geofence_id: r.geofenceId, event, vehicle_id: vehicleId, start_time: wire(r.start), end_time: wire(r.end),
+    id, geofence_id: r.geofenceId, event, ...owner, start_time: wire(r.start), end_time: wire(r.end),
     duration: r.end === null ? null : Math.round((r.end - r.start) / 1000), start_driver_id: r.startDriverId, end_driver_id: r.endDriverId,
   };
 }

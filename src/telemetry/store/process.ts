@@ -1,21 +1,25 @@
 /**
- * Processing one vehicle: its stored records past the horizon (the last processed fix time) and up to
- * the watermark, in fix-time order, through the pipeline, with the state and every output written in
- * one transaction. The watermark trails the newest fix by the reorder window, so records arriving out
- * of order within the window are still processed in order; `flush` processes everything stored (a
- * quiet vehicle, tests, replay). This is the one entry point for processing: a scale-out claim (an
- * advisory lock per vehicle) wraps this function; the PostgreSQL row lock on the state row already
- * serializes two nodes.
+ * Processing one vehicle or asset (a subject): its stored records past the horizon (the last processed
+ * fix time) and up to the watermark, in fix-time order, through its processors, with the state and
+ * every output written in one transaction. The watermark trails the newest fix by the reorder window,
+ * so records arriving out of order within the window are still processed in order; `flush` processes
+ * everything stored (a quiet subject, tests, replay). `processLocked` is the one place records are
+ * processed: inside the transaction that stored a batch (ingest.ts), or in a transaction of its own
+ * (`processSubject`: the sweep, `settle`, a backlog). A scale-out claim (an advisory lock per subject)
+ * wraps these; the PostgreSQL row lock on the state row already serializes two nodes.
  */
+import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { json, toIso } from '../../storage/values.js';
 import { shapeOf } from '../../domain/geofences/service.js';
 import type { Thresholds } from '../thresholds.js';
-import { loadState, runPipeline } from '../processors/pipeline.js';
+import { loadAssetState, loadState, runAssetPipeline, runPipeline } from '../processors/pipeline.js';
 import type { Env, GeofenceDef, RecordIn } from '../processors/types.js';
-import { writeOutputs } from './outputs.js';
+import { geofenceGrid } from '../processors/geofence-grid.js';
+import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { detectDriving, forwardDutyStatus, recordAutoDuty, savedAutoDuty } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
+import type { TelemetryStateTable } from './tables.js';
 import type { FreshRow } from './ingest.js';
 
 /** Most records processed in one transaction; a longer backlog takes several. */
@@ -26,6 +30,13 @@ export interface ProcessOptions {
   reorderWindowS: number;
   flush: boolean;
 }
+
+export type StateRow = Selectable<TelemetryStateTable>;
+
+/** `v:<vehicle id>` or `a:<asset id>`: the key of telemetry_state and of the in-process queue. */
+export const subjectOf = (vehicleId: number | null, assetId: number | null) => (vehicleId !== null ? `v:${vehicleId}` : `a:${assetId}`);
+
+export const vehicleKey = (vehicleId: number) => subjectOf(vehicleId, null);
 
 export async function loadGeofences(trx: Trx, companyId: number): Promise<GeofenceDef[]> {
   const rows = await trx
@@ -40,6 +51,11 @@ export async function loadGeofences(trx: Trx, companyId: number): Promise<Geofen
     id: g.id, shape: shapeOf(g),
     bounds: { min_lat: g.min_lat, max_lat: g.max_lat, min_lon: g.min_lon, max_lon: g.max_lon },
   }));
+}
+
+/** What the processors read besides the records: thresholds and the company's geofences (with their grid). */
+export function envOf(th: Thresholds, geofences: GeofenceDef[]): Env {
+  return { th, geofences, geofenceIds: geofences.map((g) => g.id), geofenceGrid: geofenceGrid(geofences) };
 }
 
 type PendingRow = {
@@ -63,74 +79,113 @@ export const PENDING_COLUMNS = [
   'device_id', 'channel', 'type', 'fix_time', 'lat', 'lon', 'speed_kph', 'bearing_deg', 'odometer_km', 'fuel_used_l', 'description', 'data',
 ] as const;
 
+const byTime = (a: { fix_time: string; id: number }, b: { fix_time: string; id: number }) =>
+  (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id);
+
+/** What a batch hands to processing: the rows it stored, and the newest fix time stored before it. */
+export interface BatchRows {
+  fresh: FreshRow[];
+  /** telemetry_state.max_fix_time before the batch: every earlier row's fix time is at or before it. */
+  storedBefore: string | null;
+}
+
 /**
- * The pending rows: read from the database, except the ones the batch just stored (`fresh`, already
- * in memory), which only need merging in.
+ * The pending rows: read from the database, except the ones the batch just stored (already in
+ * memory), which only need merging in. Rows stored before the batch lie at or before its
+ * `storedBefore`, so only that stretch past the horizon is read (usually the reorder window, often
+ * nothing at all), not the batch's own rows again.
  */
-async function pendingRows(trx: Trx, vehicleId: number, horizon: string | null, watermark: string, fresh: FreshRow[] | undefined): Promise<PendingRow[]> {
-  let pq = trx.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id']).where('vehicle_id', '=', vehicleId).where('fix_time', '<=', watermark);
+async function pendingRows(trx: Trx, st: StateRow, watermark: string, batch: BatchRows | undefined): Promise<PendingRow[]> {
+  let pq = trx.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id']);
+  pq = st.vehicle_id !== null ? pq.where('vehicle_id', '=', st.vehicle_id) : pq.where('asset_id', '=', st.asset_id);
+  const horizon = st.horizon;
   if (horizon !== null) pq = pq.where('fix_time', '>', horizon);
-  const inRange = (r: FreshRow) => r.fix_time <= watermark && (horizon === null || r.fix_time > horizon);
-  if (fresh && fresh.length > 0) {
+  const fresh = batch?.fresh;
+  if (batch && fresh && fresh.length > 0) {
     let lo = Infinity;
     let hi = -Infinity;
     for (const r of fresh) {
       if (r.id < lo) lo = r.id;
       if (r.id > hi) hi = r.id;
     }
-    const older = await pq.where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)])).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
-    const mine = fresh.filter(inRange);
+    const before = batch.storedBefore;
+    const upTo = before === null ? null : before < watermark ? before : watermark;
+    const older = upTo === null || (horizon !== null && upTo <= horizon)
+      ? []
+      : await pq.where('fix_time', '<=', upTo).where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)])).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
+    const mine = fresh.filter((r) => r.fix_time <= watermark && (horizon === null || r.fix_time > horizon));
     if (older.length + mine.length <= PROCESS_CHUNK) {
       // Fresh rows carry every pending column (and t, parsed): they are used as they are.
-      const rows = [...older.map((o) => ({ ...o, id: Number(o.id) })), ...(mine as unknown as Array<PendingRow & { id: number }>)];
-      return rows.sort((a, b) => (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id));
+      const own = mine as unknown as Array<PendingRow & { id: number }>;
+      const rows = older.length === 0 ? own : [...older.map((o) => ({ ...o, id: Number(o.id) })), ...own];
+      return rows.sort(byTime);
     }
   }
-  return pq.orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
+  return pq.where('fix_time', '<=', watermark).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
+}
+
+/**
+ * Processes the pending records of a state row already locked by `trx` (FOR UPDATE on PostgreSQL; the
+ * write transaction on SQLite) and saves the state and horizon; returns how many records it processed.
+ */
+export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: ProcessOptions, batch?: BatchRows): Promise<number> {
+  if (st.max_fix_time === null) return 0;
+  const watermark = opts.flush ? st.max_fix_time : toIso(Date.parse(st.max_fix_time) - opts.reorderWindowS * 1000);
+  if (st.horizon !== null && st.horizon >= watermark) return 0;
+  let rows = await pendingRows(trx, st, watermark, batch);
+  if (rows.length === 0) return 0;
+  if (rows.length === PROCESS_CHUNK) {
+    // Never split records of one instant across two chunks: the horizon is a fix time.
+    const lastTime = rows[rows.length - 1].fix_time;
+    const cut = rows.findIndex((r) => r.fix_time === lastTime);
+    if (cut > 0) rows = rows.slice(0, cut);
+  }
+  const env = envOf(opts.thresholds, await loadGeofences(trx, st.company_id));
+  const records = rows.map(recordIn);
+  let state: string;
+  if (st.vehicle_id !== null) {
+    const vehicleId = st.vehicle_id;
+    const run = runPipeline(loadState(st.state), records, env);
+    const auto = detectDriving(savedAutoDuty(st.state), records);
+    await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true }, run.outputs);
+    await forwardDutyStatus(db, trx, st.company_id, vehicleId, records);
+    await recordAutoDuty(db, trx, st.company_id, vehicleId, auto.proposals);
+    state = json({ ...run.state, hos_auto: auto.state });
+  } else {
+    const run = runAssetPipeline(loadAssetState(st.state), records, env);
+    await writeAssetOutputs(trx, { companyId: st.company_id, assetId: st.asset_id!, announce: true }, run.outputs);
+    state = json(run.state);
+  }
+  await trx
+    .updateTable('telemetry_state')
+    .set({ state, horizon: rows[rows.length - 1].fix_time, updated_at: toIso(Date.now()) })
+    .where('subject', '=', st.subject)
+    .execute();
+  return rows.length;
 }
 
 /** One transaction's worth of processing; returns how many records it processed. */
-async function processChunk(db: Db, vehicleId: number, opts: ProcessOptions, fresh?: FreshRow[]): Promise<number> {
+function processChunk(db: Db, subject: string, opts: ProcessOptions): Promise<number> {
   return writeTx(db, async (trx) => {
-    let q = trx.selectFrom('telemetry_state').selectAll().where('subject', '=', `v:${vehicleId}`);
+    let q = trx.selectFrom('telemetry_state').selectAll().where('subject', '=', subject);
     if (db.kind === 'postgres') q = q.forUpdate();
     const st = await q.executeTakeFirst();
-    if (!st || st.max_fix_time === null) return 0;
-    const watermark = opts.flush ? st.max_fix_time : toIso(Date.parse(st.max_fix_time) - opts.reorderWindowS * 1000);
-    if (st.horizon !== null && st.horizon >= watermark) return 0;
-    let rows = await pendingRows(trx, vehicleId, st.horizon, watermark, fresh);
-    if (rows.length === 0) return 0;
-    if (rows.length === PROCESS_CHUNK) {
-      // Never split records of one instant across two chunks: the horizon is a fix time.
-      const lastTime = rows[rows.length - 1].fix_time;
-      const cut = rows.findIndex((r) => r.fix_time === lastTime);
-      if (cut > 0) rows = rows.slice(0, cut);
-    }
-    const geofences = await loadGeofences(trx, st.company_id);
-    const env: Env = { th: opts.thresholds, geofences, geofenceIds: geofences.map((g) => g.id) };
-    const records = rows.map(recordIn);
-    const { state, outputs } = runPipeline(loadState(st.state), records, env);
-    const auto = detectDriving(savedAutoDuty(st.state), records);
-    await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true }, outputs);
-    await forwardDutyStatus(db, trx, st.company_id, vehicleId, records);
-    await recordAutoDuty(db, trx, st.company_id, vehicleId, auto.proposals);
-    const now = toIso(Date.now());
-    await trx
-      .updateTable('telemetry_state')
-      .set({ state: json({ ...state, hos_auto: auto.state }), horizon: rows[rows.length - 1].fix_time, updated_at: now })
-      .where('subject', '=', st.subject)
-      .execute();
-    return rows.length;
+    return st ? processLocked(db, trx, st, opts) : 0;
   });
 }
 
-/** Processes a vehicle's pending records (bounded: at most `maxChunks` transactions). */
-export async function processVehicle(db: Db, vehicleId: number, opts: ProcessOptions, maxChunks = 100, fresh?: FreshRow[]): Promise<number> {
+/** Processes a subject's pending records (bounded: at most `maxChunks` transactions). */
+export async function processSubject(db: Db, subject: string, opts: ProcessOptions, maxChunks = 100): Promise<number> {
   let total = 0;
   for (let i = 0; i < maxChunks; i++) {
-    const n = await processChunk(db, vehicleId, opts, i === 0 ? fresh : undefined);
+    const n = await processChunk(db, subject, opts);
     total += n;
     if (n < PROCESS_CHUNK) break;
   }
   return total;
+}
+
+/** Processes a vehicle's pending records. */
+export function processVehicle(db: Db, vehicleId: number, opts: ProcessOptions, maxChunks = 100): Promise<number> {
+  return processSubject(db, vehicleKey(vehicleId), opts, maxChunks);
 }

@@ -12,7 +12,7 @@ import type { Thresholds } from '../thresholds.js';
 import { initialState, runPipeline } from '../processors/pipeline.js';
 import type { Output } from '../processors/types.js';
 import { writeOutputs } from './outputs.js';
-import { loadGeofences, PENDING_COLUMNS, recordIn } from './process.js';
+import { envOf, loadGeofences, PENDING_COLUMNS, recordIn } from './process.js';
 import { writeTx } from './tx.js';
 
 const CHUNK = 5000;
@@ -75,7 +75,7 @@ export async function replayVehicle(db: Db, companyId: number, vehicleId: number
     await trx.deleteFrom('fault_codes').where('vehicle_id', '=', vehicleId).where('first_observed_at', '>=', fromIso).execute();
     await trx.deleteFrom('utilization_buckets').where('vehicle_id', '=', vehicleId).where('bucket_start', '>=', fromIso).execute();
 
-    const env = { th, geofences: await loadGeofences(trx, companyId) };
+    const env = envOf(th, await loadGeofences(trx, companyId));
     const filter = new FromFilter(fromMs);
     let state = initialState();
     let records = 0;

@@ -1,9 +1,12 @@
 /**
- * The telemetry service of one database: accepts device batches, then processes the vehicle right
- * after the batch commits ("process after commit"), serialized per vehicle in this process. A sweep
- * (every TELEMETRY_SWEEP_MS) processes vehicles that went quiet with records still inside the reorder
- * window, and on start whatever a previous process stored but never processed (after a crash). The
- * HTTP device API and the OsmAnd listener share one instance per database (`telemetryFor`).
+ * The telemetry service of one database: accepts device batches and processes each vehicle or asset
+ * right after its records are stored, in the same transaction (./ingest.ts), serialized per subject in
+ * this process. A batch that cannot be processed that way (it carries inspection reports or form
+ * entries), a processing failure and a backlog longer than one chunk are processed again after the
+ * commit, or by the sweep. The sweep (every TELEMETRY_SWEEP_MS) processes subjects that went quiet with
+ * records still inside the reorder window, and on start whatever a previous process stored but never
+ * processed (after a crash). The HTTP device API and the OsmAnd listener share one instance per
+ * database (`telemetryFor`).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../storage/db.js';
@@ -11,8 +14,8 @@ import { toIso } from '../../storage/values.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import type { TelemetryConfig } from '../thresholds.js';
 import { handleBatch, type BatchSummary } from './batch.js';
-import { subjectKey, type FreshRow } from './ingest.js';
-import { processVehicle } from './process.js';
+import { subjectKey } from './ingest.js';
+import { PROCESS_CHUNK, processSubject, vehicleKey, type ProcessOptions } from './process.js';
 import { KeyedQueue } from './tx.js';
 
 const SWEEP_LIMIT = 200;
@@ -29,57 +32,67 @@ export class Telemetry {
     private readonly log?: FastifyBaseLogger,
   ) {}
 
-  /** Stores a batch (acknowledgeable once this resolves) and processes the vehicle. */
+  private options(flush: boolean): ProcessOptions {
+    return { thresholds: this.cfg.thresholds, reorderWindowS: this.cfg.reorderWindowS, flush };
+  }
+
+  /** Stores a batch and processes its subject (acknowledgeable once this resolves: it is committed). */
   async ingest(device: DevicePrincipal, channel: number, raws: unknown[]): Promise<BatchSummary> {
     const key = subjectKey(device);
     return this.queue.run(key, async () => {
-      const { summary, fresh } = await handleBatch(this.db, device, channel, raws, this.cfg);
-      if (device.vehicleId !== null && summary.accepted > 0) await this.processNow(device.vehicleId, false, fresh);
+      const { summary, inBatch } = await handleBatch(this.db, device, channel, raws, this.cfg, this.options(false));
+      if (inBatch && 'error' in inBatch) {
+        // The records are committed; the next batch or the sweep processes them.
+        this.log?.error({ err: inBatch.error, subject: key }, 'telemetry processing failed');
+      } else if (inBatch ? inBatch.processed === PROCESS_CHUNK : summary.accepted > 0) {
+        await this.processNow(key, false);
+      }
       return summary;
     });
   }
 
-  private async processNow(vehicleId: number, flush: boolean, fresh?: FreshRow[]): Promise<number> {
+  private async processNow(subject: string, flush: boolean): Promise<number> {
     try {
-      return await processVehicle(this.db, vehicleId, {
-        thresholds: this.cfg.thresholds, reorderWindowS: this.cfg.reorderWindowS, flush,
-      }, 100, fresh);
+      return await processSubject(this.db, subject, this.options(flush));
     } catch (err) {
       // The records are stored; the next batch or the sweep processes them again.
-      this.log?.error({ err, vehicleId }, 'telemetry processing failed');
+      this.log?.error({ err, subject }, 'telemetry processing failed');
       return 0;
     }
   }
 
   /** Processes one vehicle's pending records in the queue; `flush` ignores the reorder window. */
   process(vehicleId: number, flush = true): Promise<number> {
-    return this.queue.run(`v:${vehicleId}`, () => this.processNow(vehicleId, flush));
+    return this.processKey(vehicleKey(vehicleId), flush);
   }
 
-  /** Vehicles with stored records not processed yet; `quietSince` keeps only those silent since then. */
-  async pending(quietSince?: string, companyId?: number): Promise<number[]> {
+  private processKey(subject: string, flush: boolean): Promise<number> {
+    return this.queue.run(subject, () => this.processNow(subject, flush));
+  }
+
+  /** Subjects (`v:<id>`, `a:<id>`) with stored records not processed yet; `quietSince` keeps only those silent since then. */
+  async pending(quietSince?: string, companyId?: number): Promise<string[]> {
     let q = this.db.kysely
       .selectFrom('telemetry_state')
-      .select('vehicle_id')
-      .where('vehicle_id', 'is not', null)
+      .select('subject')
       .where('max_fix_time', 'is not', null)
       .where((eb) => eb.or([eb('horizon', 'is', null), eb('horizon', '<', eb.ref('max_fix_time'))]));
     if (quietSince) q = q.where('last_received_at', '<=', quietSince);
     if (companyId !== undefined) q = q.where('company_id', '=', companyId);
     const rows = await q.orderBy('subject').limit(SWEEP_LIMIT).execute();
-    return rows.map((r) => r.vehicle_id!);
+    return rows.map((r) => r.subject);
   }
 
-  /** One sweep: vehicles quiet for the reorder window get everything processed. */
+  /** One sweep: subjects quiet for the reorder window get everything processed. */
   async sweep(): Promise<number> {
     if (this.sweeping || this.stopped) return 0;
     this.sweeping = true;
     try {
-      const ids = await this.pending(toIso(Date.now() - this.cfg.reorderWindowS * 1000));
+      const keys = await this.pending(toIso(Date.now() - this.cfg.reorderWindowS * 1000));
       let n = 0;
-      for (const id of ids) {
+      for (const key of keys) {
         if (this.stopped) break;
-        n += await this.process(id, true);
+        n += await this.processKey(key, true);
       }
       return n;
     } catch (err) {
@@ -94,10 +107,10 @@ export class Telemetry {
   async settle(companyId?: number): Promise<void> {
     await this.queue.idle();
     for (let round = 0; round < 50; round++) {
-      const ids = await this.pending(undefined, companyId);
-      if (ids.length === 0) return;
+      const keys = await this.pending(undefined, companyId);
+      if (keys.length === 0) return;
       let n = 0;
-      for (const id of ids) n += await this.process(id, true);
+      for (const key of keys) n += await this.processKey(key, true);
       if (n === 0) return;
     }
   }

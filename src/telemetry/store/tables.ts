@@ -172,6 +172,18 @@ export interface GeofenceEventsTable {
   updated_at: string;
 }
 
+/** An asset's visit of a geofence (migration 0013): entry, and exit once seen. */
+export interface AssetGeofenceEventsTable {
+  id: Generated<number>;
+  company_id: number;
+  geofence_id: number;
+  asset_id: number;
+  start_time: string;
+  end_time: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Engine-on time, fuel and distance per vehicle, driver and 15-minute bucket (driver_id 0 = no driver). */
 export interface UtilizationBucketsTable {
   company_id: number;
@@ -193,5 +205,6 @@ export interface TelemetryTables {
   fault_codes: FaultCodesTable;
   driver_performance_events: DriverPerformanceEventsTable;
   geofence_events: GeofenceEventsTable;
+  asset_geofence_events: AssetGeofenceEventsTable;
   utilization_buckets: UtilizationBucketsTable;
 }

@@ -25,6 +25,26 @@ export async function writeTx<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<
   });
 }
 
+/**
+ * Runs `fn` inside the transaction under a savepoint. When it throws, what it wrote is rolled back, the
+ * transaction carries on (PostgreSQL included, whose transaction a failed statement would otherwise
+ * abort) and the error is returned; a failure of the savepoint commands themselves fails the
+ * transaction.
+ */
+export async function underSavepoint<T>(trx: Trx, fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  await sql`savepoint telemetry_step`.execute(trx);
+  let value: T;
+  try {
+    value = await fn();
+  } catch (error) {
+    await sql`rollback to savepoint telemetry_step`.execute(trx);
+    await sql`release savepoint telemetry_step`.execute(trx);
+    return { ok: false, error };
+  }
+  await sql`release savepoint telemetry_step`.execute(trx);
+  return { ok: true, value };
+}
+
 /** Serializes work per key inside this process (ingestion and processing of one vehicle never overlap). */
 export class KeyedQueue {
   private tails = new Map<string, Promise<unknown>>();

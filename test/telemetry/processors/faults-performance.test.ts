@@ -94,15 +94,15 @@ test('driver performance events: accelerometer, derived samples and speeding', (
       want: [],
     },
     {
-      name: 'speeding above 75 mph for 90 s is an event ending at the first fix at or below the limit',
+      name: 'speeding above 75 mph for 90 s is an event from the 60th second on, ending at the first fix at or below the limit',
       records: [...drive(0, 100, 100), ...drive(110, 200, 125), fix(210, 110)],
-      want: [{ type: 'speeding', start: 110, end: 210 }],
+      want: [{ type: 'speeding', start: 110, end: 170 }, { type: 'speeding', start: 110, end: 210 }],
     },
     { name: 'speeding for 30 s is not an event', records: [...drive(0, 30, 125), fix(40, 100)], want: [] },
     {
       name: 'a gap ends speeding at the last fix before it',
       records: [...drive(0, 100, 125), fix(1000, 125), fix(1010, 90)],
-      want: [{ type: 'speeding', start: 0, end: 100 }],
+      want: [{ type: 'speeding', start: 0, end: 60 }, { type: 'speeding', start: 0, end: 100 }],
     },
   ];
   for (const c of cases) assert.deepEqual(perf(c.records), c.want, c.name);

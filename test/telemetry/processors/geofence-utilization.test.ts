@@ -1,4 +1,4 @@
-/** Geofence entry/exit (confirmation, hysteresis, interpolation, gaps, first ping) and utilization buckets. */
+/** Geofence entry/exit (confirmation, hysteresis, interpolation, gaps, first ping, the grid) and utilization buckets. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boundsOf, type GeofenceShape } from '../../../src/domain/geofences/geometry.js';
@@ -7,6 +7,7 @@ import { spread } from '../../../src/telemetry/processors/utilization.js';
 import { engineRec, fix, only, run, sec, DEG_PER_KM, LAT, LON, T, drive } from './build.js';
 import { initialState, runPipeline } from '../../../src/telemetry/processors/pipeline.js';
 import { DEFAULT_THRESHOLDS } from '../../../src/telemetry/thresholds.js';
+import { geofenceGrid } from '../../../src/telemetry/processors/geofence-grid.js';
 
 /** A circle of 1 km around (LAT, LON + 5 km), created long before the test data. */
 const CENTER_LON = LON + 5 * DEG_PER_KM;
@@ -113,4 +114,38 @@ test('utilization: spans split over 15-minute buckets, driving vs idle, gaps cou
   assert.equal(sum('drivingS'), 600);
   assert.equal(sum('distanceKm'), 10);
   assert.equal(sum('drivingFuelL'), 6);
+});
+
+test('the geofence grid changes nothing: a wandering track over many geofences, with and without it', () => {
+  let seed = 11;
+  const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+  const records = [];
+  let lat = LAT;
+  let lon = LON;
+  for (let s = 0; s < 20_000; s += 10) {
+    lat += (rnd() - 0.45) * 0.004;
+    lon += (rnd() - 0.45) * 0.005;
+    // Now and then a jump of tens of kilometers: a geofence is left far behind (its zone must still be seen).
+    if (s % 3000 === 0) lon += 0.4;
+    records.push(fix(s, 50, { lat, lon }));
+  }
+  // Geofences scattered along the track (circles and squares, some overlapping), and one far wider than
+  // the grid's cells, which is checked for every fix (entered late in the track).
+  const fences: GeofenceDef[] = [];
+  for (let i = 0; i < 150; i++) {
+    const near = records[Math.floor(rnd() * records.length)];
+    const flat = near.lat! + (rnd() - 0.5) * 0.02;
+    const flon = near.lon! + (rnd() - 0.5) * 0.02;
+    fences.push(i % 3 === 0
+      ? def(i + 1, { shape: 'polygon', points: [{ lat: flat, lon: flon }, { lat: flat + 0.01, lon: flon }, { lat: flat + 0.01, lon: flon + 0.015 }, { lat: flat, lon: flon + 0.015 }] })
+      : def(i + 1, { shape: 'circle', center: { lat: flat, lon: flon }, radius_m: 300 + rnd() * 1500 }));
+  }
+  fences.push(def(500, { shape: 'circle', center: { lat: LAT, lon: LON + 3 }, radius_m: 150_000 }));
+  const th = DEFAULT_THRESHOLDS;
+  const plain = runPipeline(initialState(), records, { th, geofences: fences });
+  const gridded = runPipeline(initialState(), records.map((r) => ({ ...r })), { th, geofences: fences, geofenceGrid: geofenceGrid(fences) });
+  const visits = only(plain.outputs, 'geofence');
+  assert.ok(visits.length > 50, `only ${visits.length} crossings`);
+  assert.deepEqual(only(gridded.outputs, 'geofence'), visits);
+  assert.deepEqual(gridded.state.geofences, plain.state.geofences);
 });

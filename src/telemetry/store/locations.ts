@@ -1,0 +1,74 @@
+/**
+ * What a stored batch says about positions, written in the batch's transaction because it does not
+ * depend on processing order:
+ * - a vehicle's current location (vehicle_locations_latest) with `vehicle_location_updated` when the
+ *   batch brings a newer fix;
+ * - `vehicle_location_received` for every location record the batch stored, in fix-time order, but
+ *   only while an enabled webhook of the company subscribes to it (docs/webhooks.md: one event per
+ *   fix would otherwise double what ingestion writes, for nobody);
+ * - an asset's positions (asset_locations).
+ */
+import { randomUUID } from 'node:crypto';
+import { recordEvent } from '../../events/outbox.js';
+import { anySubscribed } from '../../events/webhooks/repository.js';
+import type { DevicePrincipal } from '../../domain/devices/service.js';
+import { pointId } from '../point-id.js';
+import { kmToMi, kphToMph, litersToGallons } from '../units.js';
+import { locationPayload, type LatestRow } from './payloads.js';
+import type { FreshRow } from './ingest.js';
+import type { Trx } from './tx.js';
+
+/** Wire units in the read models other areas share: mph, miles, gallons (rounded to 0.01). */
+const convert = (v: number | null | undefined, f: (x: number) => number) => (v === null || v === undefined ? null : Math.round(f(v) * 100) / 100);
+
+const CHUNK = 500;
+
+/** A location record as the current-location read model and the location events show it. */
+function latestOf(vehicleId: number, r: FreshRow): LatestRow {
+  return {
+    vehicle_id: vehicleId, id: pointId(r.id), located_at: r.fix_time,
+    lat: r.lat!, lon: r.lon!, bearing: r.bearing_deg ?? null, speed: convert(r.speed_kph, kphToMph),
+    description: r.description ?? null, odometer: convert(r.odometer_km, kmToMi), engine_hours: r.engine_hours ?? null,
+    fuel: convert(r.fuel_used_l, litersToGallons), type: r.point_type ?? null, driver_id: r.driver_id ?? null,
+  };
+}
+
+export async function vehicleLocations(trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
+  const vehicleId = d.vehicleId!;
+  const fixes = fresh.filter((r) => r.type === 'location');
+  if (fixes.length === 0) return;
+  if (await anySubscribed(trx, d.companyId, 'vehicle_location_received')) {
+    fixes.sort((a, b) => (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id));
+    await recordEvent(trx, fixes.map((r) => ({
+      companyId: d.companyId, action: 'vehicle_location_received',
+      subject: { type: 'vehicle', id: vehicleId }, data: locationPayload(latestOf(vehicleId, r), r),
+    })));
+  }
+  let newest = fixes[0];
+  for (const r of fixes) if (r.fix_time > newest.fix_time) newest = r;
+  const current = await trx.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId).executeTakeFirst();
+  if (current && current.located_at >= newest.fix_time) return;
+  const latest = latestOf(vehicleId, newest);
+  const { vehicle_id: _v, ...rest } = latest;
+  const values = { ...rest, company_id: d.companyId, updated_at: newest.received_at };
+  await trx
+    .insertInto('vehicle_locations_latest')
+    .values({ vehicle_id: vehicleId, ...values })
+    .onConflict((oc) => oc.column('vehicle_id').doUpdateSet(values))
+    .execute();
+  await recordEvent(trx, {
+    companyId: d.companyId, action: 'vehicle_location_updated',
+    subject: { type: 'vehicle', id: vehicleId }, data: locationPayload(latest, newest),
+  });
+}
+
+export async function assetLocations(trx: Trx, d: DevicePrincipal, fresh: FreshRow[], now: string): Promise<void> {
+  const rows = fresh
+    .filter((r) => r.type === 'location')
+    .map((r) => ({
+      id: randomUUID(), company_id: d.companyId, asset_id: d.assetId!, located_at: r.fix_time, lat: r.lat!, lon: r.lon!,
+      bearing: r.bearing_deg ?? null, speed: convert(r.speed_kph, kphToMph), description: r.description ?? null,
+      battery_voltage: r.battery_v ?? null, created_at: now,
+    }));
+  for (let i = 0; i < rows.length; i += CHUNK) await trx.insertInto('asset_locations').values(rows.slice(i, i + CHUNK)).execute();
+}
