@@ -44,7 +44,24 @@ function matches(re: RegExp, text: string): string[] {
   return out;
 }
 
+/**
+ * The same statements run again and again (prepared, one per row on the ingest path): their kinds are
+ * kept, for the most recent SQL texts.
+ */
+const kinds = new Map<string, StatementKind>();
+const KINDS_MAX = 2000;
+
 export function classify(sqlText: string): StatementKind {
+  let k = kinds.get(sqlText);
+  if (k === undefined) {
+    k = classifyText(sqlText);
+    if (kinds.size >= KINDS_MAX) kinds.clear();
+    kinds.set(sqlText, k);
+  }
+  return k;
+}
+
+function classifyText(sqlText: string): StatementKind {
   const head = /^\s*\(?\s*([a-z]+)/i.exec(sqlText)?.[1]?.toLowerCase() ?? '';
   if (head === 'begin' || head === 'start') return { kind: 'begin' };
   if (head === 'commit' || head === 'end' || head === 'rollback') {
