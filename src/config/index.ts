@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { whole } from './env.js';
 import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
 import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
 import { limitsConfig, type LimitsConfig } from '../limits/settings.js';
@@ -75,16 +76,10 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+const configError = (message: string) => new ConfigError(message);
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function int(env: Record<string, string | undefined>, name: string, def: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
 
 export function databaseKind(url: string): 'sqlite' | 'postgres' {
   if (url.startsWith('sqlite:')) return 'sqlite';
@@ -126,7 +121,7 @@ function contentTypes(env: Record<string, string | undefined>): string[] {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
-  const port = int(env, 'PORT', 3000, 0, 65535);
+  const port = whole(env, 'PORT', 3000, 0, 65535, configError);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/fleet.db';
   databaseKind(databaseUrl);
@@ -151,24 +146,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl,
     logLevel,
     publicUrl,
-    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600),
-    readCacheMaxBytes: int(env, 'READ_CACHE_MAX_BYTES', 67_108_864, 0, 17_179_869_184),
-    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    oauthRefreshTokenTtlS: int(env, 'OAUTH_REFRESH_TOKEN_TTL_S', 2_592_000, 7200, 31_536_000),
-    oauthTokenCacheMs: int(env, 'OAUTH_TOKEN_CACHE_MS', 1000, 0, 60_000),
-    oauthTokenCacheSize: int(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000),
-    webSessionTtlS: int(env, 'WEB_SESSION_TTL_S', 43_200, 60, 2_592_000),
+    bodyLimitBytes: whole(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600, configError),
+    readCacheMaxBytes: whole(env, 'READ_CACHE_MAX_BYTES', 67_108_864, 0, 17_179_869_184, configError),
+    shutdownGraceMs: whole(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000, configError),
+    oauthRefreshTokenTtlS: whole(env, 'OAUTH_REFRESH_TOKEN_TTL_S', 2_592_000, 7200, 31_536_000, configError),
+    oauthTokenCacheMs: whole(env, 'OAUTH_TOKEN_CACHE_MS', 1000, 0, 60_000, configError),
+    oauthTokenCacheSize: whole(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000, configError),
+    webSessionTtlS: whole(env, 'WEB_SESSION_TTL_S', 43_200, 60, 2_592_000, configError),
     cookieSecret: cookieSecret(env),
-    authRateWindowS: int(env, 'AUTH_RATE_WINDOW_S', 900, 1, 86_400),
-    authMaxFailuresPerAccount: int(env, 'AUTH_MAX_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000),
-    authMaxFailuresPerIp: int(env, 'AUTH_MAX_FAILURES_PER_IP', 100, 1, 1_000_000),
+    authRateWindowS: whole(env, 'AUTH_RATE_WINDOW_S', 900, 1, 86_400, configError),
+    authMaxFailuresPerAccount: whole(env, 'AUTH_MAX_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000, configError),
+    authMaxFailuresPerIp: whole(env, 'AUTH_MAX_FAILURES_PER_IP', 100, 1, 1_000_000, configError),
     blobDir: blobDir(env, databaseUrl),
-    documentMaxBytes: int(env, 'DOCUMENT_MAX_BYTES', 10_485_760, 1, 1_073_741_824),
+    documentMaxBytes: whole(env, 'DOCUMENT_MAX_BYTES', 10_485_760, 1, 1_073_741_824, configError),
     documentContentTypes: contentTypes(env),
-    telemetry: telemetryConfig(env, (m) => new ConfigError(m)),
-    webhooks: webhookConfig(env, (m) => new ConfigError(m)),
-    limits: limitsConfig(env, (m) => new ConfigError(m)),
-    ops: opsConfig(env, (m) => new ConfigError(m)),
+    telemetry: telemetryConfig(env, configError),
+    webhooks: webhookConfig(env, configError),
+    limits: limitsConfig(env, configError),
+    ops: opsConfig(env, configError),
     ...overrides,
   };
 }

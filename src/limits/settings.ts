@@ -22,16 +22,8 @@ export interface LimitsConfig {
   redisKeyPrefix: string;
 }
 
-type Env = Record<string, string | undefined>;
+import { whole, type Env } from '../config/env.js';
 
-function whole(env: Env, name: string, def: number, min: number, max: number, error: (m: string) => Error): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (!/^\d+$/.test(raw)) throw error(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw error(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
 
 function keyPrefix(env: Env, error: (m: string) => Error): string {
   const raw = env.REDIS_KEY_PREFIX;

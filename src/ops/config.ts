@@ -2,7 +2,7 @@
  * Operations settings (METRICS_TOKEN, SLOW_REQUEST_MS, SLOW_REQUEST_QUERIES), read by config/index.ts.
  * README.md and docs/operations.md list them.
  */
-import { flag } from '../events/webhooks/settings.js';
+import { flag } from '../config/env.js';
 
 export interface OpsConfig {
   /**

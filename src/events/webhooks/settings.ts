@@ -34,25 +34,10 @@ export interface WebhookConfig {
   leaseMs: number;
 }
 
-type Env = Record<string, string | undefined>;
+import { flag, whole, type Env } from '../../config/env.js';
 
 /** A yes/no setting: 1/0, true/false, on/off, yes/no. */
-export function flag(env: Env, name: string, def: boolean, error: (m: string) => Error): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return def;
-  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw error(`${name} must be 1 or 0 (true or false), got "${env[name]}"`);
-}
 
-function whole(env: Env, name: string, def: number, min: number, max: number, error: (m: string) => Error): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return def;
-  if (!/^\d+$/.test(raw)) throw error(`${name} must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw error(`${name} must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
 
 export const DEFAULT_RETRY_SCHEDULE_S = [10, 60, 300, 600, 3600, 3600, 3600, 86_400];
 
