@@ -33,14 +33,16 @@ export function sqliteChanges(conn: SqliteDatabase.Database, tracker: ChangeTrac
   const schemaVersion = conn.prepare('PRAGMA schema_version').pluck();
   let seen = dataVersion.get();
   let open = true;
-  let builtFor: unknown = null;
+  // The cascade map is rebuilt when the schema changed: DDL run here (the tracker's DDL count) or by
+  // another process (its schema_version, looked at only when data_version says it wrote something).
+  let schemaSeen = schemaVersion.get();
+  let builtAt = -1;
   let children = new Map<string, string[]>();
 
   const cascades = (table: string): readonly string[] => {
-    const sv = schemaVersion.get();
-    if (sv !== builtFor) {
+    if (builtAt !== tracker.ddlCount) {
       children = cascadeMap(conn);
-      builtFor = sv;
+      builtAt = tracker.ddlCount;
     }
     return children.get(table) ?? [];
   };
@@ -55,6 +57,11 @@ export function sqliteChanges(conn: SqliteDatabase.Database, tracker: ChangeTrac
       const v = dataVersion.get();
       if (v !== seen) {
         seen = v;
+        const sv = schemaVersion.get();
+        if (sv !== schemaSeen) {
+          schemaSeen = sv;
+          tracker.schemaChanged();
+        }
         tracker.bumpAll();
       }
     },

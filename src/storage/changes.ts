@@ -86,6 +86,7 @@ export class ChangeTracker {
   /** The table sets of the reads being recorded right now. */
   private readonly recorders = new Set<Set<string>>();
   private source: ChangeSource | null = null;
+  private ddl = 0;
   /** Tables that change with a write to the key (foreign keys with ON DELETE CASCADE / SET NULL). */
   private cascades: ((table: string) => readonly string[]) | null = null;
 
@@ -120,6 +121,16 @@ export class ChangeTracker {
 
   bumpAll(): void {
     this.versions.set(ALL, ++this.seq);
+  }
+
+  /** How many schema changes were seen (DDL here, or reported by the source): derived maps rebuild on a change. */
+  get ddlCount(): number {
+    return this.ddl;
+  }
+
+  /** A schema change made elsewhere (the source saw it). */
+  schemaChanged(): void {
+    this.ddl++;
   }
 
   /**
@@ -168,6 +179,7 @@ export class ChangeTracker {
     if (k.kind === 'write') {
       for (const t of k.tables) this.bump(t);
     } else if (k.kind === 'ddl') {
+      this.ddl++;
       this.bumpAll();
     } else if (k.kind === 'read' && this.recorders.size > 0) {
       const tables = readTables(sqlText);

@@ -41,6 +41,12 @@ export interface Db {
   observeQueries(fn: QueryObserver): () => void;
   /** PostgreSQL: the pool's clients right now; null on SQLite (one connection). */
   poolStats(): { total: number; idle: number; waiting: number } | null;
+  /**
+   * SQLite only: a compiled statement of the connection, for hot loops that run one statement many
+   * times inside a transaction that Kysely holds (the telemetry insert). Bypasses the query layer, so
+   * the caller reports its writes with `changes.observe(sql)`. Null on PostgreSQL.
+   */
+  sqliteStatement: ((sql: string) => SqliteDatabase.Statement) | null;
 }
 
 // COUNT(*) and bigint columns come back from pg as strings; every id and count here fits in a double.
@@ -112,6 +118,7 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
   let kysely: Kysely<Database>;
   let watch: (opts?: PgChangeOptions) => Promise<void>;
   let pool: pg.Pool | null = null;
+  let sqliteStatement: Db['sqliteStatement'] = null;
   const observers = new Set<QueryObserver>();
   if (kind === 'sqlite') {
     const path = sqlitePath(url);
@@ -122,7 +129,9 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     conn.pragma('busy_timeout = 5000');
     conn.pragma('synchronous = NORMAL');
     conn.pragma('foreign_keys = ON');
-    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SqliteDialect({ database: withStatementCache(conn) }), changes, observers) });
+    const statements = withStatementCache(conn);
+    sqliteStatement = (text) => statements.prepare(text);
+    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SqliteDialect({ database: statements }), changes, observers) });
     watch = async () => sqliteChanges(conn, changes);
   } else {
     // A request waits at most 5 s for a connection (PostgreSQL down or saturated), then fails with 503.
@@ -159,6 +168,7 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
       observers.add(fn);
       return () => void observers.delete(fn);
     },
+    sqliteStatement,
     poolStats: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null),
   };
 }

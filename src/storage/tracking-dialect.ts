@@ -27,7 +27,8 @@ import type { ChangeTracker } from './changes.js';
 export type QueryObserver = (e: LogEvent) => void;
 
 class TrackedConnection implements DatabaseConnection {
-  private pending: string[] | null = null;
+  /** Tables written in the open transaction (bumped again at its end), or null outside one. */
+  private pending: Set<string> | null = null;
 
   constructor(
     readonly inner: DatabaseConnection,
@@ -36,7 +37,7 @@ class TrackedConnection implements DatabaseConnection {
   ) {}
 
   begin(): void {
-    this.pending = [];
+    this.pending = new Set();
   }
 
   end(): void {
@@ -59,7 +60,7 @@ class TrackedConnection implements DatabaseConnection {
       const k = this.tracker.observe(q.sql);
       if (k.kind === 'begin') this.begin();
       else if (k.kind === 'end') this.end();
-      else if (k.kind === 'write' && this.pending) this.pending.push(...k.tables);
+      else if (k.kind === 'write' && this.pending) for (const t of k.tables) this.pending.add(t);
     }
   }
 

@@ -129,7 +129,7 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
     const state = await lockState(trx, db, d, now);
     const drivers = driversOf(accepted, state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
     const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
-    const ids = await insertRecords(trx, db.kind, rows);
+    const ids = await insertRecords(trx, db, rows);
     const horizon = state.horizon;
     let maxFix = state.max_fix_time;
     const fresh: FreshRow[] = [];
