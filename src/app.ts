@@ -63,8 +63,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('config', config);
   if (!opts.db) app.addHook('onClose', async () => db.close());
   installMetrics(app, db, config);
-  app.addHook('onSend', async (req, reply) => {
+  // Set as the request starts (a synchronous hook: no promise per request), so every answer carries it.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
 
   // JSON is the only request body the API reads; anything else is refused with 400 naming the header.

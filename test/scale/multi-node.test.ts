@@ -114,7 +114,7 @@ if (POSTGRES_URL) {
       }
     });
 
-    test('telemetry: batches of one vehicle alternate between nodes, and a node killed mid-stream hands over without loss', async () => {
+    test('telemetry: batches of one vehicle alternate between nodes, and a node killed in the middle of a batch hands over without loss', async () => {
       const fleet = [];
       for (let i = 0; i < 3; i++) fleet.push(await rigOn(nodes()[i], c, company));
       const records = (r: Rig) => vehicleDay(r.driver.id).map((x, i) => ({ ...x, seq: i + 1 }));
@@ -129,13 +129,21 @@ if (POSTGRES_URL) {
         });
 
       // Vehicles 0 and 1: each batch goes to the next node, the three vehicles are sent at the same time.
-      // Vehicle 2: its node is killed with SIGKILL after a few batches; the rest go to the others.
+      // Vehicle 2: five batches go to a fourth node; then the rest of its day goes there in one request,
+      // and that node is killed with SIGKILL while it handles it (stored or not, nobody knows); the
+      // device sends the rest again, in batches, to the other nodes, as a real device would.
       const victim = await c.addNode();
+      const KILL_AT = 5;
       const sendAll = async (r: Rig, v: number) => {
         const bs = batches(r);
         for (let b = 0; b < bs.length; b++) {
-          if (v === 2 && b === 5) await victim.stop('SIGKILL');
-          const node = v === 2 && b < 5 ? victim : nodes()[(b + v) % NODES];
+          if (v === 2 && b === KILL_AT) {
+            const inFlight = post(victim, r, bs.slice(KILL_AT).flat()).then((x) => x.status, () => 'failed');
+            await new Promise((done) => setTimeout(done, 15));
+            await victim.stop('SIGKILL');
+            assert.ok([200, 'failed'].includes(await inFlight));
+          }
+          const node = v === 2 && b < KILL_AT ? victim : nodes()[(b + v) % NODES];
           const res = await post(node, r, bs[b]);
           assert.equal(res.status, 200, `vehicle ${v} batch ${b}`);
         }
