@@ -98,6 +98,20 @@ eachDialect('telemetry endpoints', (dialect) => {
     assert.deepEqual(again.body, v1.body);
   });
 
+  test('history points come in fix-time order when their records were stored out of order', async () => {
+    const late = await rig(t);
+    const records = day(late.driver.id).map((x, i) => ({ ...x, seq: i + 1 }));
+    const batches = Array.from({ length: Math.ceil(records.length / 20) }, (_, b) => records.slice(b * 20, b * 20 + 20));
+    for (const b of batches.reverse()) await send(t, late, b);
+    const { start, end } = { start: new Date(`${DAY}T00:00:00Z`), end: new Date(Date.parse(`${DAY}T00:00:00Z`) + 86_400_000) };
+    const rows = await vehicleHistory(t.db, { companyId: t.company.id }, late.vehicle.id, start, end);
+    const e = await loadEmbeds(t.db, t.company.id, { users: rows.map((x) => x.driver_id) });
+    assert.ok(rows.at(-1)!.id < rows[0].id, 'the last fixes were stored first');
+    const v1 = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${late.vehicle.id}?date=${DAY}`, headers: UTC });
+    assert.equal(v1.body.vehicle_locations.length, located);
+    assert.deepEqual(v1.body, { vehicle_locations: rows.map((x) => ({ vehicle_location: historyPointV1(x, e) })) });
+  });
+
   test('/v3/vehicle_locations/:id: inclusive days, at most 3 months, every v3 key', async () => {
     const res = await t.call({ method: 'GET', url: `/v3/vehicle_locations/${r.vehicle.id}?start_date=${DAY}&end_date=${DAY}&updated_after=2020-01-01`, headers: UTC });
     const pts = res.body.vehicle_locations.map((x: any) => x.vehicle_location);
