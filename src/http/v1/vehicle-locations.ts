@@ -9,10 +9,10 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { IdList, IdParams } from '../wire/types.js';
 import { DAY_PATTERN } from '../wire/record-dates.js';
 import { HistoryPointV1, LocationVehicle, locationVehicle } from '../wire/vehicle-location.js';
-import { historyJsonV1, historyTextV1 } from '../wire/history-json.js';
+import { historyJsonV1, historyTailsV1 } from '../wire/history-json.js';
 import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
 import { dateRange } from '../wire/telemetry-dates.js';
-import { latestOf, vehicleHistory, vehicleHistoryText, vehiclesPage } from '../../telemetry/queries/locations.js';
+import { historyDrivers, latestOf, vehicleHistory, vehicleHistoryText, vehiclesPage } from '../../telemetry/queries/locations.js';
 import type { Tenant } from '../../domain/tenant.js';
 
 const ListQuery = Type.Object({ ...pageQuery, vehicle_ids: IdList('Only these vehicles') });
@@ -51,10 +51,11 @@ export async function vehicleLocationsRoutes(app: Api) {
     const zone = await companyZone(req, app.db, req.auth.companyId);
     const w = dateRange({ start_date: req.query.date, end_date: req.query.date }, zone, { defaultDays: 1 });
     const type = 'application/json; charset=utf-8';
-    const text = await vehicleHistoryText(app.db, req.auth, req.params.id, w.start, w.end);
-    if (text) {
-      const embeds = await loadEmbeds(app.db, req.auth.companyId, { users: text.map((r) => r.driver_id) });
-      return reply.type(type).send(historyTextV1(text, embeds) as never);
+    const drivers = await historyDrivers(app.db, req.auth, req.params.id, w.start, w.end);
+    if (drivers.complete) {
+      const embeds = await loadEmbeds(app.db, req.auth.companyId, { users: drivers.driverIds });
+      const points = await vehicleHistoryText(app.db, req.params.id, w.start, w.end, historyTailsV1(drivers.driverIds, embeds));
+      return reply.type(type).send(`{"vehicle_locations":[${points}]}` as never);
     }
     const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
     const embeds = await historyEmbeds(app, req.auth, rows);

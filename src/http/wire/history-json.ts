@@ -37,15 +37,9 @@ export function historyJsonV1(rows: HistoryRow[], e: Embeds): string {
   return `{"vehicle_locations":[${parts.join(',')}]}`;
 }
 
-/** The v1 history from the stored point text: only the id and the driver are added. */
-export function historyTextV1(rows: Array<{ id: number; point_json: string; driver_id: number | null }>, e: Embeds): string {
-  const driver = cached((id: number | null) => `,"driver":${JSON.stringify(e.user(id))}}}`);
-  const parts = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    parts[i] = `{"vehicle_location":{"id":"${pointId(Number(r.id))}",${r.point_json}${driver(r.driver_id)}`;
-  }
-  return `{"vehicle_locations":[${parts.join(',')}]}`;
+/** What closes each v1 history point of the stored text, by driver id (null: no driver). */
+export function historyTailsV1(driverIds: Array<number | null>, e: Embeds): Map<number | null, string> {
+  return new Map(driverIds.map((id) => [id, `,"driver":${JSON.stringify(e.user(id))}}}`]));
 }
 
 export function historyJsonV3(rows: HistoryRow[], e: Embeds): string {
