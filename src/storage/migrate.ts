@@ -14,6 +14,7 @@ import { ifta } from './migrations/0010_ifta.js';
 import { telemetryPoints } from './migrations/0011_telemetry_points.js';
 import { changeNotify } from './migrations/0012_change_notify.js';
 import { assetGeofences } from './migrations/0013_asset_geofences.js';
+import { ingestNotify } from './migrations/0014_ingest_notify.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -33,6 +34,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0011_telemetry_points', telemetryPoints],
   ['0012_change_notify', changeNotify],
   ['0013_asset_geofences', assetGeofences],
+  ['0014_ingest_notify', ingestNotify],
 ];
 
 class InCodeProvider implements MigrationProvider {

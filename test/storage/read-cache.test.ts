@@ -16,6 +16,8 @@ import { openDb } from '../../src/storage/db.js';
 import { LISTENER_NAME } from '../../src/storage/change-sources.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { revokeApiKey } from '../../src/auth/api-keys.js';
+import { createGeofence } from '../../src/domain/geofences/service.js';
+import { rig, send, settle, vehicleDay, DAY_LAT, DAY_LON0, DEG_PER_KM } from '../telemetry/fixtures.js';
 
 /**
  * Polls `fn` until it returns true, for at most `ms` (a change made elsewhere arrives by notification);
@@ -137,6 +139,43 @@ eachDialect('read cache across processes', (dialect) => {
     assert.ok(await revokeApiKey(other, key.id));
     await eventually(async () => (await t.call({ method: 'GET', url: '/v1/vehicles', as: c })).status === 401);
   });
+
+  test('geofences and webhook subscriptions that ingestion keeps cached are dropped when another process changes them', async () => {
+    const r = await rig(t);
+    const records = vehicleDay(r.driver.id);
+    // The first batch caches the company's (empty) geofences and webhook subscriptions.
+    await send(t, r, records.slice(0, 3));
+    await settle(t);
+    const seen: string[] = [];
+    const stop = t.db.observeQueries((e) => void seen.push(e.query.sql));
+    try {
+      await send(t, r, records.slice(3, 4));
+      await settle(t);
+    } finally {
+      stop();
+    }
+    assert.ok(seen.some((q) => q.includes('telemetry_state')), 'the batch was processed');
+    assert.deepEqual(seen.filter((q) => /"(geofences|company_webhooks)"/.test(q)), [], 'the next batch reads them from the cache');
+    // Another process adds a geofence on the vehicle's road and a webhook for every received fix.
+    const fence = await createGeofence(other, { companyId: t.company.id }, { name: 'Yard', center: { lat: DAY_LAT, lon: DAY_LON0 + 10 * DEG_PER_KM }, radius_m: 1000 }, { circularOnly: true });
+    const now = new Date().toISOString();
+    await other.kysely.insertInto('company_webhooks').values({
+      company_id: t.company.id, url: 'http://127.0.0.1:9/', secret: 's', format: 'json', actions: JSON.stringify(['vehicle_location_received']),
+      enabled: 1, webhook_type: null, created_at: now, updated_at: now,
+    }).execute();
+    await eventually(async () => {
+      const before = await receivedEvents(r.vehicle.id);
+      await send(t, r, records.slice(r.seq, r.seq + 1));
+      return (await receivedEvents(r.vehicle.id)) > before;
+    });
+    await send(t, r, records.slice(r.seq));
+    await settle(t);
+    const visits = await t.db.kysely.selectFrom('geofence_events').select('id').where('geofence_id', '=', fence.id).where('vehicle_id', '=', r.vehicle.id).execute();
+    assert.equal(visits.length, 1, 'the pass through the new geofence is derived');
+  });
+
+  const receivedEvents = async (vehicleId: number) => (await t.db.kysely.selectFrom('domain_events').select('id')
+    .where('company_id', '=', t.company.id).where('action', '=', 'vehicle_location_received').where('subject_id', '=', String(vehicleId)).execute()).length;
 
   if (dialect === 'postgres') {
     test('while the change listener is down nothing is served from the cache; it reconnects by itself', async () => {

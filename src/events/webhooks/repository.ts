@@ -32,13 +32,18 @@ export async function updateWebhook(db: Kysely<Database>, companyId: number, id:
 }
 
 /**
- * Whether an enabled webhook of the company subscribes to `action`, as the caller's transaction sees
- * it. Lets the writer of a high-volume event (vehicle_location_received) skip recording what no
- * webhook would receive; the fan-out still matches subscriptions when it runs.
+ * Whether an enabled webhook of the company subscribes to `action`. Lets the writer of a high-volume
+ * event (vehicle_location_received) skip recording what no webhook would receive; the fan-out still
+ * matches subscriptions when it runs. The company's subscribed actions stay in the read cache while
+ * company_webhooks is unchanged; they are read through `q` (the caller's transaction, which holds the
+ * connection on SQLite), which must not have written company_webhooks itself.
  */
-export async function anySubscribed(db: Kysely<Database>, companyId: number, action: string): Promise<boolean> {
-  const rows = await db.selectFrom('company_webhooks').select('actions').where('company_id', '=', companyId).where('enabled', '=', 1).execute();
-  return rows.some((r) => fromJson<string[]>(r.actions, []).includes(action));
+export async function anySubscribed(db: Db, q: Kysely<Database>, companyId: number, action: string): Promise<boolean> {
+  const actions = await db.cache.remember(`webhook actions ${companyId}`, async () => {
+    const rows = await q.selectFrom('company_webhooks').select('actions').where('company_id', '=', companyId).where('enabled', '=', 1).execute();
+    return new Set(rows.flatMap((r) => fromJson<string[]>(r.actions, [])));
+  });
+  return actions.has(action);
 }
 
 /** Deletes the webhook and its delivery log (queued deliveries are dropped with it). */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Migration } from './helpers.js';
 
 /**
@@ -19,9 +19,14 @@ export const changeNotify: Migration = {
         perform pg_notify('fleet_changes', TG_TABLE_SCHEMA || '.' || TG_TABLE_NAME);
         return null;
       end $$`.execute(db);
-    for (const t of NOTIFYING_TABLES) {
-      await sql`create trigger fleet_changes after insert or update or delete or truncate on ${sql.table(t)}
-        for each statement execute function fleet_notify_change()`.execute(db);
-    }
+    await notifyChanges(db, NOTIFYING_TABLES);
   },
 };
+
+/** Puts the change trigger on more tables (later migrations; PostgreSQL only, a no-op elsewhere). */
+export async function notifyChanges(db: Kysely<any>, tables: string[]): Promise<void> {
+  for (const t of tables) {
+    await sql`create trigger fleet_changes after insert or update or delete or truncate on ${sql.table(t)}
+      for each statement execute function fleet_notify_change()`.execute(db);
+  }
+}

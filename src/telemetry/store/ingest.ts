@@ -148,7 +148,7 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
       if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
     }
     if (fresh.length > 0) {
-      if (d.vehicleId !== null) await vehicleLocations(trx, d, fresh);
+      if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh);
       else await assetLocations(trx, d, fresh, now);
     }
     const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);

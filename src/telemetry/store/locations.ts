@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { recordEvent } from '../../events/outbox.js';
 import { anySubscribed } from '../../events/webhooks/repository.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
+import type { Db } from '../../storage/db.js';
 import { pointId } from '../point-id.js';
 import { kmToMi, kphToMph, litersToGallons } from '../units.js';
 import { locationPayload, type LatestRow } from './payloads.js';
@@ -33,11 +34,11 @@ function latestOf(vehicleId: number, r: FreshRow): LatestRow {
   };
 }
 
-export async function vehicleLocations(trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
+export async function vehicleLocations(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
   const vehicleId = d.vehicleId!;
   const fixes = fresh.filter((r) => r.type === 'location');
   if (fixes.length === 0) return;
-  if (await anySubscribed(trx, d.companyId, 'vehicle_location_received')) {
+  if (await anySubscribed(db, trx, d.companyId, 'vehicle_location_received')) {
     fixes.sort((a, b) => (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id));
     await recordEvent(trx, fixes.map((r) => ({
       companyId: d.companyId, action: 'vehicle_location_received',

@@ -58,6 +58,17 @@ export function envOf(th: Thresholds, geofences: GeofenceDef[]): Env {
   return { th, geofences, geofenceIds: geofences.map((g) => g.id), geofenceGrid: geofenceGrid(geofences) };
 }
 
+/**
+ * envOf with the company's geofences and their grid kept in the read cache while the geofences table
+ * is unchanged (every batch reads them; they change rarely). Read through `trx`, which holds the
+ * connection on SQLite; ingestion never writes geofences, so what it reads is committed state.
+ */
+async function companyEnv(db: Db, trx: Trx, companyId: number, th: Thresholds): Promise<Env> {
+  const { geofences, geofenceIds, geofenceGrid: grid } = await db.cache.remember(`telemetry geofences ${companyId}`, async () =>
+    envOf(th, await loadGeofences(trx, companyId)));
+  return { th, geofences, geofenceIds, geofenceGrid: grid };
+}
+
 type PendingRow = {
   /** Fix time in ms and parsed data, when the row comes from memory rather than the database. */
   t?: number;
@@ -140,7 +151,7 @@ export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: Proces
     const cut = rows.findIndex((r) => r.fix_time === lastTime);
     if (cut > 0) rows = rows.slice(0, cut);
   }
-  const env = envOf(opts.thresholds, await loadGeofences(trx, st.company_id));
+  const env = await companyEnv(db, trx, st.company_id, opts.thresholds);
   const records = rows.map(recordIn);
   let state: string;
   if (st.vehicle_id !== null) {
