@@ -47,25 +47,10 @@ export const apiKeyAuthenticator: Authenticator = {
   async authenticate(db, key) {
     // Kept in the read cache while `api_keys` is unchanged: a revocation anywhere drops it at once.
     const hash = digest(key.trim());
-    const row = await db.cache
-      .remember(`api_key ${hash}`, async () => {
-        const found = await db.kysely
-          .selectFrom('api_keys')
-          .select(['id', 'company_id'])
-          .where('key_hash', '=', hash)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst();
-        if (!found) throw UNKNOWN;
-        return found;
-      })
-      .catch((err) => {
-        if (err === UNKNOWN) return null;
-        throw err;
-      });
+    const row = await db.cache.rememberFound(`api_key ${hash}`, async () =>
+      (await db.kysely.selectFrom('api_keys').select(['id', 'company_id']).where('key_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst()) ?? null);
     if (!row) return new AppError('invalid_api_key', 'invalid API key');
     return { companyId: row.company_id, credential: { type: 'api_key', id: row.id }, scopes: 'all' };
   },
 };
 
-/** Thrown inside the cached lookup so that unknown keys are not cached. */
-const UNKNOWN = new Error('unknown API key');

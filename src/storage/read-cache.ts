@@ -35,7 +35,19 @@ export class ReadCache {
   }
 
   /** The cached value of `key`, or `compute()`'s (cached when every table it read is watched). */
-  async remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.lookup(key, compute, true);
+  }
+
+  /**
+   * remember() for credential lookups: a null answer (nothing found) is returned but never kept, so
+   * guessed or random credentials cannot fill the cache.
+   */
+  rememberFound<T>(key: string, compute: () => Promise<T | null>): Promise<T | null> {
+    return this.lookup(key, compute, false);
+  }
+
+  private async lookup<T>(key: string, compute: () => Promise<T>, keepNull: boolean): Promise<T> {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
@@ -50,6 +62,7 @@ export class ReadCache {
     const stamp = this.maxBytes > 0 ? this.tracker.stamp() : null;
     if (stamp === null) return compute();
     const { value, tables } = await this.tracker.recordReads(compute);
+    if (value === null && !keepNull) return value;
     if (tables.size > 0 && this.tracker.covered(tables) && this.tracker.unchangedSince(stamp, tables)) {
       this.put(key, { stamp, tables: [...tables], value, bytes: sizeOf(value) });
     } else {

@@ -14,10 +14,10 @@ import { eachDialect, freshDatabase, makeApp, useApp, type TestApp } from '../he
 import { createUser, createVehicle } from '../http/fixtures.js';
 import { openDb } from '../../src/storage/db.js';
 import { LISTENER_NAME } from '../../src/storage/change-sources.js';
-import { provisionDevice } from '../../src/domain/devices/service.js';
+import { provisionDevice, revokeDevice } from '../../src/domain/devices/service.js';
 import { revokeApiKey } from '../../src/auth/api-keys.js';
 import { createGeofence } from '../../src/domain/geofences/service.js';
-import { rig, send, settle, vehicleDay, DAY_LAT, DAY_LON0, DEG_PER_KM } from '../telemetry/fixtures.js';
+import { post, rig, send, settle, vehicleDay, DAY_LAT, DAY_LON0, DEG_PER_KM } from '../telemetry/fixtures.js';
 
 /**
  * Polls `fn` until it returns true, for at most `ms` (a change made elsewhere arrives by notification);
@@ -138,6 +138,17 @@ eachDialect('read cache across processes', (dialect) => {
     const key = await other.kysely.selectFrom('api_keys').select('id').where('company_id', '=', c.id).executeTakeFirstOrThrow();
     assert.ok(await revokeApiKey(other, key.id));
     await eventually(async () => (await t.call({ method: 'GET', url: '/v1/vehicles', as: c })).status === 401);
+  });
+
+  test('a device revoked by another process is refused on its next batch; unknown tokens are never kept', async () => {
+    const r = await rig(t);
+    const fix = vehicleDay(r.driver.id).find((x) => x.type === 'location')!;
+    await send(t, r, [fix]);
+    const size = t.db.cache.size;
+    for (let i = 0; i < 5; i++) assert.equal((await post(t, `not-a-token-${i}`, { records: [{ ...fix, seq: 1 }] })).status, 401);
+    assert.equal(t.db.cache.size, size, 'unknown credentials are not cached');
+    await revokeDevice(other, { companyId: t.company.id }, r.device.id);
+    await eventually(async () => (await post(t, r.device.device_token, { records: [{ ...fix, seq: 99 }] })).status === 403);
   });
 
   test('geofences and webhook subscriptions that ingestion keeps cached are dropped when another process changes them', async () => {

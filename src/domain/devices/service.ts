@@ -120,12 +120,15 @@ export async function provisionDevice(db: Db, t: Tenant, input: ProvisionInput):
 /** The device a credential belongs to, or null when it is unknown or revoked. */
 export async function authenticateDevice(db: Db, credential: string): Promise<DevicePrincipal | null> {
   if (!credential) return null;
-  const row = await db.kysely
-    .selectFrom('devices')
-    .select(['id', 'company_id', 'kind', 'vehicle_id', 'asset_id', 'identifier'])
-    .where('credential_digest', '=', digest(credential.trim()))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  // Kept in the read cache while `devices` is unchanged: a revocation or a move anywhere drops it at once.
+  const hash = digest(credential.trim());
+  const row = await db.cache.rememberFound(`device ${hash}`, async () =>
+    (await db.kysely
+      .selectFrom('devices')
+      .select(['id', 'company_id', 'kind', 'vehicle_id', 'asset_id', 'identifier'])
+      .where('credential_digest', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()) ?? null);
   if (!row) return null;
   return {
     deviceId: row.id, companyId: row.company_id, kind: row.kind as DeviceKind,
