@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
-import { assertError, assertKeySet, assertList, USER_SUMMARY_KEYS } from '../http/fixtures.js';
+import { assertError, assertKeySet, assertList, createUser, USER_SUMMARY_KEYS } from '../http/fixtures.js';
 import { VEHICLE_SUMMARY_KEYS } from '../fleet-records/fixtures.js';
-import { vehicleHistory } from '../../src/telemetry/queries/locations.js';
+import { historyDrivers, vehicleHistory, vehicleHistoryText } from '../../src/telemetry/queries/locations.js';
+import { historyTailsV1 } from '../../src/http/wire/history-json.js';
 import { historyPointV1, historyPointV3 } from '../../src/http/wire/vehicle-location.js';
 import { loadEmbeds } from '../../src/http/wire/telemetry-common.js';
-import { at, rig, send, settle, vehicleDay as day, DAY, DAY_LAT as LAT, DAY_LON0 as LON0, DEG_PER_KM, type Rig } from './fixtures.js';
+import { at, login, rig, send, settle, vehicleDay as day, DAY, DAY_LAT as LAT, DAY_LON0 as LON0, DEG_PER_KM, type Rig } from './fixtures.js';
 
 const UTC = { 'x-time-zone': 'UTC' };
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;
@@ -96,6 +97,25 @@ eachDialect('telemetry endpoints', (dialect) => {
     await t.db.kysely.updateTable('telemetry_records').set({ point_json: null }).where('id', '=', rows[3].id).execute();
     const again = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, headers: UTC });
     assert.deepEqual(again.body, v1.body);
+  });
+
+  test('a history read while records of a new driver arrive stays valid JSON and covers what it first saw', async () => {
+    const co = await t.newCompany('History Race Co'); // its own company: the lists below stay as they are
+    const v = await rig(t, co);
+    const records = day(v.driver.id);
+    await send(t, v, records.slice(0, 30));
+    const { start, end } = { start: new Date(`${DAY}T00:00:00Z`), end: new Date(Date.parse(`${DAY}T00:00:00Z`) + 86_400_000) };
+    const w = await historyDrivers(t.db, { companyId: co.id }, v.vehicle.id, start, end);
+    // Stored between the two reads: a login of another driver, then the rest of the day under him.
+    const relief = await createUser(t, {}, co);
+    await send(t, v, [login(405, relief.id), ...records.slice(30).filter((x) => x.type !== 'driver')]);
+    const e = await loadEmbeds(t.db, co.id, { users: w.driverIds });
+    const text = await vehicleHistoryText(t.db, w, historyTailsV1(w.driverIds, e));
+    const points = JSON.parse(`[${text}]`).map((x: any) => x.vehicle_location);
+    const rows = await vehicleHistory(t.db, { companyId: co.id }, v.vehicle.id, start, end);
+    const seen = rows.filter((x) => x.id <= w.lastId);
+    assert.ok(seen.length < rows.length);
+    assert.deepEqual(points, seen.map((x) => historyPointV1(x, e)));
   });
 
   test('history points come in fix-time order when their records were stored out of order', async () => {

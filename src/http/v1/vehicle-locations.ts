@@ -54,7 +54,7 @@ export async function vehicleLocationsRoutes(app: Api) {
     const drivers = await historyDrivers(app.db, req.auth, req.params.id, w.start, w.end);
     if (drivers.complete) {
       const embeds = await loadEmbeds(app.db, req.auth.companyId, { users: drivers.driverIds });
-      const points = await vehicleHistoryText(app.db, req.params.id, w.start, w.end, historyTailsV1(drivers.driverIds, embeds));
+      const points = await vehicleHistoryText(app.db, drivers, historyTailsV1(drivers.driverIds, embeds));
       return reply.type(type).send(`{"vehicle_locations":[${points}]}` as never);
     }
     const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);

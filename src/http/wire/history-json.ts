@@ -37,9 +37,9 @@ export function historyJsonV1(rows: HistoryRow[], e: Embeds): string {
   return `{"vehicle_locations":[${parts.join(',')}]}`;
 }
 
-/** What closes each v1 history point of the stored text, by driver id (null: no driver). */
+/** What closes each v1 history point of the stored text, by driver id (null: no driver, always there). */
 export function historyTailsV1(driverIds: Array<number | null>, e: Embeds): Map<number | null, string> {
-  return new Map(driverIds.map((id) => [id, `,"driver":${JSON.stringify(e.user(id))}}}`]));
+  return new Map([null, ...driverIds].map((id) => [id, `,"driver":${JSON.stringify(e.user(id))}}}`]));
 }
 
 export function historyJsonV3(rows: HistoryRow[], e: Embeds): string {

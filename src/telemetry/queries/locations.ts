@@ -95,34 +95,50 @@ export async function vehicleHistory(db: Db, t: Tenant, vehicleId: number, start
 export type HistoryRow = Awaited<ReturnType<typeof vehicleHistory>>[number];
 
 /**
- * The drivers of one vehicle's history window (null for points without one), and whether every point
- * in it has its stored text (./point-json.ts); records stored before that text existed make it false.
+ * The drivers of one vehicle's history window (null for points without one), whether every point in
+ * it has its stored text (./point-json.ts; records stored before that text existed make it false), and
+ * the last record id in it: vehicleHistoryText reads up to that id, so a record stored in between (with
+ * a driver this answer does not name) waits for the next request. A vehicle's records are written one
+ * transaction at a time under its state row's lock, so its ids grow in commit order.
  */
-export async function historyDrivers(db: Db, t: Tenant, vehicleId: number, start: Date, end: Date): Promise<{ driverIds: Array<number | null>; complete: boolean }> {
+export async function historyDrivers(db: Db, t: Tenant, vehicleId: number, start: Date, end: Date): Promise<HistoryWindow> {
   const v = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).where('id', '=', vehicleId).executeTakeFirst();
   if (!v) throw notFound(`vehicle ${vehicleId}`);
-  const rows = await sql<{ driver_id: number | null; missing: number | boolean | null }>`select driver_id, max(case when point_json is null then 1 else 0 end) as missing
+  const rows = await sql<{ driver_id: number | null; missing: number | boolean | null; last: number | string }>`select driver_id,
+      max(case when point_json is null then 1 else 0 end) as missing, max(id) as last
     from telemetry_records where ${historyWindow(vehicleId, start, end)} group by driver_id`.execute(db.kysely);
-  return { driverIds: rows.rows.map((r) => r.driver_id), complete: rows.rows.every((r) => !Number(r.missing)) };
+  return {
+    vehicleId, start, end, lastId: Math.max(0, ...rows.rows.map((r) => Number(r.last))),
+    driverIds: rows.rows.map((r) => r.driver_id), complete: rows.rows.every((r) => !Number(r.missing)),
+  };
+}
+
+export interface HistoryWindow {
+  vehicleId: number;
+  start: Date;
+  end: Date;
+  lastId: number;
+  driverIds: Array<number | null>;
+  complete: boolean;
 }
 
 /**
  * One vehicle's v1 history points as text, joined by commas in fix-time order: each point is
  * `{"vehicle_location":{"id":"<uuid>",` + its stored text + `tails` of its driver (the text that
- * closes the point, by driver id, null for none; every driver of the window must be there). SQLite
- * assembles it, so one row comes back instead of 8,640 objects for a vehicle-day; it concatenates in
- * the order of the subquery, which reads the (vehicle_id, fix_time) index in (fix_time, rowid) order
- * (an ORDER BY inside group_concat would sort the rendered text again and cost as much as the rest).
- * The endpoint tests store records out of order and compare with the ordered rows. On PostgreSQL the
- * same assembly in the server answered later than sending the rows (docs/telemetry.md, Performance),
- * so the rows are joined here.
+ * closes the point, by driver id; the entry for null, which must be there, closes a point without a
+ * driver and any whose driver is missing). SQLite assembles it, so one row comes back instead of 8,640
+ * objects for a vehicle-day; it concatenates in the order of the subquery, which reads the
+ * (vehicle_id, fix_time) index in (fix_time, rowid) order (an ORDER BY inside group_concat would sort
+ * the rendered text again and cost as much as the rest). The endpoint tests store records out of order
+ * and compare with the ordered rows. On PostgreSQL the same assembly in the server answered later than
+ * sending the rows (docs/telemetry.md, Performance), so the rows are joined here.
  */
-export async function vehicleHistoryText(db: Db, vehicleId: number, start: Date, end: Date, tails: Map<number | null, string>): Promise<string> {
+export async function vehicleHistoryText(db: Db, w: HistoryWindow, tails: Map<number | null, string>): Promise<string> {
   const head = `{"vehicle_location":{"id":"${POINT_ID_PREFIX}`;
-  const where = historyWindow(vehicleId, start, end);
+  const nullTail = tails.get(null)!;
+  const where = sql`${historyWindow(w.vehicleId, w.start, w.end)} and id <= ${w.lastId}`;
   if (db.kind === 'sqlite') {
     const known = [...tails].filter((e): e is [number, string] => e[0] !== null);
-    const nullTail = tails.get(null) ?? '';
     const tail = known.length ? sql`case driver_id ${sql.join(known.map(([id, text]) => sql`when ${id} then ${text}`), sql` `)} else ${nullTail} end` : sql`${nullTail}`;
     const q = sql<{ text: string | null }>`select group_concat(p, ',') as text from (
       select ${head} || printf('%012x', id) || '",' || point_json || ${tail} as p from telemetry_records where ${where} order by fix_time, id)`;
@@ -133,7 +149,7 @@ export async function vehicleHistoryText(db: Db, vehicleId: number, start: Date,
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    parts[i] = `${head}${Number(r.id).toString(16).padStart(12, '0')}",${r.point_json}${tails.get(r.driver_id) ?? ''}`;
+    parts[i] = `${head}${Number(r.id).toString(16).padStart(12, '0')}",${r.point_json}${tails.get(r.driver_id) ?? nullTail}`;
   }
   return parts.join(',');
 }
