@@ -23,7 +23,7 @@ export const changeNotify: Migration = {
   },
 };
 
-/** Puts the change trigger on more tables (later migrations; PostgreSQL only, a no-op elsewhere). */
+/** Puts the change trigger on these tables; PostgreSQL only (callers skip it on SQLite). */
 export async function notifyChanges(db: Kysely<any>, tables: string[]): Promise<void> {
   for (const t of tables) {
     await sql`create trigger fleet_changes after insert or update or delete or truncate on ${sql.table(t)}

@@ -10,7 +10,7 @@ import { fromJson } from '../../storage/values.js';
 import { notFound } from '../../http/plumbing/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
-import { POINT_ID_PREFIX } from '../point-id.js';
+import { POINT_ID_PREFIX, pointId } from '../point-id.js';
 
 export interface CurrentExtra {
   battery_v: number | null;
@@ -134,10 +134,11 @@ export interface HistoryWindow {
  * sending the rows (docs/telemetry.md, Performance), so the rows are joined here.
  */
 export async function vehicleHistoryText(db: Db, w: HistoryWindow, tails: Map<number | null, string>): Promise<string> {
-  const head = `{"vehicle_location":{"id":"${POINT_ID_PREFIX}`;
   const nullTail = tails.get(null)!;
   const where = sql`${historyWindow(w.vehicleId, w.start, w.end)} and id <= ${w.lastId}`;
   if (db.kind === 'sqlite') {
+    // The same id text as pointId(), built by SQLite.
+    const head = `{"vehicle_location":{"id":"${POINT_ID_PREFIX}`;
     const known = [...tails].filter((e): e is [number, string] => e[0] !== null);
     const tail = known.length ? sql`case driver_id ${sql.join(known.map(([id, text]) => sql`when ${id} then ${text}`), sql` `)} else ${nullTail} end` : sql`${nullTail}`;
     const q = sql<{ text: string | null }>`select group_concat(p, ',') as text from (
@@ -149,7 +150,7 @@ export async function vehicleHistoryText(db: Db, w: HistoryWindow, tails: Map<nu
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    parts[i] = `${head}${Number(r.id).toString(16).padStart(12, '0')}",${r.point_json}${tails.get(r.driver_id) ?? nullTail}`;
+    parts[i] = `{"vehicle_location":{"id":"${pointId(Number(r.id))}",${r.point_json}${tails.get(r.driver_id) ?? nullTail}`;
   }
   return parts.join(',');
 }
