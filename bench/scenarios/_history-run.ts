@@ -18,7 +18,7 @@ import { processVehicle } from '../../src/telemetry/store/process.js';
 import { loadConfig } from '../../src/config/index.js';
 import { benchCompany } from '../lib/fleet.js';
 import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from '../lib/databases.js';
-import { startServer } from '../lib/server-process.js';
+import { PROFILE_DIR, startServer } from '../lib/server-process.js';
 
 export const POINTS = 8640;
 
@@ -84,9 +84,12 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
       };
       for (let i = 0; i < 10; i++) await get();
       const lat: number[] = [];
+      const profile = process.env.BENCH_CPU_PROF === '1' ? join(PROFILE_DIR, `history-${kind}.cpuprofile`) : null;
+      if (profile) await server.profileStart();
       const cpu0 = cpuMs(server.pid);
       for (let i = 0; i < requests; i++) lat.push(await get());
       const cpu1 = cpuMs(server.pid);
+      if (profile) await server.profileStop(profile);
       lat.sort((a, b) => a - b);
       const p = (q: number) => Math.round(lat[Math.min(lat.length - 1, Math.ceil((q / 100) * lat.length) - 1)] * 10) / 10;
       const report = { database: kind, points: POINTS, requests, latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },

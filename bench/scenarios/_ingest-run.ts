@@ -102,7 +102,7 @@ async function rawInsert(url: string, companyId: number, deviceId: number, vehic
   if (url.startsWith('sqlite:')) {
     const conn = new SqliteDatabase(sqlitePath(url));
     conn.pragma('journal_mode = WAL');
-    conn.pragma('synchronous = NORMAL');
+    conn.pragma('synchronous = FULL'); // as the server's connection (src/storage/db.ts)
     const cols = Object.keys(rawRow(0, 0, 0, 0, 0));
     const stmt = conn.prepare(`insert into telemetry_records (${cols.join(', ')}) values (${cols.map((c) => `@${c}`).join(', ')}) on conflict (device_id, channel, seq) do nothing`);
     const batch = conn.transaction((rows: Array<Record<string, unknown>>) => {

@@ -127,7 +127,10 @@ export function openDb(url: string, opts: { poolSize?: number } = {}): Db {
     // WAL lets the server and the CLI share one file; busy_timeout makes a writer wait for the other.
     conn.pragma('journal_mode = WAL');
     conn.pragma('busy_timeout = 5000');
-    conn.pragma('synchronous = NORMAL');
+    // FULL: every commit is on disk before it returns (in WAL mode, one fsync of the log per commit),
+    // so an acknowledged write survives a power loss too, not only a crash of the process. Measured
+    // here at ~0.2 ms a commit: nothing next to a 500-record batch, 15 % of a 1-record one.
+    conn.pragma('synchronous = FULL');
     conn.pragma('foreign_keys = ON');
     // 64 MiB of page cache instead of SQLite's 2 MiB: the indexes of the telemetry table stay in memory
     // while devices append to it, instead of being read back from the OS on every insert.

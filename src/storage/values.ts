@@ -38,3 +38,8 @@ export function wireTime(v: Iso | null | undefined): string | null {
   if (!v) return null;
   return v.length === 24 ? `${v.slice(0, 19)}Z` : v;
 }
+
+/** Whether year-month-day names a day of the calendar (Date.UTC would roll February 30 over to March). */
+export function isCalendarDay(y: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && new Date(Date.UTC(y, month - 1, day)).getUTCDate() === day;
+}

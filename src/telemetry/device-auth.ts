@@ -50,6 +50,7 @@ export async function authenticateDeviceRequest(db: Db, req: Pick<FastifyRequest
 
 /** A batch that names its device must name the credential's device. */
 export async function checkNamedDevice(db: Db, device: DevicePrincipal, named: string | undefined): Promise<void> {
+  if (named !== undefined && named.trim() === '') throw new AppError('validation_failed', 'device must be the identifier of the sending device, or left out; got an empty string');
   if (named !== undefined && named.trim() !== device.identifier) {
     const other = await deviceByIdentifier(db, named);
     if (other && other.companyId === device.companyId) {

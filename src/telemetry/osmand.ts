@@ -24,13 +24,19 @@ type Params = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (Array.isArray(v) ? str(v[0]) : v === undefined || v === null ? undefined : String(v));
 
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** The latest instant a Date can hold, ms. */
+const MAX_TIME = 8.64e15;
+/** The protocol's speed limit in knots: the device protocol's 400 km/h. */
+const MAX_KNOTS = 400 / KPH_PER_KNOT;
+
 function num(p: Params, ...names: string[]): number | undefined {
   for (const n of names) {
     const s = str(p[n]);
     if (s === undefined || s.trim() === '') continue;
-    const v = Number(s);
-    if (!Number.isFinite(v)) throw new Error(`${n} must be a number, got "${s}"`);
-    return v;
+    // Decimal only: Number() would also read "0x10" as 16 and "" or " " as 0.
+    if (!DECIMAL.test(s.trim())) throw new Error(`${n} must be a decimal number, got "${s}"`);
+    return Number(s);
   }
   return undefined;
 }
@@ -39,12 +45,11 @@ function num(p: Params, ...names: string[]): number | undefined {
 export function osmandTime(raw: string | undefined, nowMs: number): number {
   if (raw === undefined || raw.trim() === '') return nowMs;
   const s = raw.trim();
-  if (/^\d+(\.\d+)?$/.test(s)) {
-    const v = Number(s);
-    return Math.round(v > 1e11 ? v : v * 1000);
-  }
-  const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
-  if (Number.isNaN(t)) throw new Error(`timestamp must be Unix seconds or an ISO-8601 date-time, got "${s}"`);
+  const t = /^\d+(\.\d+)?$/.test(s)
+    ? Math.round(Number(s) > 1e11 ? Number(s) : Number(s) * 1000)
+    : Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
+  // Before 1970 or past the last representable date: no position of a real phone.
+  if (!(t >= 0 && t <= MAX_TIME)) throw new Error(`timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "${s}"`);
   return t;
 }
 
@@ -60,7 +65,7 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
       p = {
         ...p, id: b.device_id ?? p.id, lat: c.latitude, lon: c.longitude, timestamp: loc.timestamp, speed: undefined,
         speed_mps: c.speed, bearing: c.heading, altitude: c.altitude, accuracy: c.accuracy,
-        batt: typeof battery.level === 'number' ? Number(battery.level) * 100 : undefined,
+        batt: typeof battery.level === 'number' && battery.level >= 0 ? battery.level * 100 : undefined,
       };
     } else p = { ...p, ...b };
   }
@@ -75,6 +80,7 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
   const knots = num(p, 'speed');
   const mps = num(p, 'speed_mps');
   const record: Record<string, unknown> = { seq: t, type: 'location', time: t, lat, lon };
+  if (knots !== undefined && knots > MAX_KNOTS) throw new Error(`speed must be at most ${MAX_KNOTS.toFixed(1)} knots, got ${knots}`);
   if (knots !== undefined) record.speed_kph = Math.max(0, knots * KPH_PER_KNOT);
   else if (mps !== undefined && mps >= 0) record.speed_kph = mps * 3.6;
   const bearing = num(p, 'bearing', 'heading');
@@ -84,8 +90,16 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
   const accuracy = num(p, 'accuracy');
   if (accuracy !== undefined && accuracy >= 0) record.accuracy_m = accuracy;
   const batt = num(p, 'batt');
-  if (batt !== undefined) record.battery_pct = Math.min(100, Math.max(0, batt));
+  // Negative: the app does not know (Traccar Client sends level -1).
+  if (batt !== undefined && batt >= 0) record.battery_pct = Math.min(100, batt);
   return { id: id.trim(), record };
+}
+
+/** A record rejection in the protocol's own names (the record says `time`, the phone sent `timestamp`). */
+const NAMES: Array<[RegExp, string]> = [[/^time\b/, 'timestamp'], [/^altitude_m\b/, 'altitude'], [/^accuracy_m\b/, 'accuracy'], [/^bearing_deg\b/, 'bearing']];
+export function osmandMessage(m: string): string {
+  for (const [re, name] of NAMES) if (re.test(m)) return m.replace(re, name);
+  return m;
 }
 
 export async function startOsmand(telemetry: Telemetry, opts: { host: string; port: number; log?: FastifyBaseLogger }): Promise<OsmandServer> {
@@ -102,9 +116,15 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
     if (!device) return reply.code(404).type('text/plain').send(`device ${parsed.id} not found`);
     const out = await telemetry.ingest(device, 1, [parsed.record]);
     const r = out.results[0];
-    if (r.status === 'rejected') return reply.code(400).type('text/plain').send(r.error_message ?? 'rejected');
+    if (r.status === 'rejected') return reply.code(400).type('text/plain').send(osmandMessage(r.error_message ?? 'rejected'));
     return reply.code(200).send();
   };
+  // Every answer is text, Fastify's own errors (a body that is not valid JSON, …) included.
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) opts.log?.error({ err }, 'OsmAnd request failed');
+    return reply.code(status).type('text/plain').send(status === 500 ? 'internal server error' : err.message);
+  });
   app.route({ method: ['GET', 'POST'], url: '/', handler });
   app.route({ method: ['GET', 'POST'], url: '/*', handler });
   await app.listen({ host: opts.host, port: opts.port });

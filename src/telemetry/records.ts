@@ -2,6 +2,8 @@
  * The typed records of the device protocol (docs/device-protocol.md) and their validation: each JSON
  * record becomes a ParsedRecord or a clear error naming the field. Pure: the clock is a parameter.
  */
+import { isCalendarDay } from '../storage/values.js';
+import { serviceRecordError } from './record-services.js';
 import { fault as parseFault, type FaultFields } from './record-faults.js';
 
 export const RECORD_TYPES = ['location', 'engine', 'driver', 'fault', 'acceleration', 'duty_status', 'inspection', 'form_entry'] as const;
@@ -77,7 +79,12 @@ function oneOf<T extends string>(r: Obj, field: string, values: readonly T[], de
   return v as T;
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** A calendar date and clock time that exist (Date.parse would roll 2026-02-30 over to March 2). */
+function realDateTime(m: RegExpExecArray): boolean {
+  const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0));
+  return isCalendarDay(y, mo, d) && h <= 23 && mi <= 59 && s <= 59;
+}
 
 /** The record's time: ISO-8601 with a zone, or epoch milliseconds. */
 export function parseTime(v: unknown, limits: ParseLimits, field = 'time'): number {
@@ -86,19 +93,22 @@ export function parseTime(v: unknown, limits: ParseLimits, field = 'time'): numb
     if (!Number.isFinite(v) || !Number.isInteger(v)) return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
     t = v;
   } else if (typeof v === 'string') {
-    if (!ISO.test(v)) return fail(`${field} must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "${v.slice(0, 40)}"`);
+    const m = ISO.exec(v);
+    if (!m) return fail(`${field} must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "${v.slice(0, 40)}"`);
     t = Date.parse(v);
-    if (Number.isNaN(t)) return fail(`${field} is not a valid datetime ("${v}")`);
+    if (Number.isNaN(t) || !realDateTime(m)) return fail(`${field} is not a valid datetime ("${v}")`);
   } else if (v === undefined || v === null) {
     return fail(`${field} is required`);
   } else {
     return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
   }
+  // A number past the range of dates (±8.64e15 ms) has no ISO form: it is quoted as given.
+  const shown = Math.abs(t) <= 8.64e15 ? new Date(t).toISOString() : String(v);
   if (t > limits.nowMs + limits.futureSlackS * 1000) {
-    return fail(`${field} ${new Date(t).toISOString()} is in the future (more than ${limits.futureSlackS} s ahead of the server clock)`);
+    return fail(`${field} ${shown} is in the future (more than ${limits.futureSlackS} s ahead of the server clock)`);
   }
   if (t < limits.nowMs - limits.maxAgeDays * 86_400_000) {
-    return fail(`${field} ${new Date(t).toISOString()} is older than ${limits.maxAgeDays} days`);
+    return fail(`${field} ${shown} is older than ${limits.maxAgeDays} days`);
   }
   return t;
 }
@@ -186,6 +196,8 @@ function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driv
     case 'form_entry': {
       const id = driverId(r, true);
       const { seq: _s, type: _t, time: _time, ...rest } = r;
+      const wrong = serviceRecordError(type, rest);
+      if (wrong) fail(wrong);
       return { pos: NO_POSITION, data: rest, driverRef: id };
     }
   }

@@ -106,4 +106,39 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     const [p] = await t.db.kysely.selectFrom('driving_periods').selectAll().where('vehicle_id', '=', phone.vehicle.id).execute();
     assert.equal(p.source, 'mobile');
   });
+
+  const storedRows = async (deviceId: number) => (await t.db.kysely.selectFrom('telemetry_records').select('id').where('device_id', '=', deviceId).execute()).length;
+
+  test('OsmAnd: bad positions are text 400s in the protocol\'s names; nothing is stored', async () => {
+    const v = await rig(t);
+    const id = v.device.identifier;
+    const ts = Math.floor(Date.now() / 1000) - 600;
+    const cases: Array<[string, string]> = [
+      [`timestamp=9000000000000000`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "9000000000000000"'],
+      [`timestamp=1969-01-01T00:00:00Z`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "1969-01-01T00:00:00Z"'],
+      [`timestamp=${ts + 86_400}`, `timestamp ${new Date((ts + 86_400) * 1000).toISOString()} is in the future (more than 300 s ahead of the server clock)`],
+      [`timestamp=${ts}&speed=300`, 'speed must be at most 216.0 knots, got 300'],
+      [`timestamp=${ts}&altitude=30000`, 'altitude must be between -1000 and 20000, got 30000'],
+    ];
+    for (const [q, message] of cases) {
+      const res = await fetch(`${osmand.url}/?id=${id}&lat=41.25&lon=-95.99&${q}`);
+      assert.equal(res.status, 400, q);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/plain/);
+      assert.equal(await res.text(), message, q);
+    }
+    const hex = await fetch(`${osmand.url}/?id=${id}&lat=0x10&lon=-95.99&timestamp=${ts}`);
+    assert.deepEqual([hex.status, await hex.text()], [400, 'lat must be a decimal number, got "0x10"']);
+    const broken = await fetch(`${osmand.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device_id":' });
+    assert.equal(broken.status, 400);
+    assert.match(broken.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.equal(await storedRows(v.device.id), 0);
+    // Traccar Client's "battery unknown" (level -1) is left out, not stored as 0 %.
+    const unknownBattery = await fetch(`${osmand.url}/`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ device_id: id, location: { timestamp: new Date(ts * 1000).toISOString(), coords: { latitude: 41.27, longitude: -95.97 }, battery: { level: -1 } } }),
+    });
+    assert.equal(unknownBattery.status, 200, await unknownBattery.text());
+    const [row] = await t.db.kysely.selectFrom('telemetry_records').select('data').where('device_id', '=', v.device.id).execute();
+    assert.equal(row.data, null);
+  });
 });

@@ -96,6 +96,10 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
   if (driver.role !== 'driver') throw validation('driver_id', `must name a driver; user ${input.driver_id} is a ${driver.role}`);
   if (!vehicle) throw notFound(`vehicle_id: vehicle ${input.vehicle_id}`);
   await assertExternalIdsFree(k, t.companyId, 'inspection_report', 0, externalIds);
+  if (input.log_id !== undefined && input.log_id !== null) {
+    const log = await k.selectFrom('hos_logs').select('id').where('id', '=', input.log_id).where('company_id', '=', t.companyId).where('driver_id', '=', driver.id).executeTakeFirst();
+    if (!log) throw validation('log_id', `names no log of driver ${driver.id} (${input.log_id})`);
+  }
 
   const now = nowIso();
   const zone = TIME_ZONES[company.time_zone] ?? 'UTC';

@@ -12,6 +12,7 @@ import { HistoryPointV1, LocationVehicle, locationVehicle } from '../wire/vehicl
 import { historyJsonV1, historyTailsV1 } from '../wire/history-json.js';
 import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
 import { dateRange } from '../wire/telemetry-dates.js';
+import { validDay } from '../wire/record-dates.js';
 import { historyDrivers, latestOf, vehicleHistory, vehicleHistoryText, vehiclesPage } from '../../telemetry/queries/locations.js';
 import type { Tenant } from '../../domain/tenant.js';
 
@@ -49,6 +50,8 @@ export async function vehicleLocationsRoutes(app: Api) {
     },
   }, async (req, reply) => {
     const zone = await companyZone(req, app.db, req.auth.companyId);
+    // Checked under its own name first: the window helper would name start_date, which this client never sent.
+    if (req.query.date) validDay('date', req.query.date);
     const w = dateRange({ start_date: req.query.date, end_date: req.query.date }, zone, { defaultDays: 1 });
     const type = 'application/json; charset=utf-8';
     const drivers = await historyDrivers(app.db, req.auth, req.params.id, w.start, w.end);

@@ -5,6 +5,7 @@
  * or the engine stops (`engine_stop`); it is an event only when it lasted `idleThresholdS`. Across a
  * data gap it ends at the last record before the gap (`data_gap`). Without engine information (no
  * engine records, no ignition flag) nothing is idle. Fuel: the cumulative fuel counter at both ends.
+ * Driver: the one logged in when idling started, else the first to log in while it lasts.
  */
 import { hasFix, type Input, type Output, type Step, type Env } from './types.js';
 
@@ -49,6 +50,9 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
     outputs.push(...end(idling, state.lastT, 'data_gap', state.lastFuelL, env));
     idling = null;
   }
+  // A driver who logs in while the engine already idles (the usual warm-up) is the event's driver, as
+  // utilization counts that idling for them; a driver already set stays.
+  if (idling && idling.driverId === null && r.ctx.driverId !== null) idling = { ...idling, driverId: r.ctx.driverId };
   const pos = hasFix(r) ? { lat: r.lat, lon: r.lon } : state.lastPos;
   let standing = state.standing;
 

@@ -93,7 +93,6 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
   const limits: ParseLimits = { nowMs, futureSlackS: cfg.futureSlackS, maxAgeDays: cfg.maxAgeDays };
   const results: RecordResult[] = new Array(raws.length);
   const ok: Accepted[] = [];
-  const seen = new Set<number>();
   raws.forEach((raw, index) => {
     let rec: ParsedRecord;
     try {
@@ -103,11 +102,6 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
       results[index] = rejected(index, seqOf(raw), err.message);
       return;
     }
-    if (seen.has(rec.seq)) {
-      results[index] = { index, seq: rec.seq, status: 'duplicate' };
-      return;
-    }
-    seen.add(rec.seq);
     if (d.assetId !== null && rec.type !== 'location') {
       results[index] = rejected(index, rec.seq, `an asset gateway sends location records only, not ${rec.type}`);
       return;
@@ -117,15 +111,28 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
   const drivers = await companyDrivers(db, d.companyId, ok.map((a) => a.rec.driverRef).filter((x): x is number => x !== null));
   const plain: Accepted[] = [];
   const services: Accepted[] = [];
+  // A seq sent twice in one batch: the first valid record is the one stored, the others answer as it did.
+  const first = new Map<number, number>();
+  const repeats: Accepted[] = [];
   for (const a of ok) {
     if (a.rec.driverRef !== null && !drivers.has(a.rec.driverRef)) {
       results[a.index] = rejected(a.index, a.rec.seq, `driver_id ${a.rec.driverRef} is not a driver of this company`);
-    } else if (a.rec.type === 'inspection' || a.rec.type === 'form_entry') services.push(a);
-    else plain.push(a);
+    } else if (first.has(a.rec.seq)) repeats.push(a);
+    else {
+      first.set(a.rec.seq, a.index);
+      (a.rec.type === 'inspection' || a.rec.type === 'form_entry' ? services : plain).push(a);
+    }
   }
   const stored = await storeBatch(db, d, channel, plain, cfg.thresholds, nowMs, services.length === 0 ? process : undefined);
   for (const [index, res] of stored.results) results[index] = res;
   for (const a of services) results[a.index] = await serviceRecord(db, d, channel, a, cfg, nowMs);
+  for (const { index, rec } of repeats) {
+    const at = first.get(rec.seq)!;
+    // Never `duplicate` for a record that was not stored: the device would drop it as done.
+    results[index] = results[at].status === 'rejected'
+      ? rejected(index, rec.seq, `seq ${rec.seq} was already used by the record at index ${at} of this batch, which was rejected`)
+      : { index, seq: rec.seq, status: 'duplicate' };
+  }
   let accepted = 0;
   let duplicates = 0;
   for (const r of results) {

@@ -100,6 +100,21 @@ async function lockState(trx: Trx, db: Db, d: DevicePrincipal, now: string) {
   return q.executeTakeFirstOrThrow();
 }
 
+/**
+ * The records that are not duplicates of stored ones, as far as who was driving is concerned: a
+ * re-sent login or logout changes nothing (the first version won). Only driver records are looked up,
+ * so a batch without any costs no query. The subject's state row is locked, so the answer holds until
+ * the insert.
+ */
+async function notStored(trx: Trx, d: DevicePrincipal, channel: number, accepted: Accepted[]): Promise<Accepted[]> {
+  const seqs = accepted.filter((a) => a.rec.type === 'driver').map((a) => a.rec.seq);
+  if (seqs.length === 0) return accepted;
+  const rows = await trx.selectFrom('telemetry_records').select('seq').where('device_id', '=', d.deviceId).where('channel', '=', channel).where('seq', 'in', seqs).execute();
+  if (rows.length === 0) return accepted;
+  const stored = new Set(rows.map((r) => Number(r.seq)));
+  return accepted.filter((a) => a.rec.type !== 'driver' || !stored.has(a.rec.seq));
+}
+
 /** Who was driving at each record, walking the batch in time order from the driver known so far. */
 function driversOf(accepted: Accepted[], startId: number | null, startAt: number): { byIndex: Map<number, number | null>; id: number | null; at: number } {
   const byIndex = new Map<number, number | null>();
@@ -127,7 +142,7 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
   const now = toIso(nowMs);
   return writeTx(db, async (trx) => {
     const state = await lockState(trx, db, d, now);
-    const drivers = driversOf(accepted, state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
+    const drivers = driversOf(await notStored(trx, d, channel, accepted), state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
     const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
     const ids = await insertRecords(trx, db, rows);
     const horizon = state.horizon;
@@ -147,11 +162,11 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
       out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
       if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
     }
+    const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
     if (fresh.length > 0) {
-      if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh);
+      if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);
       else await assetLocations(trx, d, fresh, now);
     }
-    const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
     const changes = {
       max_fix_time: maxFix, last_received_at: now, updated_at: now,
       ...(driverChanged ? { ingest_driver_id: drivers.id, ingest_driver_at: toIso(drivers.at) } : {}),

@@ -34,7 +34,19 @@ function latestOf(vehicleId: number, r: FreshRow): LatestRow {
   };
 }
 
-export async function vehicleLocations(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
+/**
+ * `driver`: who is logged in on the device from `at` on, when the batch changed it. The current
+ * location then names that driver (null after a logout, so the lists fall back to the vehicle's
+ * assigned driver) unless a later fix is already there: a parked truck sends no further fix.
+ */
+export async function vehicleLocations(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[], driver: { id: number | null; at: string } | null): Promise<void> {
+  await currentLocation(db, trx, d, fresh);
+  if (driver) {
+    await trx.updateTable('vehicle_locations_latest').set({ driver_id: driver.id }).where('vehicle_id', '=', d.vehicleId!).where('located_at', '<=', driver.at).execute();
+  }
+}
+
+async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
   const vehicleId = d.vehicleId!;
   const fixes = fresh.filter((r) => r.type === 'location');
   if (fixes.length === 0) return;

@@ -135,3 +135,12 @@ test('idle event fuel, driver and position; idle time under the threshold still 
   assert.equal(idleS, 130); // from the engine start to the first moving fix
   assert.equal(only(short.outputs, 'idle').length, 0);
 });
+
+test('idle event driver: a driver who logs in during a warm-up idle owns it; a driver set at the start stays', () => {
+  const warmUp = run([engineRec(0, 'on'), ...drive(1, 4, 0), loginRec(5, 9), ...drive(10, 400, 0), fix(410, 60)]);
+  assert.deepEqual(only(warmUp.outputs, 'idle').map((o) => [o.row.driverId, sec(o.row.start)]), [[9, 0]]);
+  const nobody = run([engineRec(0, 'on'), ...drive(10, 400, 0), fix(410, 60)]);
+  assert.deepEqual(only(nobody.outputs, 'idle').map((o) => o.row.driverId), [null]);
+  const handover = run([loginRec(0, 7), engineRec(1, 'on'), ...drive(10, 200, 0), loginRec(205, 9), ...drive(210, 400, 0), fix(410, 60)]);
+  assert.deepEqual(only(handover.outputs, 'idle').map((o) => o.row.driverId), [7]);
+});
