@@ -25,6 +25,7 @@ eachDialect('inspection reports: reading', (dialect) => {
   let v2: any;
   const r: Record<string, any> = {};
   let edge: Date;
+  let logId: number;
 
   before(async () => {
     t = await getApp();
@@ -35,10 +36,13 @@ eachDialect('inspection reports: reading', (dialect) => {
     v1 = await createVehicle(t, { number: 'IR-1', year: '2018', make: 'Volvo', model: 'VNL', vin: '4V4NC9EH0JN000001' });
     v2 = await createVehicle(t, { number: 'IR-2' });
     r.clean = await submitReport(t, { driver_id: d1.id, vehicle_id: v1.id, time: ago(2 * DAY).toISOString(), driver_signed_at: ago(2 * DAY).toISOString(), inspection_type: 'post_trip' });
+    // A log of d1's that the report names (a log_id must be one of the driver's logs).
+    const stamp = new Date().toISOString();
+    logId = (await t.db.kysely.insertInto('hos_logs').values({ company_id: t.company.id, driver_id: d1.id, log_date: '2026-01-15', created_at: stamp, updated_at: stamp }).returning('id').executeTakeFirstOrThrow()).id;
     r.defects = await submitReport(t, {
       driver_id: d1.id, vehicle_id: v2.id, time: ago(3_600_000).toISOString(), inspection_type: 'pre_trip',
       odometer: 123456.7, trailer_nums: ['T17', ' ', 'T18'], location: '2.1 mi NE of Omaha, NE', city: 'Omaha', state: 'NE',
-      driver_signed_at: ago(3_500_000).toISOString(), driver_signature_url: 'https://files.example/sig/1.png', log_id: 77,
+      driver_signed_at: ago(3_500_000).toISOString(), driver_signature_url: 'https://files.example/sig/1.png', log_id: logId,
       defects: [{ area: 'tractor', category: 'Mirrors' }, { area: 'trailer', category: 'Brakes', notes: 'grinding' }],
       external_ids: [{ external_id: 'DVIR-2', integration_name: 'acme_tms' }],
     });
@@ -90,7 +94,7 @@ eachDialect('inspection reports: reading', (dialect) => {
     assert.equal(x.vehicle.id, v2.id);
     assertKeySet(x.driver, USER_SUMMARY_KEYS, 'driver');
     assert.deepEqual([x.driver.id, x.driver.first_name, x.driver.role], [d1.id, 'Dana', 'driver']);
-    assert.equal(x.log_id, 77);
+    assert.equal(x.log_id, logId);
     assert.deepEqual(x.external_ids, [{ external_id: 'DVIR-2', integration_name: 'acme_tms' }]);
   });
 

@@ -78,7 +78,7 @@ eachDialect('telemetry endpoints', (dialect) => {
     const moving = pts.find((p: any) => p.type === 'vehicle_moving');
     assert.equal(moving.speed, 55.9);
     assertError(await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}` }), 400, 'date is required');
-    assertError(await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=2026-02-30` }), 400, 'start_date is not a valid date (2026-02-30)');
+    assertError(await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=2026-02-30` }), 400, 'date is not a valid date (2026-02-30)');
     assertError(await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, as: other }), 404, `vehicle ${r.vehicle.id} not found`);
     const empty = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=2020-01-01` });
     assert.deepEqual(empty.body, { vehicle_locations: [] });
