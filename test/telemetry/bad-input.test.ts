@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
 import { assertError } from '../http/fixtures.js';
+import { createInspectionReport } from '../../src/domain/inspections/create.js';
+import { createForm, recordFormEntry } from '../../src/domain/dispatch/forms.js';
 import { at, engine, login, post, rig, send, settle, track, DAY, type Rig } from './fixtures.js';
 
 const statuses = (res: any) => res.results.map((x: any) => [x.index, x.seq, x.status, x.error_message ?? null]);
@@ -153,5 +155,55 @@ eachDialect('device ingestion: bad input', (dialect) => {
     for (const date of ['2026-13-01', '2026-02-30']) {
       assertError(await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${date}` }), 400, `date is not a valid date (${date})`);
     }
+  });
+});
+
+eachDialect('device ingestion: inspection reports and form entries', (dialect) => {
+  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  let t: TestApp;
+  before(async () => {
+    t = await getApp();
+  });
+
+  const entriesOf = (driverId: number) => t.db.kysely.selectFrom('form_entries').select(['id', 'entry']).where('driver_id', '=', driverId).orderBy('id').execute();
+  const recordData = async (deviceId: number, seq: number) =>
+    JSON.parse((await t.db.kysely.selectFrom('telemetry_records').select('data').where('device_id', '=', deviceId).where('seq', '=', seq).executeTakeFirstOrThrow()).data!);
+
+  test('a form entry from a device is created once: a re-send is a duplicate, and after a crash between the entry and its record the entry is found again', async () => {
+    const v = await rig(t);
+    const form = await createForm(t.db, { companyId: t.company.id }, { name: `Fuel stop ${dialect}`, fields: [{ name: 'gallons', label: 'Gallons', type: 'number', required: true }] });
+    const rec = (seq: number, s: number) => ({ seq, type: 'form_entry', time: at(s), driver_id: v.driver.id, form_id: form.id, entry: { gallons: 80 + seq } });
+    const first = await post(t, v.device.device_token, { records: [rec(1, 0)] });
+    assert.deepEqual(statuses(first.body), [[0, 1, 'accepted', null]]);
+    const again = await post(t, v.device.device_token, { records: [rec(1, 0)] });
+    assert.deepEqual(statuses(again.body), [[0, 1, 'duplicate', null]]);
+    const [one] = await entriesOf(v.driver.id);
+    assert.deepEqual((await recordData(v.device.id, 1)).form_entry_id, one.id);
+    // The crash: the entry of seq 2 was created, its record never stored, the batch never answered.
+    const orphan = await recordFormEntry(t.db, { companyId: t.company.id }, { form_id: form.id, driver_id: v.driver.id, vehicle_id: v.vehicle.id, entry: { gallons: 82 }, submitted_at: at(10) });
+    const resent = await post(t, v.device.device_token, { records: [rec(2, 10)] });
+    assert.deepEqual(statuses(resent.body), [[0, 2, 'accepted', null]]);
+    const entries = await entriesOf(v.driver.id);
+    assert.deepEqual(entries.map((e) => e.id), [one.id, orphan.id]);
+    assert.equal((await recordData(v.device.id, 2)).form_entry_id, orphan.id);
+  });
+
+  test('an inspection report from a device is created once, found again by its external id after a crash', async () => {
+    const v = await rig(t);
+    const rec = (seq: number, s: number) => ({ seq, type: 'inspection', time: at(s), driver_id: v.driver.id, inspection_type: 'pre_trip', defects: [{ area: 'tractor', category: 'Tires' }] });
+    const reportsOf = async () => (await t.db.kysely.selectFrom('inspection_reports').select('id').where('vehicle_id', '=', v.vehicle.id).orderBy('id').execute()).map((x) => x.id);
+    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(1, 0)] })).body), [[0, 1, 'accepted', null]]);
+    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(1, 0)] })).body), [[0, 1, 'duplicate', null]]);
+    const [first] = await reportsOf();
+    const found = await t.call({ method: 'GET', url: `/v1/inspection_reports/lookup_by_external_id?external_id=${v.device.identifier}:1&integration_name=fleet_device` });
+    assert.equal(found.status, 200, JSON.stringify(found.body));
+    assert.equal(found.body.inspection_report.id, first);
+    // The crash: the report of seq 2 was created, its record never stored.
+    const orphan = await createInspectionReport(t.db, { companyId: t.company.id }, {
+      driver_id: v.driver.id, vehicle_id: v.vehicle.id, time: at(10), external_ids: [{ external_id: `${v.device.identifier}:2`, integration_name: 'fleet_device' }],
+    });
+    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(2, 10)] })).body), [[0, 2, 'accepted', null]]);
+    assert.deepEqual(await reportsOf(), [first, orphan.id]);
+    assert.equal((await recordData(v.device.id, 2)).inspection_report_id, orphan.id);
   });
 });

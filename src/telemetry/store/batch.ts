@@ -57,7 +57,11 @@ async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Acc
       }));
       extra = { inspection_report_id: report.id };
     } else {
-      const entry = await recordFormEntry(db, t, {
+      // An entry created just before a crash (not yet acknowledged) is found again: same form, driver
+      // and submission instant, which the re-sent record repeats.
+      const existing = await db.kysely.selectFrom('form_entries').select('id').where('company_id', '=', d.companyId)
+        .where('form_id', '=', String(data.form_id)).where('driver_id', '=', r.driverRef!).where('submitted_at', '=', toIso(r.t)).executeTakeFirst();
+      const entry = existing ?? await recordFormEntry(db, t, {
         ...(data as Partial<FormEntryInput>), form_id: String(data.form_id ?? ''), driver_id: r.driverRef!,
         vehicle_id: d.vehicleId, entry: (data.entry ?? {}) as Record<string, unknown>, submitted_at: toIso(r.t),
       });
