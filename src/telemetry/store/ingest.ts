@@ -19,6 +19,7 @@ import type { Thresholds } from '../thresholds.js';
 import { underSavepoint, writeTx, type Trx } from './tx.js';
 import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
+import { restampDrivers, restampFrom } from './driver-stamps.js';
 import { processLocked, subjectOf, type ProcessOptions } from './process.js';
 import { pointJson, type PointFields } from '../point-json.js';
 import { isoTime } from '../iso-time.js';
@@ -166,6 +167,8 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
     if (fresh.length > 0) {
       if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);
       else await assetLocations(trx, d, fresh, now);
+      const from = d.vehicleId !== null ? restampFrom(fresh, state.max_fix_time, state.ingest_driver_at) : null;
+      if (from !== null) await restampDrivers(trx, d.vehicleId!, from);
     }
     const changes = {
       max_fix_time: maxFix, last_received_at: now, updated_at: now,
