@@ -145,10 +145,11 @@ eachDialect('device ingestion: bad input', (dialect) => {
     const drivers = await t.call({ method: 'GET', url: `/v1/driver_locations?driver_ids=${v.driver.id}` });
     assert.equal(drivers.status, 200);
     assert.equal(drivers.body.users[0].user.current_vehicle, null);
-    // A logout older than the newest fix does not take the driver off that fix.
+    // A logout older than the newest fix arrives late: the fixes after it had no driver after all.
     await send(t, v, [login(140, v.driver.id), ...track({ fromS: 150, toS: 170, kph: 50 })]);
-    await send(t, v, [{ type: 'driver', time: at(145), action: 'logout' }]);
     assert.equal(await current(), v.driver.id);
+    await send(t, v, [{ type: 'driver', time: at(145), action: 'logout' }]);
+    assert.equal(await current(), null);
   });
 
   test('history: an impossible date names the date parameter', async () => {
