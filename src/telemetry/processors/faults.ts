@@ -4,17 +4,26 @@
  * `last_observed_at`, the observation count and the occurrence count (the largest the device
  * reported). A record closes (`fault_code_closed`) after `faultCloseGraceS` of engine-on reporting
  * without the code — at the later of its last observation and the last engine start, plus the grace —
- * or at once on an explicit clear of that code or of every code. While the engine is off nothing
- * closes. Without engine information the device reporting counts as engine-on.
+ * or at the end of an ignition cycle (engine on, then off) in which the code was not observed,
+ * whichever comes first, or at once on an explicit clear of that code or of every code. While the
+ * engine is off nothing closes. Without engine information the device reporting counts as engine-on.
+ * A data gap is not reporting: the grace starts again at the first record after it.
  */
-import type { FaultRow, Input, Output, Step, Env } from './types.js';
+import type { Engine, FaultRow, Input, Output, Step, Env } from './types.js';
 
 export interface FaultState {
   open: Record<string, FaultRow>;
+  /**
+   * Since when the engine has been on and reporting: its last start (engine record or ignition
+   * flag), or the first record after a data gap (the gap is no reporting). Null: no start seen.
+   */
   engineOnAt: number | null;
+  /** The engine state after the previous record, and its time (absent in states saved before them). */
+  engine?: Engine;
+  lastT?: number | null;
 }
 
-export const initialFaults = (): FaultState => ({ open: {}, engineOnAt: null });
+export const initialFaults = (): FaultState => ({ open: {}, engineOnAt: null, engine: 'unknown', lastT: null });
 
 function expire(open: Record<string, FaultRow>, now: number, engineOnAt: number | null, graceMs: number, outputs: Output[]) {
   let next = open;
@@ -28,13 +37,29 @@ function expire(open: Record<string, FaultRow>, now: number, engineOnAt: number 
   return next;
 }
 
+/** An ignition cycle that ended without the code: the fault closes at the engine stop (D-11). */
+function endCycle(open: Record<string, FaultRow>, stop: number, engineOnAt: number, outputs: Output[]) {
+  let next = open;
+  for (const [key, f] of Object.entries(open)) {
+    if (f.last >= engineOnAt) continue;
+    if (next === open) next = { ...open };
+    delete next[key];
+    outputs.push({ kind: 'fault', row: { ...f, closedAt: stop }, event: 'closed' });
+  }
+  return next;
+}
+
 export function faults(state: FaultState, r: Input, env: Env): Step<FaultState> {
   const outputs: Output[] = [];
   let { open, engineOnAt } = state;
-  if (r.type === 'engine' && r.data?.state === 'on') engineOnAt = r.t;
-  if (r.ctx.engine !== 'off' && Object.keys(open).length > 0) {
-    open = expire(open, r.t, r.ctx.engine === 'on' ? engineOnAt : null, env.th.faultCloseGraceS * 1000, outputs);
+  const was = state.engine ?? r.ctx.engine;
+  const now = r.ctx.engine;
+  const gap = state.lastT !== null && state.lastT !== undefined && r.t - state.lastT > env.th.gapS * 1000;
+  if (!gap && was !== 'off' && Object.keys(open).length > 0) {
+    open = expire(open, r.t, engineOnAt, env.th.faultCloseGraceS * 1000, outputs);
+    if (was === 'on' && now === 'off' && engineOnAt !== null) open = endCycle(open, r.t, engineOnAt, outputs);
   }
+  if ((now === 'on' && was !== 'on') || (gap && now !== 'off')) engineOnAt = r.t;
   if (r.type === 'fault' && r.data) {
     const d = r.data;
     if (d.status === 'cleared') {
@@ -64,6 +89,5 @@ export function faults(state: FaultState, r: Input, env: Env): Step<FaultState> 
       outputs.push({ kind: 'fault', row, event: was ? null : 'opened' });
     }
   }
-  if (open === state.open && engineOnAt === state.engineOnAt) return { state, outputs };
-  return { state: { open, engineOnAt }, outputs };
+  return { state: { open, engineOnAt, engine: now, lastT: r.t }, outputs };
 }

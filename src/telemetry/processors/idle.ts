@@ -64,7 +64,8 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
       idling = { start: r.t, lat: pos?.lat ?? null, lon: pos?.lon ?? null, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
     }
   } else if (r.type === 'location' && hasFix(r)) {
-    standing = r.speedKph !== null && r.speedKph <= env.th.idleSpeedKph;
+    // A fix whose speed is unknown (no report, nothing to derive it from) leaves standing as it was.
+    standing = r.ctx.speedKph === null ? standing : r.ctx.speedKph <= env.th.idleSpeedKph;
     const engineOn = r.ctx.engine === 'on';
     if (engineOn && standing) {
       if (idling && idling.lat === null) idling = { ...idling, lat: r.lat, lon: r.lon };

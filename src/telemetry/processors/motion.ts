@@ -8,7 +8,7 @@
  * the fixes (segments where the vehicle moved).
  */
 import { haversineM } from '../units.js';
-import { hasFix, type Input, type Output, type PeriodRow, type Step, type Env } from './types.js';
+import { hasFix, type Input, type Output, type PeriodRow, type RecordIn, type Step, type Env } from './types.js';
 
 interface Point {
   t: number;
@@ -48,7 +48,7 @@ function closeAt(open: Open, end: number, at: Point): Output {
 }
 
 /** The fix's speed, or the speed implied by the distance from the previous fix (kph), or null. */
-export function speedOf(r: Input & { lat: number; lon: number }, last: Point | null, gapS: number): number | null {
+export function speedOf(r: RecordIn & { lat: number; lon: number }, last: Point | null, gapS: number): number | null {
   if (r.speedKph !== null) return r.speedKph;
   if (!last || r.t <= last.t || r.t - last.t > gapS * 1000) return null;
   return (haversineM(last.lat, last.lon, r.lat, r.lon) / ((r.t - last.t) / 1000)) * 3.6;
@@ -78,7 +78,7 @@ export function motion(state: MotionState, r: Input, env: Env): Step<MotionState
     outputs.push(closeAt(open, last.t, last));
     open = null;
   }
-  const speed = speedOf(r, last, th.gapS);
+  const speed = r.ctx.speedKph;
   const moving = speed !== null && speed > th.movingSpeedKph;
   if (moving) {
     if (!open) {

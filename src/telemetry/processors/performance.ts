@@ -82,15 +82,18 @@ function fromAccelerometer(state: PerformanceState, r: Input, env: Env): Step<Pe
   const d = r.data ?? {};
   const speed = r.speedKph ?? state.last?.speed ?? null;
   const next = { ...state, accelerometer: true, excursion: null };
-  if (speed === null || speed < env.th.harshMinSpeedKph) return { state: next, outputs: [] };
+  // An excursion derived from speed samples until now ends here: the accelerometer takes over.
+  const ex = state.excursion;
+  const done = ex ? [row(ex.type, ex.first, ex.lastS, ex.peakG, ex.samples, ex.driverId, ex.deviceId)] : [];
+  if (speed === null || speed < env.th.harshMinSpeedKph) return { state: next, outputs: done };
   const hit = classify(d.longitudinal_g ?? null, d.lateral_g ?? null, env);
-  if (!hit) return { state: next, outputs: [] };
+  if (!hit) return { state: next, outputs: done };
   const lat = r.lat ?? state.last?.lat ?? null;
   const lon = r.lon ?? state.last?.lon ?? null;
-  if (lat === null || lon === null) return { state: next, outputs: [] };
+  if (lat === null || lon === null) return { state: next, outputs: done };
   const first: Sample = { t: r.t, lat, lon, speed, bearing: r.bearing ?? state.last?.bearing ?? null, km: r.odometerKm ?? state.last?.km ?? null, description: r.description ?? state.last?.description ?? null };
   const lastS: Sample = { ...first, t: r.t + (d.duration_ms ?? 0), speed: d.end_speed_kph ?? speed };
-  return { state: next, outputs: [row(hit.type, first, lastS, hit.g, [first, lastS], r.ctx.driverId, r.deviceId)] };
+  return { state: next, outputs: [...done, row(hit.type, first, lastS, hit.g, [first, lastS], r.ctx.driverId, r.deviceId)] };
 }
 
 export function performance(state: PerformanceState, r: Input, env: Env): Step<PerformanceState> {

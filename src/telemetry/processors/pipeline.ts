@@ -3,9 +3,9 @@
  * others read its context). `runPipeline` folds a time-ordered list of records; the same function
  * serves live processing and replay. Pure.
  */
-import type { Ctx, Env, Input, Output, RecordIn } from './types.js';
+import { hasFix, type Ctx, type Env, type Input, type Output, type RecordIn } from './types.js';
 import { ctxOf, initialStatus, status, type StatusState } from './status.js';
-import { initialMotion, motion, type MotionState } from './motion.js';
+import { initialMotion, motion, speedOf, type MotionState } from './motion.js';
 import { idle, initialIdle, type IdleState } from './idle.js';
 import { initialUtilization, utilization, type UtilizationState } from './utilization.js';
 import { faults, initialFaults, type FaultState } from './faults.js';
@@ -60,7 +60,8 @@ export function step(state: VehicleState, r: RecordIn, env: Env): { state: Vehic
   const st = status(state.status, r);
   // The record objects are built for this run, so the context is attached in place (no copy per record).
   const input = r as Input;
-  input.ctx = ctxOf(st.state, r.channel === 1 ? 'mobile' : 'eld');
+  const speed = hasFix(r) ? speedOf(r, state.motion.last, env.th.gapS) : r.speedKph;
+  input.ctx = ctxOf(st.state, r.channel === 1 ? 'mobile' : 'eld', speed);
   const m = motion(state.motion, input, env);
   const i = idle(state.idle, input, env);
   const u = utilization(state.utilization, input, env);
@@ -102,7 +103,7 @@ export interface AssetState {
   geofences: GeofenceState;
 }
 
-const ASSET_CTX: Ctx = { engine: 'unknown', driverId: null, special: null, source: 'eld' };
+const ASSET_CTX: Ctx = { engine: 'unknown', driverId: null, special: null, source: 'eld', speedKph: null };
 
 export const initialAssetState = (): AssetState => ({ version: 1, geofences: initialGeofences() });
 

@@ -36,6 +36,6 @@ export function status(state: StatusState, r: RecordIn): { state: StatusState; o
   return { state: { engine, driverId, special }, outputs };
 }
 
-export function ctxOf(s: StatusState, source: string): Ctx {
-  return { engine: s.engine, driverId: s.driverId, special: s.special, source };
+export function ctxOf(s: StatusState, source: string, speedKph: number | null): Ctx {
+  return { engine: s.engine, driverId: s.driverId, special: s.special, source, speedKph };
 }

@@ -34,6 +34,12 @@ export interface Ctx {
   special: Special;
   /** Data source named on driving periods: `eld` (device protocol) or `mobile` (OsmAnd). */
   source: string;
+  /**
+   * A fix's speed, kph: the one it reports, else the one its distance from the previous fix implies
+   * (phones often send none); null when neither is known (the first fix, or after a gap). Motion, idle
+   * and utilization all judge moving and standing by it, so they cannot disagree.
+   */
+  speedKph: number | null;
 }
 
 export interface Input extends RecordIn {

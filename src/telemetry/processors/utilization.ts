@@ -47,7 +47,7 @@ export function utilization(state: UtilizationState, r: Input, env: Env): Step<U
   const isFix = r.type === 'location' && hasFix(r);
   if (!isFix && r.type !== 'engine') return { state, outputs: [] };
   const prev = state.last;
-  const moving = isFix ? (r.speedKph ?? 0) > th.movingSpeedKph : false;
+  const moving = isFix ? (r.ctx.speedKph ?? 0) > th.movingSpeedKph : false;
   const running = r.ctx.engine === 'on' || (r.ctx.engine === 'unknown' && moving);
   const mark: Mark = {
     t: r.t, running, moving, driverId: r.ctx.driverId,

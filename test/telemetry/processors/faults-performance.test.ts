@@ -43,6 +43,26 @@ test('fault codes: table of lifecycles', () => {
       records: [engineRec(0, 'on'), dtc(10), fix(400, 0), dtc(500)],
       want: [{ event: 'opened', at: 10, cleared: false }, { event: 'closed', at: 310, cleared: false }, { event: 'opened', at: 500, cleared: false }],
     },
+    {
+      name: 'the ignition flag of fixes is the engine too: nothing closes while it is off',
+      records: [fix(0, 0, { data: { ignition: true } }), dtc(1), fix(60, 0, { data: { ignition: false } }), fix(10_000, 0, { data: { ignition: true } }), fix(10_100, 0), fix(10_400, 0)],
+      want: [{ event: 'opened', at: 1, cleared: false }, { event: 'closed', at: 10_300, cleared: false }],
+    },
+    {
+      name: 'an ignition cycle without the code closes it at the engine stop, before 5 min of engine-on',
+      records: [engineRec(0, 'on'), dtc(1), engineRec(30, 'off'), engineRec(40, 'on'), fix(100, 0), engineRec(200, 'off')],
+      want: [{ event: 'opened', at: 1, cleared: false }, { event: 'closed', at: 200, cleared: false }],
+    },
+    {
+      name: 'the cycle in which the code was seen does not close it',
+      records: [engineRec(0, 'on'), dtc(1), engineRec(30, 'off'), fix(60, 0)],
+      want: [{ event: 'opened', at: 1, cleared: false }],
+    },
+    {
+      name: 'a data gap is not engine-on reporting: the grace starts again after it',
+      records: [engineRec(0, 'on'), dtc(1), fix(10, 0), fix(3600, 0), fix(3700, 0), fix(3910, 0)],
+      want: [{ event: 'opened', at: 1, cleared: false }, { event: 'closed', at: 3900, cleared: false }],
+    },
   ];
   for (const c of cases) assert.deepEqual(faultEvents(c.records), c.want, c.name);
 });
@@ -83,6 +103,11 @@ test('driver performance events: accelerometer, derived samples and speeding', (
       want: [{ type: 'hard_brake', start: 1, end: 4 }],
     },
     { name: 'samples 10 s apart derive nothing', records: [fix(0, 90), fix(10, 20)], want: [] },
+    {
+      name: 'a derived hard brake under way when the first accelerometer record arrives is kept',
+      records: [...oneHz([100, 85, 70]), accel(3, 0.05, 70)],
+      want: [{ type: 'hard_brake', start: 0, end: 2 }],
+    },
     {
       name: 'derived hard acceleration',
       records: oneHz([20, 20, 30, 30]),

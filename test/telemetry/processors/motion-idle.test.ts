@@ -144,3 +144,13 @@ test('idle event driver: a driver who logs in during a warm-up idle owns it; a d
   const handover = run([loginRec(0, 7), engineRec(1, 'on'), ...drive(10, 200, 0), loginRec(205, 9), ...drive(210, 400, 0), fix(410, 60)]);
   assert.deepEqual(only(handover.outputs, 'idle').map((o) => o.row.driverId), [7]);
 });
+
+test('fixes without speed: idling and utilization judge them by the distance from the previous fix, as driving periods do', () => {
+  const parked = run([engineRec(0, 'on'), fix(1, 0), fix(100, 0), fix(200, null), fix(300, 0), fix(400, 0), engineRec(500, 'off')]);
+  assert.deepEqual(only(parked.outputs, 'idle').map((o) => [sec(o.row.start), sec(o.row.end), o.row.endType]), [[0, 500, 'engine_stop']]);
+  const phone = run([engineRec(0, 'on'), ...drive(10, 610, 80).map((r) => ({ ...r, speedKph: null })), engineRec(620, 'off')]);
+  const used = only(phone.outputs, 'utilization').reduce((a, o) => ({ driving: a.driving + o.row.drivingS, idle: a.idle + o.row.idleS }), { driving: 0, idle: 0 });
+  // The first fix has no speed to derive (nothing before it): 0–20 s count as idle, the rest as driving.
+  assert.deepEqual(used, { driving: 600, idle: 20 });
+  assert.deepEqual(final(only(phone.outputs, 'period').map((o) => o.row)).map((p) => [sec(p.start), sec(p.end)]), [[20, 620]]);
+});
