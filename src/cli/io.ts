@@ -52,9 +52,12 @@ export function requireFlag(flags: Flags, name: string): string {
   return v;
 }
 
+/** A flag that may be left out; given, it must say something (`--vehicle ""` is a mistake, not "every vehicle"). */
 export function optionalFlag(flags: Flags, name: string): string | undefined {
   const v = flags[name];
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+  if (typeof v !== 'string') return undefined;
+  if (v.trim() === '') throw new UsageError(`--${name} must not be empty`);
+  return v;
 }
 
 export function positiveInt(value: string, flag: string): number {

@@ -1,23 +1,27 @@
 /**
  * `fleet replay`: rebuilds derived telemetry (driving periods, idle events, fault codes, performance
- * events, geofence events, utilization) from the stored records, for every vehicle of a company or one,
- * from a day on (company-local midnight) or entirely. Nothing is announced again.
+ * events, geofence events, utilization; asset geofence events) from the stored records, for every
+ * vehicle and asset of a company or one, from a day on (company-local midnight) or entirely. Nothing
+ * is announced again (src/telemetry/store/replay.ts).
  */
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
-import { replayTargets, replayVehicle } from '../telemetry/store/replay.js';
+import { replaySubject, replayTargets, type ReplayResult, type Subject } from '../telemetry/store/replay.js';
 import { startOfDay } from '../http/plumbing/time-zone.js';
 import { TIME_ZONES } from '../domain/users/fields.js';
 import { validDay } from '../http/wire/record-dates.js';
 import { AppError } from '../http/plumbing/errors.js';
+import type { Db } from '../storage/db.js';
 
 export const replayCommand: Command = {
-  usage: 'replay --company ID [--vehicle VID] [--from YYYY-MM-DD]',
-  summary: "Rebuild vehicles' derived telemetry from their stored records (from a company-local day on, or all of it).",
-  flags: { company: { type: 'string' }, vehicle: { type: 'string' }, from: { type: 'string' } },
+  usage: 'replay --company ID [--vehicle VID | --asset AID] [--from YYYY-MM-DD]',
+  summary: "Rebuild vehicles' and assets' derived telemetry from their stored records (from a company-local day on, or all of it).",
+  flags: { company: { type: 'string' }, vehicle: { type: 'string' }, asset: { type: 'string' }, from: { type: 'string' } },
   async run(flags, ctx) {
     const ref = companyRef(requireFlag(flags, 'company'));
     const vehicle = optionalFlag(flags, 'vehicle');
-    const vehicleId = vehicle ? positiveInt(vehicle, 'vehicle') : undefined;
+    const asset = optionalFlag(flags, 'asset');
+    if (vehicle && asset) throw new UsageError('give --vehicle or --asset, not both');
+    const only: Subject | undefined = vehicle ? { vehicleId: positiveInt(vehicle, 'vehicle') } : asset ? { assetId: positiveInt(asset, 'asset') } : undefined;
     const fromDay = optionalFlag(flags, 'from');
     if (fromDay !== undefined) {
       try {
@@ -30,15 +34,30 @@ export const replayCommand: Command = {
     const company = await findCompany(db, ref);
     const zone = (await db.kysely.selectFrom('companies').select('time_zone').where('id', '=', company.id).executeTakeFirstOrThrow()).time_zone;
     const from = fromDay ? startOfDay(fromDay, TIME_ZONES[zone] ?? 'UTC') : null;
-    const ids = await replayTargets(db, company.id, vehicleId);
-    if (vehicleId !== undefined && ids.length === 0) throw new AppError('not_found', `vehicle ${vehicleId} of company ${company.id} has no stored telemetry`);
-    const results = [];
-    for (const id of ids) results.push(await replayVehicle(db, company.id, id, from, ctx.config.telemetry.thresholds));
+    if (only) await mustExist(db, company.id, only);
+    const targets = await replayTargets(db, company.id, only);
+    const results: ReplayResult[] = [];
+    for (const s of targets) results.push(await replaySubject(db, company.id, s, from, ctx.config.telemetry.thresholds));
     const records = results.reduce((a, r) => a + r.records, 0);
+    const counts = (['vehicle', 'asset'] as const).map((k) => {
+      const n = results.filter((r) => (k === 'vehicle' ? r.vehicleId : r.assetId) !== undefined).length;
+      return `${n} ${k}${n === 1 ? '' : 's'}`;
+    });
     ctx.print(
-      { company_id: company.id, from: from?.toISOString() ?? null, vehicles: results.map((r) => ({ vehicle_id: r.vehicleId, records: r.records, outputs: r.outputs })) },
-      `Replayed ${records} records of ${results.length} vehicle${results.length === 1 ? '' : 's'}${from ? ` from ${fromDay}` : ''}.`,
+      {
+        company_id: company.id, from: from?.toISOString() ?? null,
+        vehicles: results.filter((r) => r.vehicleId !== undefined).map((r) => ({ vehicle_id: r.vehicleId, records: r.records, outputs: r.outputs })),
+        assets: results.filter((r) => r.assetId !== undefined).map((r) => ({ asset_id: r.assetId, records: r.records, outputs: r.outputs })),
+      },
+      `Replayed ${records} records of ${counts.join(' and ')}${from ? ` from ${fromDay}` : ''}.`,
     );
     return 0;
   },
 };
+
+/** The vehicle or asset asked for belongs to the company (else 404 naming it); having no telemetry is fine. */
+async function mustExist(db: Db, companyId: number, s: Subject): Promise<void> {
+  const [table, id, name] = s.vehicleId !== undefined ? (['vehicles', s.vehicleId, 'vehicle'] as const) : (['assets', s.assetId!, 'asset'] as const);
+  const row = await db.kysely.selectFrom(table).select('id').where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+  if (!row) throw new AppError('not_found', `${name} ${id} not found in company ${companyId}`);
+}

@@ -7,7 +7,8 @@
  *   first on the new one; when those are more than `gapS` apart nothing is interpolated into the gap:
  *   an entry is stamped at the first ping inside, an exit at the last ping inside.
  * - The first ping of a vehicle (or the first ping processed after a geofence appeared) sets the state
- *   silently; a visit whose entry was not seen ends without an event.
+ *   silently; a visit whose entry was not seen ends without an event. A geofence exists for the
+ *   records received after its creation (`since`): what live processing saw, so a replay agrees.
  */
 import { contains, type LatLon } from '../../domain/geofences/geometry.js';
 import { hasFix, type Env, type GeofenceDef, type Input, type Output, type Step } from './types.js';
@@ -41,6 +42,8 @@ export interface GeofenceState {
 
 export const initialGeofences = (): GeofenceState => ({ zones: {}, last: null, known: [] });
 
+export const maxSince = (defs: GeofenceDef[]) => defs.reduce((m, g) => (g.since && g.since > m ? g.since : m), '');
+
 /** A cheap pre-check on the bounding box (padded for the exit buffer), allocation-free. */
 function near(g: GeofenceDef, p: LatLon, bufferM: number): boolean {
   const pad = NEAR_PAD_DEG + bufferM / 111_000;
@@ -71,7 +74,10 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
   const outputs: Output[] = [];
   const zones: Record<string, Zone> = {};
   const gapMs = th.gapS * 1000;
-  const knownIds = env.geofenceIds ?? env.geofences.map((g) => g.id);
+  // The geofences that existed when the fix was received: usually all of them.
+  const received = r.receivedAt;
+  const all = received === undefined || received >= (env.geofencesSince ?? maxSince(env.geofences));
+  const knownIds = all ? (env.geofenceIds ?? env.geofences.map((g) => g.id)) : env.geofences.filter((g) => !g.since || g.since <= received).map((g) => g.id);
   let known: Set<number> | null = null;
   const isKnown = (id: number) => (known ??= new Set(state.known ?? [])).has(id);
 
@@ -82,6 +88,7 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
   const n = order ? order.length : defs.length;
   for (let k = 0; k < n; k++) {
     const g = defs[order ? order[k] : k];
+    if (!all && g.since && g.since > received!) continue;
     const key = String(g.id);
     let z = state.zones[key];
     const buffer = z?.inside && g.shape.shape === 'circle' ? th.geofenceExitBufferM : 0;

@@ -25,6 +25,8 @@ export interface RecordIn {
   fuelUsedL: number | null;
   description: string | null;
   data: Record<string, any> | null;
+  /** When the server received it (ISO-8601): which geofences existed then. Absent: it sees them all. */
+  receivedAt?: string;
 }
 
 /** What the vehicle-status processor knows when a record is processed (engine, driver, PC/YM). */
@@ -50,6 +52,12 @@ export interface GeofenceDef {
   id: number;
   shape: GeofenceShape;
   bounds: Bounds;
+  /**
+   * When the geofence was created (ISO-8601): records received before then do not see it, the first
+   * one received after sets its state silently. Live processing runs as records arrive, so this is
+   * what it saw; a replay of the same records then agrees with it. Absent: it always existed.
+   */
+  since?: string;
 }
 
 export interface Env {
@@ -57,6 +65,8 @@ export interface Env {
   geofences: GeofenceDef[];
   /** The ids of `geofences`, computed once per run. */
   geofenceIds?: number[];
+  /** The latest `since` of `geofences`: a record received at or after it sees them all (computed once per run). */
+  geofencesSince?: string;
   /** A grid over `geofences` (./geofence-grid.ts), built once per run; without it every geofence is checked. */
   geofenceGrid?: GeofenceGrid;
 }

@@ -16,6 +16,7 @@ import type { Thresholds } from '../thresholds.js';
 import { loadAssetState, loadState, runAssetPipeline, runPipeline } from '../processors/pipeline.js';
 import type { Env, GeofenceDef, RecordIn } from '../processors/types.js';
 import { geofenceGrid } from '../processors/geofence-grid.js';
+import { maxSince } from '../processors/geofence.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { detectDriving, forwardDutyStatus, recordAutoDuty, savedAutoDuty } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
@@ -48,14 +49,14 @@ export async function loadGeofences(trx: Trx, companyId: number): Promise<Geofen
     .orderBy('id')
     .execute();
   return rows.map((g) => ({
-    id: g.id, shape: shapeOf(g),
+    id: g.id, shape: shapeOf(g), since: g.created_at,
     bounds: { min_lat: g.min_lat, max_lat: g.max_lat, min_lon: g.min_lon, max_lon: g.max_lon },
   }));
 }
 
 /** What the processors read besides the records: thresholds and the company's geofences (with their grid). */
 export function envOf(th: Thresholds, geofences: GeofenceDef[]): Env {
-  return { th, geofences, geofenceIds: geofences.map((g) => g.id), geofenceGrid: geofenceGrid(geofences) };
+  return { th, geofences, geofenceIds: geofences.map((g) => g.id), geofencesSince: maxSince(geofences), geofenceGrid: geofenceGrid(geofences) };
 }
 
 /**
@@ -64,9 +65,9 @@ export function envOf(th: Thresholds, geofences: GeofenceDef[]): Env {
  * connection on SQLite; ingestion never writes geofences, so what it reads is committed state.
  */
 async function companyEnv(db: Db, trx: Trx, companyId: number, th: Thresholds): Promise<Env> {
-  const { geofences, geofenceIds, geofenceGrid: grid } = await db.cache.remember(`telemetry geofences ${companyId}`, async () =>
+  const { geofences, geofenceIds, geofencesSince, geofenceGrid: grid } = await db.cache.remember(`telemetry geofences ${companyId}`, async () =>
     envOf(th, await loadGeofences(trx, companyId)));
-  return { th, geofences, geofenceIds, geofenceGrid: grid };
+  return { th, geofences, geofenceIds, geofencesSince, geofenceGrid: grid };
 }
 
 type PendingRow = {
@@ -75,7 +76,7 @@ type PendingRow = {
   parsed?: Record<string, unknown> | null;
   device_id: number; channel: number; type: string; fix_time: string; lat: number | null; lon: number | null;
   speed_kph: number | null; bearing_deg: number | null; odometer_km: number | null; fuel_used_l: number | null;
-  description: string | null; data: string | null;
+  description: string | null; data: string | null; received_at: string;
 };
 
 export function recordIn(r: PendingRow): RecordIn {
@@ -83,11 +84,12 @@ export function recordIn(r: PendingRow): RecordIn {
     t: r.t ?? Date.parse(r.fix_time), type: r.type, deviceId: r.device_id, channel: r.channel, lat: r.lat, lon: r.lon,
     speedKph: r.speed_kph, bearing: r.bearing_deg, odometerKm: r.odometer_km, fuelUsedL: r.fuel_used_l,
     description: r.description, data: r.parsed !== undefined ? r.parsed : r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
+    receivedAt: r.received_at,
   };
 }
 
 export const PENDING_COLUMNS = [
-  'device_id', 'channel', 'type', 'fix_time', 'lat', 'lon', 'speed_kph', 'bearing_deg', 'odometer_km', 'fuel_used_l', 'description', 'data',
+  'device_id', 'channel', 'type', 'fix_time', 'lat', 'lon', 'speed_kph', 'bearing_deg', 'odometer_km', 'fuel_used_l', 'description', 'data', 'received_at',
 ] as const;
 
 const byTime = (a: { fix_time: string; id: number }, b: { fix_time: string; id: number }) =>
