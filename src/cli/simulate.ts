@@ -5,6 +5,7 @@
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
 import { simDevices } from '../sim/devices.js';
 import { Simulation } from '../sim/runner.js';
+import { AppError } from '../http/plumbing/errors.js';
 
 /** `90`, `90s`, `45m`, `2h`, `1d` → seconds. */
 export function parseDuration(v: string, flag: string): number {
@@ -13,6 +14,30 @@ export function parseDuration(v: string, flag: string): number {
   const n = Number(m[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[(m[2] ?? 's') as 's' | 'm' | 'h' | 'd'];
   if (n <= 0 || n > 30 * 86_400) throw new UsageError(`--${flag} must be more than 0 and at most 30 days`);
   return n;
+}
+
+/** --url: an http(s) address, without a trailing slash. */
+function serverUrl(v: string): string {
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw new UsageError(`--url must be an http:// or https:// address, got "${v}"`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`--url must be an http:// or https:// address, got "${v}"`);
+  return v.replace(/\/+$/, '');
+}
+
+async function mustAnswer(baseUrl: string): Promise<void> {
+  let status: number | string;
+  try {
+    status = (await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5000) })).status;
+  } catch (err) {
+    status = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
+  }
+  if (status !== 200) {
+    throw new AppError('bad_request', `no fleet server answers at ${baseUrl} (GET /healthz: ${status}); start one with fleet serve, or pass --url`);
+  }
 }
 
 export const simulateCommand: Command = {
@@ -30,9 +55,11 @@ export const simulateCommand: Command = {
     if (!Number.isFinite(speedup) || speedup < 1 || speedup > 10_000) throw new UsageError(`--speedup must be a number from 1 to 10000, got "${speedupRaw}"`);
     const durationS = flags.duration !== undefined ? parseDuration(String(flags.duration), 'duration') : undefined;
     const seed = flags.seed !== undefined ? positiveInt(String(flags.seed), 'seed') : 1;
-    const baseUrl = (optionalFlag(flags, 'url') ?? `http://${ctx.config.host}:${ctx.config.port}`).replace(/\/+$/, '');
+    const baseUrl = serverUrl(optionalFlag(flags, 'url') ?? `http://${ctx.config.host}:${ctx.config.port}`);
     const { db } = await ctx.database();
     const company = await findCompany(db, ref);
+    // Before the devices are (re)provisioned: nothing changes when there is no server to drive.
+    await mustAnswer(baseUrl);
     const devices = await simDevices(db, { companyId: company.id }, count);
     if (devices.length === 0) throw new UsageError(`company ${company.id} has no active vehicle without another ELD to simulate`);
     const log = (line: string) => void process.stderr.write(`fleet simulate: ${line}\n`);
