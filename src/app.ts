@@ -38,7 +38,7 @@ export interface BuildOptions {
 let reqSeq = 0;
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const db = opts.db ?? openDb(config.databaseUrl);
+  const db = opts.db ?? openDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
   if (!opts.skipMigrations) await migrateToLatest(db);
 
   const app = Fastify({

@@ -118,7 +118,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     let db: Db | null = null;
     const database = () =>
       (opened ??= (async () => {
-        db = openDb(config.databaseUrl, { poolSize: 2 });
+        db = openDb(config.databaseUrl, { poolSize: 2, sqliteSynchronous: config.sqliteSynchronous });
         return { db, applied: await migrateToLatest(db) };
       })());
     const ctx: Ctx = { config, database, json, print: writer(json) };

@@ -18,6 +18,12 @@ export interface Config {
   host: string;
   /** `sqlite:<path>`, `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
   databaseUrl: string;
+  /**
+   * SQLite only: `full` (default) syncs every commit to disk before it returns, so an answered write
+   * survives a power loss; `normal` survives a crash of the process but not of the machine, and
+   * spares the fsync per commit (docs/storage.md).
+   */
+  sqliteSynchronous: SqliteSynchronous;
   /** Optional Redis for shared counters across nodes. */
   redisUrl: string | null;
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
@@ -120,11 +126,18 @@ function contentTypes(env: Record<string, string | undefined>): string[] {
   return list;
 }
 
+const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
+
 export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
   const port = whole(env, 'PORT', 3000, 0, 65535, configError);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/fleet.db';
   databaseKind(databaseUrl);
+  const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS || 'full') as SqliteSynchronous;
+  if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) {
+    throw new ConfigError(`SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${sqliteSynchronous}"`);
+  }
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, got "${redisUrl}"`);
@@ -143,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host,
     databaseUrl,
+    sqliteSynchronous,
     redisUrl,
     logLevel,
     publicUrl,
