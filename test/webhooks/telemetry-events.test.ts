@@ -95,28 +95,24 @@ eachDialect('telemetry webhooks', (dialect) => {
     await send(t as never, v, track({ fromS: 0, toS: 90, kph: 125 }));
     await t.run();
     const [created] = r.deliveries(hook.path).map((d) => d.body);
-    const first = await storedRow(v, 2);
-    const body = {
-      id: created.id, type: 'speeding', start_time: w(0), end_time: w(60), duration: 60, start_speed: 125, end_speed: 125, max_speed: 125,
-      start_bearing: 90, end_bearing: 90, acceleration: null, intensity: null, lat: 39.8, lon: -89.65, location: first.description,
-      coaching_status: 'pending_review', driver_id: v.driver.id, vehicle_id: v.vehicle.id, eld_device_id: v.device.id,
-    };
-    assert.deepEqual(created, { action: 'driver_performance_event_created', ...body });
     const list = async () => (await t.call({ method: 'GET', url: `/v1/driver_performance_events?vehicle_ids=${v.vehicle.id}` })).body.driver_performance_events;
-    assert.equal((await list()).length, 1, 'visible while it lasts');
+    // The REST object (driver, vehicle and ELD device as objects), plus the ids and max_speed (wire-format §7.6).
+    const [item] = await list();
+    const extra = { driver_id: v.driver.id, vehicle_id: v.vehicle.id, eld_device_id: v.device.id };
+    assert.deepEqual(created, { action: 'driver_performance_event_created', ...item.driver_performance_event, ...extra, max_speed: 125 });
+    assert.deepEqual([created.type, created.start_time, created.end_time, created.duration, created.coaching_status], ['speeding', w(0), w(60), 60, 'pending_review']);
+    assert.deepEqual([created.driver.id, created.vehicle.id, created.vehicle.vin, created.eld_device.id], [v.driver.id, v.vehicle.id, v.vehicle.vin, v.device.id]);
 
     // Faster for a while, then back under the limit at 130 s: the same event, now complete.
     await send(t as never, v, [...track({ fromS: 100, toS: 120, kph: 130, lon: -89.6 }), ...track({ fromS: 130, toS: 130, kph: 100, lon: -89.58 })]);
     await t.run();
     const bodies = r.deliveries(hook.path).map((d) => d.body);
     assert.equal(bodies.length, 2);
-    assert.deepEqual(bodies[1], {
-      action: 'driver_performance_event_updated', ...body, end_time: w(130), duration: 130, end_speed: 100, max_speed: 130,
-    });
     const rows = await list();
     assert.equal(rows.length, 1);
     assert.equal(rows[0].driver_performance_event.id, created.id);
     assert.equal(rows[0].driver_performance_event.end_time, w(130));
+    assert.deepEqual(bodies[1], { action: 'driver_performance_event_updated', ...rows[0].driver_performance_event, ...extra, max_speed: 130 });
     // Later fixes under the limit change nothing, so nothing more is announced.
     await send(t as never, v, [...track({ fromS: 200, toS: 210, kph: 90, lon: -89.5 })]);
     await t.run();
@@ -139,14 +135,41 @@ eachDialect('telemetry webhooks', (dialect) => {
     await t.run();
     const entered = r.deliveries(hook.path).map((d) => d.body);
     assert.equal(entered.length, 1);
-    const visit = { id: entered[0].id, geofence_id: geofenceId, asset_id: asset.id, start_time: w(15), start_driver_id: null, end_driver_id: null };
-    assert.deepEqual(entered[0], { action: 'asset_geofence_event', trigger: 'entered', id: visit.id, geofence_id: geofenceId, event: 'entered', asset_id: asset.id, start_time: w(15), end_time: null, duration: null, start_driver_id: null, end_driver_id: null });
+    const summary = { id: asset.id, name: `Trailer ${dialect} 9`, status: asset.status, type: asset.type, vin: asset.vin ?? null };
+    const visit = { id: entered[0].id, geofence_id: geofenceId, start_time: w(15) };
+    // The vehicle's visit object with `asset` in the place of `vehicle` (wire-format §4.23).
+    assert.deepEqual(entered[0], { action: 'asset_geofence_event', trigger: 'entered', ...visit, end_time: null, duration: null, asset: summary, start_driver: null, end_driver: null });
     await post(t as never, gw.device_token, { records: [ping(5, 40, 1500), ping(6, 50, 2000)] });
     await t.run();
     const exited = r.deliveries(hook.path).map((d) => d.body)[1];
-    assert.deepEqual(exited, { action: 'asset_geofence_event', trigger: 'exited', id: visit.id, geofence_id: geofenceId, event: 'exited', asset_id: asset.id, start_time: w(15), end_time: w(35), duration: 20, start_driver_id: null, end_driver_id: null });
+    assert.deepEqual(exited, { action: 'asset_geofence_event', trigger: 'exited', ...visit, end_time: w(35), duration: 20, asset: summary, start_driver: null, end_driver: null });
     const rows = await t.db.kysely.selectFrom('asset_geofence_events').selectAll().where('asset_id', '=', asset.id).execute();
     assert.deepEqual(rows.map((x) => [x.id, x.geofence_id, x.start_time, x.end_time]), [[visit.id, geofenceId, new Date(at(15)).toISOString(), new Date(at(35)).toISOString()]]);
     assert.equal(r.deliveries(hook.path).length, 2, 'no vehicle_geofence_event for an asset');
+  });
+
+  it('fault_code_opened/closed and vehicle_geofence_event carry the REST objects; a fault opened and cleared in one batch is announced open, then closed', async () => {
+    const v = await rig(t as never);
+    const hook = await registerHook(t, r, ['fault_code_opened', 'fault_code_closed', 'vehicle_geofence_event']);
+    const fault = (s: number, status: string) => ({ type: 'fault', time: at(s), protocol: 'j1939', spn: 100, fmi: 1, source_address: 0, status, lat: 39.8, lon: -89.65 });
+    await send(t as never, v, [{ type: 'engine', time: at(0), state: 'on' }, fault(5, 'active'), fault(6, 'cleared')]);
+    await t.run();
+    const [opened, closed] = r.deliveries(hook.path).map((d) => d.body);
+    const [item] = (await t.call({ method: 'GET', url: `/v1/fault_codes?vehicle_ids=${v.vehicle.id}` })).body.fault_codes.map((x: any) => x.fault_code);
+    assert.equal(item.status, 'closed');
+    assert.deepEqual(opened, { action: 'fault_code_opened', ...item, status: 'open', closed_at: null, cleared: false });
+    assert.deepEqual(closed, { action: 'fault_code_closed', ...item, closed_at: w(6), cleared: true });
+    assert.deepEqual([opened.vehicle.id, opened.vehicle.vin, opened.eld_device.id], [v.vehicle.id, v.vehicle.vin, v.device.id]);
+
+    const g = await t.call({ method: 'POST', url: '/v1/geofences/circular', payload: { name: `Dock ${dialect}`, center: { lat: 39.8, lon: -89.6 }, radius_m: 300 } });
+    await send(t as never, v, [login(10, v.driver.id), ...track({ fromS: 20, toS: 400, kph: 40, lon: -89.63 })]);
+    await t.run();
+    const visits = r.deliveries(hook.path).slice(2).map((d) => d.body);
+    const [rest] = (await t.call({ method: 'GET', url: `/v1/geofences/events?vehicle_ids=${v.vehicle.id}` })).body.geofence_events.map((x: any) => x.geofence_event);
+    assert.equal(rest.geofence_id, g.body.geofence.id);
+    assert.deepEqual(visits.map((b) => b.trigger), ['entered', 'exited']);
+    assert.deepEqual(visits[1], { action: 'vehicle_geofence_event', trigger: 'exited', ...rest });
+    assert.deepEqual(visits[0], { action: 'vehicle_geofence_event', trigger: 'entered', ...rest, end_time: null, duration: null, end_driver: null });
+    assert.deepEqual([rest.vehicle.id, rest.start_driver.id], [v.vehicle.id, v.driver.id]);
   });
 });

@@ -2,7 +2,7 @@
 import type { Db } from '../../storage/db.js';
 import { USER_SUMMARY_COLUMNS, type UserSummaryRow } from '../../http/wire/summaries.js';
 
-export async function userSummaryRows(db: Db, companyId: number, ids: Array<number | null | undefined>): Promise<Map<number, UserSummaryRow>> {
+export async function userSummaryRows(db: Pick<Db, 'kysely'>, companyId: number, ids: Array<number | null | undefined>): Promise<Map<number, UserSummaryRow>> {
   const wanted = [...new Set(ids.filter((x): x is number => typeof x === 'number'))];
   const out = new Map<number, UserSummaryRow>();
   if (wanted.length === 0) return out;

@@ -21,7 +21,7 @@ export interface Embeds {
 }
 
 /** Loads the users, vehicles and devices a page embeds, one query each. */
-export async function loadEmbeds(db: Db, companyId: number, ids: { users?: Array<number | null>; vehicles?: number[]; devices?: Array<number | null> }): Promise<Embeds> {
+export async function loadEmbeds(db: Pick<Db, 'kysely'>, companyId: number, ids: { users?: Array<number | null>; vehicles?: number[]; devices?: Array<number | null> }): Promise<Embeds> {
   const vIds = [...new Set(ids.vehicles ?? [])];
   const dIds = [...new Set((ids.devices ?? []).filter((x): x is number => typeof x === 'number'))];
   const [users, vehicles, devices] = await Promise.all([

@@ -9,11 +9,13 @@ import type { Selectable } from 'kysely';
 import { fromBool, fromJson, wireTime } from '../../storage/values.js';
 import type { DrivingPeriodsTable, DriverPerformanceEventsTable, FaultCodesTable, GeofenceEventsTable, IdleEventsTable } from '../../telemetry/store/tables.js';
 import { faultText } from '../../telemetry/fault-dictionary.js';
-import { intensityText } from '../../telemetry/store/payloads-derived.js';
-import { kmToMi } from '../../telemetry/units.js';
+import { KPHPS_PER_G, kmToMi, round } from '../../telemetry/units.js';
 import { DateTime, NDateTime, NInt, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import { EldDeviceSummary, gallons, rounded, type Embeds } from './telemetry-common.js';
+
+/** "-10.3 kph/s" (wire-format §2.7). */
+export const intensityText = (g: number | null) => (g === null ? null : `${round(g * KPHPS_PER_G, 1).toFixed(1)} kph/s`);
 
 export const DrivingPeriod = Type.Object({
   id: Type.Integer(), start_time: DateTime(), end_time: NDateTime(), status: Type.String({ enum: ['complete', 'in_progress'] }),

@@ -8,7 +8,7 @@ import { toIso } from '../../storage/values.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { GeofenceEventRow } from '../processors/types.js';
 import type { Trx } from './tx.js';
-import { geofencePayload } from './payloads-derived.js';
+import { assetVisitBody, vehicleVisitBody } from './payloads-derived.js';
 
 export type Visit = { row: GeofenceEventRow; event: 'entered' | 'exited' };
 
@@ -30,7 +30,7 @@ export async function writeVehicleGeofences(trx: Trx, t: { companyId: number; ve
     if (t.announce) {
       await recordEvent(trx, {
         companyId: t.companyId, action: 'vehicle_geofence_event', trigger: g.event,
-        subject: { type: 'geofence_event', id }, data: geofencePayload(id, { vehicle_id: t.vehicleId }, r, g.event),
+        subject: { type: 'geofence_event', id }, data: await vehicleVisitBody(trx, id),
       });
     }
   }
@@ -49,7 +49,7 @@ export async function writeAssetGeofences(trx: Trx, t: { companyId: number; asse
     if (t.announce) {
       await recordEvent(trx, {
         companyId: t.companyId, action: 'asset_geofence_event', trigger: g.event,
-        subject: { type: 'asset_geofence_event', id }, data: geofencePayload(id, { asset_id: t.assetId }, r, g.event),
+        subject: { type: 'asset_geofence_event', id }, data: await assetVisitBody(trx, id),
       });
     }
   }

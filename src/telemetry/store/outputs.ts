@@ -12,7 +12,7 @@ import { recordEvent } from '../../events/outbox.js';
 import type { FaultRow, IdleRow, Output, PerformanceRow, PeriodRow, UtilizationRow } from '../processors/types.js';
 import { describePlace } from '../geocode/places.js';
 import type { Trx } from './tx.js';
-import { faultPayload, performancePayload } from './payloads-derived.js';
+import { faultBody, performanceBody } from './payloads-derived.js';
 import { writeAssetGeofences, writeVehicleGeofences } from './outputs-geofences.js';
 
 export interface Target {
@@ -95,7 +95,7 @@ async function writeFaults(trx: Trx, t: Target, items: Array<{ row: FaultRow; ev
       .executeTakeFirstOrThrow();
     await recordEvent(trx, {
       companyId: t.companyId, action: e.event === 'opened' ? 'fault_code_opened' : 'fault_code_closed',
-      subject: { type: 'fault_code', id: saved.id }, data: faultPayload(saved, e.row),
+      subject: { type: 'fault_code', id: saved.id }, data: await faultBody(trx, saved, e.event === 'opened' ? 'opened' : 'closed'),
     });
   }
 }
@@ -129,7 +129,7 @@ async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now
     if (created && t.announce) {
       await recordEvent(trx, {
         companyId: t.companyId, action: 'driver_performance_event_created',
-        subject: { type: 'driver_performance_event', id: created.id }, data: performancePayload(created.id, t.vehicleId, p, 'pending_review'),
+        subject: { type: 'driver_performance_event', id: created.id }, data: await performanceBody(trx, created.id),
       });
     }
     if (created) continue;
@@ -143,7 +143,7 @@ async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now
     if (t.announce) {
       await recordEvent(trx, {
         companyId: t.companyId, action: 'driver_performance_event_updated',
-        subject: { type: 'driver_performance_event', id: saved.id }, data: performancePayload(saved.id, t.vehicleId, p, saved.coaching_status),
+        subject: { type: 'driver_performance_event', id: saved.id }, data: await performanceBody(trx, saved.id),
       });
     }
   }

@@ -1,39 +1,53 @@
-/** Event data for derived telemetry objects (fault codes, performance events, geofence events), in wire units. */
-import type { Selectable } from 'kysely';
-import { fromJson, wireTime } from '../../storage/values.js';
+/**
+ * Webhook bodies of derived telemetry (fault codes, driver performance events, geofence visits): the
+ * object exactly as its REST endpoint shows it, rendered by the same wire mappers (with the vehicle,
+ * drivers and ELD device as objects, wire-format §7.6), plus the additions the catalogue names
+ * (docs/webhooks.md). Read in the transaction that wrote the row, so the body is what was committed.
+ */
+import { sql, type Selectable } from 'kysely';
+import { fromBool, wireTime } from '../../storage/values.js';
+import { loadEmbeds, rounded } from '../../http/wire/telemetry-common.js';
+import { faultCode, geofenceEvent, performanceEvent } from '../../http/wire/telemetry-events.js';
 import type { FaultCodesTable } from './tables.js';
-import type { GeofenceEventRow, PerformanceRow, FaultRow } from '../processors/types.js';
-import { faultText } from '../fault-dictionary.js';
-import { KPHPS_PER_G, round } from '../units.js';
+import type { Trx } from './tx.js';
 
-const wire = (t: number | null) => (t === null ? null : `${new Date(t).toISOString().slice(0, 19)}Z`);
-
-export function faultPayload(saved: Selectable<FaultCodesTable>, row: FaultRow) {
-  const text = faultText(saved);
-  return {
-    id: saved.id, vehicle_id: saved.vehicle_id, eld_device_id: saved.device_id, code: saved.code, ...text,
-    source_address: saved.source_address, status: saved.status, first_observed_at: wireTime(saved.first_observed_at),
-    last_observed_at: wireTime(saved.last_observed_at), closed_at: wire(row.closedAt), cleared: row.cleared, fmi: saved.fmi,
-    occurrence_count: saved.occurrence_count, num_observations: saved.num_observations, lamps: fromJson(saved.lamps, null),
-  };
+/**
+ * A fault code as `GET /v1/fault_codes` shows it, with `closed_at` and `cleared`. The row may already
+ * be closed when a fault opened and closed within one batch: the opening is announced as it was.
+ */
+export async function faultBody(trx: Trx, saved: Selectable<FaultCodesTable>, event: 'opened' | 'closed') {
+  const [e, sum] = await Promise.all([
+    loadEmbeds({ kysely: trx }, saved.company_id, { vehicles: [saved.vehicle_id], devices: [saved.device_id] }),
+    trx.selectFrom('fault_codes').select(sql<number>`sum(num_observations)`.as('n'))
+      .where('vehicle_id', '=', saved.vehicle_id).where('fault_key', '=', saved.fault_key).executeTakeFirst(),
+  ]);
+  const body = faultCode(saved, e, Number(sum?.n ?? saved.num_observations));
+  return event === 'opened'
+    ? { ...body, status: 'open', closed_at: null, cleared: false }
+    : { ...body, closed_at: wireTime(saved.closed_at), cleared: fromBool(saved.cleared) };
 }
 
-/** "-10.3 kph/s" (wire-format §2.7). */
-export const intensityText = (g: number | null) => (g === null ? null : `${round(g * KPHPS_PER_G, 1).toFixed(1)} kph/s`);
-
-export function performancePayload(id: number, vehicleId: number, p: PerformanceRow, coachingStatus: string) {
-  return {
-    id, type: p.type, start_time: wire(p.start), end_time: wire(p.end), duration: (p.end - p.start) / 1000,
-    start_speed: p.startSpeedKph, end_speed: p.endSpeedKph, max_speed: p.maxSpeedKph, start_bearing: p.startBearing,
-    end_bearing: p.endBearing, acceleration: p.peakG, intensity: intensityText(p.peakG), lat: p.lat, lon: p.lon,
-    location: p.location, coaching_status: coachingStatus, driver_id: p.driverId, vehicle_id: vehicleId, eld_device_id: p.deviceId,
-  };
+/** A driver performance event as `GET /v1/driver_performance_events` shows it, with the ids and `max_speed` (§7.6). */
+export async function performanceBody(trx: Trx, id: number) {
+  const row = await trx.selectFrom('driver_performance_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.driver_id], vehicles: [row.vehicle_id], devices: [row.device_id] });
+  return { ...performanceEvent(row, e), driver_id: row.driver_id, vehicle_id: row.vehicle_id, eld_device_id: row.device_id, max_speed: rounded(row.max_speed_kph) };
 }
 
-/** `vehicle_geofence_event` ({vehicle_id}) and `asset_geofence_event` ({asset_id}, no drivers): one shape. */
-export function geofencePayload(id: number, owner: { vehicle_id: number } | { asset_id: number }, r: GeofenceEventRow, event: 'entered' | 'exited') {
+/** A vehicle's visit as `GET /v1/geofences/events` shows it. */
+export async function vehicleVisitBody(trx: Trx, id: number) {
+  const row = await trx.selectFrom('geofence_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.start_driver_id, row.end_driver_id], vehicles: [row.vehicle_id] });
+  return geofenceEvent(row, e);
+}
+
+/** An asset's visit: the same object with `asset` in the place of `vehicle` (§4.23); assets have no driver. */
+export async function assetVisitBody(trx: Trx, id: number) {
+  const row = await trx.selectFrom('asset_geofence_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const asset = await trx.selectFrom('assets').select(['id', 'name', 'status', 'type', 'vin']).where('id', '=', row.asset_id).executeTakeFirstOrThrow();
   return {
-    id, geofence_id: r.geofenceId, event, ...owner, start_time: wire(r.start), end_time: wire(r.end),
-    duration: r.end === null ? null : Math.round((r.end - r.start) / 1000), start_driver_id: r.startDriverId, end_driver_id: r.endDriverId,
+    id: row.id, geofence_id: row.geofence_id, start_time: wireTime(row.start_time), end_time: wireTime(row.end_time),
+    duration: row.end_time === null ? null : Math.round((Date.parse(row.end_time) - Date.parse(row.start_time)) / 1000),
+    asset, start_driver: null, end_driver: null,
   };
 }
