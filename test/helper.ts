@@ -123,3 +123,16 @@ export function useOnce<T extends { close(): Promise<void> }>(make: () => Promis
 export function useApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<TestApp> {
   return useOnce(() => makeApp(dialect, env));
 }
+
+/** Runs the `fleet` CLI in this process and returns its exit code and what it wrote to stderr. */
+export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
+  const { main } = await import('../src/cli/main.js');
+  let err = '';
+  const write = process.stderr.write.bind(process.stderr);
+  (process.stderr as { write: unknown }).write = (s: string) => ((err += s), true);
+  try {
+    return { code: await main(args, env), err };
+  } finally {
+    (process.stderr as { write: unknown }).write = write;
+  }
+}

@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
+import { eachDialect, runCli, useApp, type TestApp } from '../helper.js';
 import { replaySubject, replayVehicle } from '../../src/telemetry/store/replay.js';
 import { DEFAULT_THRESHOLDS } from '../../src/telemetry/thresholds.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
-import { main } from '../../src/cli/main.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,16 +92,7 @@ test('fleet replay refuses an empty --vehicle or --from, and names a vehicle or 
     const other = await createCompany(db, { name: 'Other' });
     const now = new Date().toISOString();
     const { id: theirs } = await db.kysely.insertInto('vehicles').values({ company_id: other.id, number: 'X1', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-    const run = async (args: string[]) => {
-      let err = '';
-      const write = process.stderr.write.bind(process.stderr);
-      (process.stderr as { write: unknown }).write = (s: string) => ((err += s), true);
-      try {
-        return { code: await main(args, { DATABASE_URL: url, LOG_LEVEL: 'silent' }), err };
-      } finally {
-        (process.stderr as { write: unknown }).write = write;
-      }
-    };
+    const run = (args: string[]) => runCli(args, { DATABASE_URL: url, LOG_LEVEL: 'silent' });
     const company = String(mine.id);
     const empty = await run(['replay', '--company', company, '--vehicle', '']);
     assert.equal(empty.code, 2);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main.js';
+import { runCli } from '../helper.js';
 import { openDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createCompany } from '../../src/domain/companies/service.js';
@@ -18,16 +18,8 @@ test('fleet simulate: a bad --url exits 2, an unreachable server exits 1; no dev
     const company = await createCompany(db, { name: 'Sim Co' });
     const now = new Date().toISOString();
     await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now }).execute();
-    const run = async (args: string[]) => {
-      let err = '';
-      const write = process.stderr.write.bind(process.stderr);
-      (process.stderr as { write: unknown }).write = (s: string) => ((err += s), true);
-      try {
-        return { code: await main(['simulate', '--company', String(company.id), '--vehicles', '1', '--duration', '10m', '--speedup', '3600', ...args], { DATABASE_URL: url, LOG_LEVEL: 'silent' }), err };
-      } finally {
-        (process.stderr as { write: unknown }).write = write;
-      }
-    };
+    const run = (args: string[]) =>
+      runCli(['simulate', '--company', String(company.id), '--vehicles', '1', '--duration', '10m', '--speedup', '3600', ...args], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
     const bad = await run(['--url', 'notaurl']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--url must be an http:\/\/ or https:\/\/ address, got "notaurl"/);
