@@ -4,6 +4,9 @@
  * set: every app gets its own schema, dropped at close, so test files can run in parallel.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe } from 'node:test';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -12,6 +15,8 @@ import { loadConfig } from '../src/config/index.js';
 import { openDb, type Db } from '../src/storage/db.js';
 import { createCompany } from '../src/domain/companies/service.js';
 import { createApiKey } from '../src/auth/api-keys.js';
+import { migrateToLatest } from '../src/storage/migrate.js';
+import { main } from '../src/cli/main.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -126,7 +131,6 @@ export function useApp(dialect: Dialect, env: Record<string, string> = {}): () =
 
 /** Runs the `fleet` CLI in this process and returns its exit code and what it wrote to stderr. */
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
-  const { main } = await import('../src/cli/main.js');
   let err = '';
   const write = process.stderr.write.bind(process.stderr);
   (process.stderr as { write: unknown }).write = (s: string) => ((err += s), true);
@@ -134,5 +138,22 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
     return { code: await main(args, env), err };
   } finally {
     (process.stderr as { write: unknown }).write = write;
+  }
+}
+
+/**
+ * A migrated SQLite database in a file of its own (the CLI opens it by URL, which `sqlite::memory:`
+ * cannot offer), removed afterwards.
+ */
+export async function withSqliteFile<T>(fn: (db: Db, url: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-test-'));
+  const url = `sqlite:${join(dir, 'fleet.db')}`;
+  const db = openDb(url);
+  try {
+    await migrateToLatest(db);
+    return await fn(db, url);
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -5,15 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { eachDialect, runCli, useApp, type TestApp } from '../helper.js';
+import { eachDialect, runCli, useApp, withSqliteFile, type TestApp } from '../helper.js';
 import { replaySubject, replayVehicle } from '../../src/telemetry/store/replay.js';
 import { DEFAULT_THRESHOLDS } from '../../src/telemetry/thresholds.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDb } from '../../src/storage/db.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { at, derivedSnapshot, login, post, rig, send, settle, track, DEG_PER_KM } from './fixtures.js';
 
@@ -83,11 +78,7 @@ eachDialect('telemetry replay: edges', (dialect) => {
 });
 
 test('fleet replay refuses an empty --vehicle or --from, and names a vehicle or asset not in the company', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fleet-replay-edges-'));
-  const url = `sqlite:${join(dir, 'replay.db')}`;
-  const db = openDb(url);
-  try {
-    await migrateToLatest(db);
+  await withSqliteFile(async (db, url) => {
     const mine = await createCompany(db, { name: 'Mine' });
     const other = await createCompany(db, { name: 'Other' });
     const now = new Date().toISOString();
@@ -103,8 +94,5 @@ test('fleet replay refuses an empty --vehicle or --from, and names a vehicle or 
     assert.match(foreign.err, new RegExp(`vehicle ${theirs} not found in company ${mine.id}`));
     assert.match((await run(['replay', '--company', company, '--asset', '999999'])).err, new RegExp(`asset 999999 not found in company ${mine.id}`));
     assert.equal((await run(['replay', '--company', company, '--vehicle', '1', '--asset', '1'])).code, 2);
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

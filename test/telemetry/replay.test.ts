@@ -1,15 +1,10 @@
 /** Replay rebuilds derived telemetry identically from the stored records, entirely or from an instant, without announcing anything again. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
+import { eachDialect, runCli, useApp, withSqliteFile, type TestApp } from '../helper.js';
 import { replayVehicle } from '../../src/telemetry/store/replay.js';
 import { DEFAULT_THRESHOLDS } from '../../src/telemetry/thresholds.js';
 import { main } from '../../src/cli/main.js';
-import { openDb } from '../../src/storage/db.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { handleBatch } from '../../src/telemetry/store/batch.js';
@@ -61,11 +56,7 @@ eachDialect('telemetry replay', (dialect) => {
 });
 
 test('fleet replay (CLI): every vehicle of a company, --from a day, --json; wrong usage exits 2', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fleet-replay-'));
-  const url = `sqlite:${join(dir, 'replay.db')}`;
-  const db = openDb(url);
-  try {
-    await migrateToLatest(db);
+  await withSqliteFile(async (db, url) => {
     const company = await createCompany(db, { name: 'Replay Co' });
     const { id: vehicleId } = await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'R1', created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
     const device = await provisionDevice(db, { companyId: company.id }, { identifier: 'SN-REPLAY-1', vehicleId });
@@ -92,17 +83,8 @@ test('fleet replay (CLI): every vehicle of a company, --from a day, --json; wron
     assert.equal(body.vehicles[0].vehicle_id, vehicleId);
     assert.equal(body.vehicles[0].records, records.length);
     assert.deepEqual(await db.kysely.selectFrom('driving_periods').select(['start_time', 'end_time']).execute(), before);
-    const err = process.stderr.write.bind(process.stderr);
-    (process.stderr as { write: unknown }).write = () => true;
-    try {
-      assert.equal(await main(['replay', '--company', String(company.id), '--from', '2026-02-30'], { DATABASE_URL: url }), 2);
-    } finally {
-      (process.stderr as { write: unknown }).write = err;
-    }
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+    assert.equal((await runCli(['replay', '--company', String(company.id), '--from', '2026-02-30'], { DATABASE_URL: url })).code, 2);
+  });
 });
 
 after(() => undefined);

@@ -1,20 +1,11 @@
 /** `fleet simulate` refuses to start without a server to drive, before it provisions anything. */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
-import { runCli } from '../helper.js';
-import { openDb } from '../../src/storage/db.js';
-import { migrateToLatest } from '../../src/storage/migrate.js';
+import { runCli, withSqliteFile } from '../helper.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 
 test('fleet simulate: a bad --url exits 2, an unreachable server exits 1; no device is provisioned or revoked', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fleet-simulate-'));
-  const url = `sqlite:${join(dir, 'sim.db')}`;
-  const db = openDb(url);
-  try {
-    await migrateToLatest(db);
+  await withSqliteFile(async (db, url) => {
     const company = await createCompany(db, { name: 'Sim Co' });
     const now = new Date().toISOString();
     await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now }).execute();
@@ -27,8 +18,5 @@ test('fleet simulate: a bad --url exits 2, an unreachable server exits 1; no dev
     assert.equal(down.code, 1);
     assert.match(down.err, /no fleet server answers at http:\/\/127\.0\.0\.1:9 \(GET \/healthz: .+\); start one with fleet serve, or pass --url/);
     assert.deepEqual(await db.kysely.selectFrom('devices').select('id').execute(), []);
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -124,6 +124,15 @@ async function lockedDispatch(trx: Kysely<Database>, db: Db, t: Tenant, input: F
   return undefined;
 }
 
+/**
+ * A driver's entry of a form submitted at an instant, if one exists: what a device re-sending the
+ * entry after a crash (the entry created, the answer lost) finds instead of creating it twice.
+ */
+export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string; driver_id: number; submitted_at: string }): Promise<{ id: number } | undefined> {
+  return db.kysely.selectFrom('form_entries').select('id').where('company_id', '=', t.companyId).where('form_id', '=', key.form_id)
+    .where('driver_id', '=', key.driver_id).where('submitted_at', '=', toIso(new Date(key.submitted_at))).executeTakeFirst();
+}
+
 /** Records a driver's form entry and, under auto_complete_forms, departs the stop it completes. */
 export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput): Promise<FormEntryRow> {
   const id = await db.kysely.transaction().execute(async (trx) => {

@@ -10,7 +10,7 @@ import { AppError } from '../../http/plumbing/errors.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import { createInspectionReport, type NewInspectionReport } from '../../domain/inspections/create.js';
 import { lookupReport } from '../../domain/inspections/service.js';
-import { recordFormEntry, type FormEntryInput } from '../../domain/dispatch/forms.js';
+import { findFormEntry, recordFormEntry, type FormEntryInput } from '../../domain/dispatch/forms.js';
 import { parseRecord, RecordError, seqOf, type ParsedRecord, type ParseLimits } from '../records.js';
 import type { TelemetryConfig } from '../thresholds.js';
 import { storeBatch, type Accepted, type InBatch, type RecordResult } from './ingest.js';
@@ -57,14 +57,13 @@ async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Acc
       }));
       extra = { inspection_report_id: report.id };
     } else {
-      // An entry created just before a crash (not yet acknowledged) is found again: same form, driver
-      // and submission instant, which the re-sent record repeats.
-      const existing = await db.kysely.selectFrom('form_entries').select('id').where('company_id', '=', d.companyId)
-        .where('form_id', '=', String(data.form_id)).where('driver_id', '=', r.driverRef!).where('submitted_at', '=', toIso(r.t)).executeTakeFirst();
-      const entry = existing ?? await recordFormEntry(db, t, {
+      const input: FormEntryInput = {
         ...(data as Partial<FormEntryInput>), form_id: String(data.form_id ?? ''), driver_id: r.driverRef!,
         vehicle_id: d.vehicleId, entry: (data.entry ?? {}) as Record<string, unknown>, submitted_at: toIso(r.t),
-      });
+      };
+      // An entry created just before a crash (not yet acknowledged) is found again: same form, driver
+      // and submission instant, which the re-sent record repeats.
+      const entry = (await findFormEntry(db, t, { ...input, submitted_at: input.submitted_at! })) ?? (await recordFormEntry(db, t, input));
       extra = { form_entry_id: entry.id };
     }
   } catch (err) {
