@@ -6,7 +6,8 @@ import { StoreRateLimiter, retryAfter } from '../../src/auth/oauth/rate-limit.js
 import { MemoryStore } from '../../src/limits/memory-store.js';
 import { requestedScopes, splitScopes } from '../../src/auth/oauth/scope-param.js';
 import { basicCredentials } from '../../src/auth/oauth/token-endpoint.js';
-import { redirectUriProblem, validateAppInput } from '../../src/auth/oauth/apps.js';
+import { redirectUriProblem, registerApp, validateAppInput } from '../../src/auth/oauth/apps.js';
+import { withSqliteFile } from '../helper.js';
 import { bearerChallenge } from '../../src/auth/oauth/bearer.js';
 import { TOKEN_FORMAT } from '../../src/auth/oauth/tokens.js';
 import { withQuery } from '../../src/auth/oauth/authorize.js';
@@ -130,5 +131,15 @@ describe('oauth units', () => {
   test('return paths after sign-in stay on this origin', () => {
     assert.equal(localPath('/oauth/authorize?a=1', '/x'), '/oauth/authorize?a=1');
     for (const bad of [undefined, '', 'https://evil.example', '//evil.example', '/\\evil', 'evil', '/a b']) assert.equal(localPath(bad, '/x'), '/x', String(bad));
+  });
+});
+
+test('client ids never start with "-" (the CLI would read `--client-id -x…` as an option); 400 registrations, where 6 would be expected otherwise', async () => {
+  await withSqliteFile(async (db) => {
+    const now = new Date().toISOString();
+    const ids: string[] = [];
+    for (let i = 0; i < 400; i++) ids.push((await registerApp(db, { name: `App ${i}`, redirectUris: ['https://app.example/cb'], scopes: ['vehicles.read'] }, now)).client_id);
+    assert.deepEqual(ids.filter((id) => id.startsWith('-')), []);
+    assert.ok(ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{31}$/.test(id)), ids[0]);
   });
 });

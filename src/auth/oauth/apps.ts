@@ -117,7 +117,9 @@ function toApp(r: AppRow): OAuthApp {
 
 export async function registerApp(db: Db, input: AppInput, nowIso: string): Promise<RegisteredApp> {
   const v = validateAppInput(input);
-  const clientId = randomBytes(24).toString('base64url');
+  // Never starting with "-": one in 64 would, and `fleet app … --client-id -x…` reads that as an option.
+  let clientId = randomBytes(24).toString('base64url');
+  while (clientId.startsWith('-')) clientId = randomBytes(24).toString('base64url');
   const secret = newSecret('fs');
   const row = await db.kysely
     .insertInto('oauth_apps')
