@@ -130,7 +130,8 @@ export function openDb(url: string, opts: { poolSize?: number; sqliteSynchronous
     // FULL (the default): every commit is on disk before it returns (in WAL mode, one fsync of the
     // log per commit), so an acknowledged write survives a power loss too, not only a crash of the
     // process. The fsync blocks the event loop (0.2–0.6 ms a commit on the benchmark machine):
-    // nothing next to a 500-record batch, a third of a 1-record one. NORMAL spares it (docs/storage.md).
+    // nothing next to a 500-record batch, a third of a 1-record one; telemetry writes that arrive
+    // together share one commit (src/telemetry/store/tx.ts). NORMAL spares it (docs/storage.md).
     conn.pragma(`synchronous = ${opts.sqliteSynchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     conn.pragma('foreign_keys = ON');
     // 64 MiB of page cache instead of SQLite's 2 MiB: the indexes of the telemetry table stay in memory

@@ -39,7 +39,11 @@ export function wireTime(v: Iso | null | undefined): string | null {
   return v.length === 24 ? `${v.slice(0, 19)}Z` : v;
 }
 
-/** Whether year-month-day names a day of the calendar (Date.UTC would roll February 30 over to March). */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether year-month-day names a day of the (proleptic Gregorian) calendar: Date.UTC would roll February 30 over to March. */
 export function isCalendarDay(y: number, month: number, day: number): boolean {
-  return month >= 1 && month <= 12 && day >= 1 && new Date(Date.UTC(y, month - 1, day)).getUTCDate() === day;
+  if (!(month >= 1 && month <= 12 && day >= 1)) return false;
+  const leap = month === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  return day <= MONTH_DAYS[month - 1] + (leap ? 1 : 0);
 }

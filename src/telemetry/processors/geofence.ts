@@ -78,8 +78,7 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
   const received = r.receivedAt;
   const all = received === undefined || received >= (env.geofencesSince ?? maxSince(env.geofences));
   const knownIds = all ? (env.geofenceIds ?? env.geofences.map((g) => g.id)) : env.geofences.filter((g) => !g.since || g.since <= received).map((g) => g.id);
-  let known: Set<number> | null = null;
-  const isKnown = (id: number) => (known ??= new Set(state.known ?? [])).has(id);
+  let known: Set<number> | null = null; // built on first use: most pings change no side
 
   // With a grid, only the geofences near the fix and those with a zone (which may be left from afar);
   // the others would be skipped below anyway, and the order is the same.
@@ -96,7 +95,7 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
     if (!z) {
       // Outside and not about to change side: nothing to do, whether the geofence is new or not.
       if (!inside) continue;
-      const fresh = prev === null || !isKnown(g.id);
+      const fresh = prev === null || !(known ??= new Set(state.known ?? [])).has(g.id);
       if (fresh) {
         zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
         continue;

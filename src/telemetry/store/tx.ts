@@ -1,8 +1,18 @@
 /**
- * Write transactions for telemetry. On SQLite the transaction starts with BEGIN IMMEDIATE on the one
- * connection (held for the whole transaction), so that another process writing the same file (the CLI
- * next to a server) waits on busy_timeout instead of failing mid-transaction. On PostgreSQL it is an
- * ordinary transaction; callers lock the rows they serialize on.
+ * Write transactions for telemetry (ingestion, processing, replay, IFTA upkeep).
+ *
+ * On SQLite the writes of one process go through one connection, so they share transactions: a write
+ * asked for while the connection is free starts at the end of the current turn of the event loop,
+ * together with every other write asked for in that turn (the batches of other devices whose requests
+ * arrived meanwhile), up to GROUP_MAX. The group is one transaction, BEGIN IMMEDIATE … COMMIT (another
+ * process writing the same file, the CLI next to a server, waits on busy_timeout instead of failing
+ * mid-transaction), and each write runs under a savepoint of its own: one that fails is rolled back
+ * alone and its caller gets the error, the others commit. Every caller is answered after the COMMIT,
+ * so nothing is acknowledged before it is on disk, and one commit (one fsync of the log with
+ * synchronous=FULL) serves the whole group instead of one per batch.
+ *
+ * On PostgreSQL each write is an ordinary transaction of its own (the pool runs them side by side);
+ * callers lock the rows they serialize on.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
@@ -10,19 +20,71 @@ import type { Database } from '../../storage/schema.js';
 
 export type Trx = Kysely<Database>;
 
-export async function writeTx<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
-  if (db.kind === 'postgres') return db.kysely.transaction().execute(fn);
-  return db.kysely.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
+/** Most writes sharing one SQLite transaction (bounds the wait of the last one in a group). */
+export const GROUP_MAX = 32;
+
+interface Job {
+  fn: (trx: Trx) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+class GroupCommit {
+  private queue: Job[] = [];
+  private busy = false;
+
+  constructor(private readonly db: Db) {}
+
+  add<T>(fn: (trx: Trx) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (this.busy) return;
+      this.busy = true;
+      setImmediate(() => void this.drain());
+    });
+  }
+
+  private async drain(): Promise<void> {
     try {
-      const out = await fn(conn);
-      await sql`commit`.execute(conn);
-      return out;
-    } catch (err) {
-      await sql`rollback`.execute(conn).catch(() => {});
-      throw err;
+      while (this.queue.length > 0) await this.commit(this.queue.splice(0, GROUP_MAX));
+    } finally {
+      this.busy = false;
     }
-  });
+  }
+
+  private async commit(jobs: Job[]): Promise<void> {
+    let outcomes: Outcome[];
+    try {
+      outcomes = await this.db.kysely.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const out: Outcome[] = [];
+          for (const job of jobs) out.push(await underSavepoint(conn, () => job.fn(conn), 'write_group'));
+          await sql`commit`.execute(conn);
+          return out;
+        } catch (err) {
+          await sql`rollback`.execute(conn).catch(() => {});
+          throw err;
+        }
+      });
+    } catch (err) {
+      // The transaction failed as a whole (BEGIN, a savepoint command, COMMIT): nothing of it is stored.
+      for (const job of jobs) job.reject(err);
+      return;
+    }
+    outcomes.forEach((o, i) => (o.ok ? jobs[i].resolve(o.value) : jobs[i].reject(o.error)));
+  }
+}
+
+const groups = new WeakMap<Db, GroupCommit>();
+
+export function writeTx<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if (db.kind === 'postgres') return db.kysely.transaction().execute(fn);
+  let group = groups.get(db);
+  if (!group) groups.set(db, (group = new GroupCommit(db)));
+  return group.add(fn);
 }
 
 /**
@@ -31,17 +93,18 @@ export async function writeTx<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<
  * abort) and the error is returned; a failure of the savepoint commands themselves fails the
  * transaction.
  */
-export async function underSavepoint<T>(trx: Trx, fn: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  await sql`savepoint telemetry_step`.execute(trx);
+export async function underSavepoint<T>(trx: Trx, fn: () => Promise<T>, name = 'telemetry_step'): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  const id = sql.id(name);
+  await sql`savepoint ${id}`.execute(trx);
   let value: T;
   try {
     value = await fn();
   } catch (error) {
-    await sql`rollback to savepoint telemetry_step`.execute(trx);
-    await sql`release savepoint telemetry_step`.execute(trx);
+    await sql`rollback to savepoint ${id}`.execute(trx);
+    await sql`release savepoint ${id}`.execute(trx);
     return { ok: false, error };
   }
-  await sql`release savepoint telemetry_step`.execute(trx);
+  await sql`release savepoint ${id}`.execute(trx);
   return { ok: true, value };
 }
 
