@@ -1,13 +1,14 @@
 /**
  * The history benchmark's seed and its own measurement (run through `npx tsx bench/scenarios/history-day.ts`;
  * files starting with `_` are not scenarios): one vehicle-day of 8,640 fixes stored through the
- * ingestion path, then HISTORY_REQUESTS sequential GETs of that day against the real server (a child
+ * ingestion path among the same day of HISTORY_NEIGHBOURS (default 9) other vehicles, then HISTORY_REQUESTS sequential GETs of that day against the real server (a child
  * process); reports the latency percentiles against the target p99 < 50 ms and writes
  * bench/results/history-<database>.json.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
 import type { Db } from '../../src/storage/db.js';
 import { openDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
@@ -27,28 +28,47 @@ export interface HistoryState {
   day: string;
 }
 
-export async function seedHistory(db: Db, companyId: number): Promise<HistoryState> {
+/**
+ * Stores one vehicle-day of 10-second fixes for the measured vehicle, and the same day for
+ * `neighbours` other vehicles of the company, the way a fleet's devices send them: every vehicle a
+ * 10-minute batch in turn, so each vehicle's rows lie spread over the table among the others' (one
+ * vehicle's day stored alone would sit in contiguous pages, and on PostgreSQL its statistics would make
+ * a full scan look cheapest). Then the table is vacuumed and its statistics refreshed, as autovacuum
+ * does soon after such a load (and would otherwise do during the measurement).
+ */
+export async function seedHistory(db: Db, companyId: number, neighbours = 0): Promise<HistoryState> {
   const now = nowIso();
-  const { id: vehicleId } = await db.kysely.insertInto('vehicles').values({ company_id: companyId, number: `HIST-${companyId}`, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-  const device = await provisionDevice(db, { companyId }, { identifier: `HIST-${companyId}`, vehicleId });
-  const principal = { deviceId: device.id, companyId, kind: 'eld' as const, vehicleId, assetId: null, identifier: device.identifier };
   const day = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
   const t0 = Date.parse(`${day}T00:00:00Z`);
   const cfg = loadConfig({ DATABASE_URL: 'sqlite::memory:' }).telemetry;
-  for (let b = 0; b < POINTS; b += 500) {
-    const records = [];
-    for (let n = b; n < Math.min(POINTS, b + 500); n++) {
-      const moving = n % 1080 > 120;
-      records.push({
-        seq: n + 1, type: 'location', time: new Date(t0 + n * 10_000).toISOString(), lat: 41.2 + n * 1e-4, lon: -96 + n * 2e-4,
-        speed_kph: moving ? 88 : 0, bearing_deg: 45, odometer_km: 1000 + n * 0.24, fuel_used_l: 300 + n * 0.08, engine_hours: 2000 + n / 360,
-      });
-    }
-    await handleBatch(db, principal, 0, records, cfg);
+  const fleet = [];
+  for (let k = 0; k <= neighbours; k++) {
+    const number = k === 0 ? `HIST-${companyId}` : `HIST-${companyId}-${k}`;
+    const { id: vehicleId } = await db.kysely.insertInto('vehicles').values({ company_id: companyId, number, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const device = await provisionDevice(db, { companyId }, { identifier: number, vehicleId });
+    fleet.push({ vehicleId, principal: { deviceId: device.id, companyId, kind: 'eld' as const, vehicleId, assetId: null, identifier: device.identifier } });
   }
-  await processVehicle(db, vehicleId, { thresholds: cfg.thresholds, reorderWindowS: 0, flush: true });
-  return { vehicleId, day };
+  const batch = neighbours > 0 ? 60 : 500;
+  for (let b = 0; b < POINTS; b += batch) {
+    for (const [k, v] of fleet.entries()) {
+      const records = [];
+      for (let n = b; n < Math.min(POINTS, b + batch); n++) {
+        const moving = n % 1080 > 120;
+        records.push({
+          seq: n + 1, type: 'location', time: new Date(t0 + n * 10_000).toISOString(), lat: 41.2 + k * 0.01 + n * 1e-4, lon: -96 + n * 2e-4,
+          speed_kph: moving ? 88 : 0, bearing_deg: 45, odometer_km: 1000 + n * 0.24, fuel_used_l: 300 + n * 0.08, engine_hours: 2000 + n / 360,
+        });
+      }
+      await handleBatch(db, v.principal, 0, records, cfg);
+    }
+  }
+  for (const v of fleet) await processVehicle(db, v.vehicleId, { thresholds: cfg.thresholds, reorderWindowS: 0, flush: true });
+  if (neighbours > 0) await sql.raw(db.kind === 'postgres' ? 'vacuum analyze telemetry_records' : 'analyze').execute(db.kysely);
+  return { vehicleId: fleet[0].vehicleId, day };
 }
+
+/** Other vehicles whose days share the table with the measured one (HISTORY_NEIGHBOURS). */
+export const historyNeighbours = () => Number(process.env.HISTORY_NEIGHBOURS ?? 9);
 
 const log = (m: string) => process.stderr.write(`[history] ${m}\n`);
 
@@ -66,8 +86,8 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
     await migrateToLatest(db);
     const { companyId, apiKey } = await benchCompany(db, 'History bench');
     const t0 = Date.now();
-    const s = await seedHistory(db, companyId);
-    log(`seeded ${POINTS} points in ${Date.now() - t0} ms`);
+    const s = await seedHistory(db, companyId, historyNeighbours());
+    log(`seeded ${POINTS} points of ${historyNeighbours() + 1} vehicles in ${Date.now() - t0} ms`);
     await db.close();
     const server = await startServer(['app', database.url]);
     try {
@@ -92,7 +112,7 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
       if (profile) await server.profileStop(profile);
       lat.sort((a, b) => a - b);
       const p = (q: number) => Math.round(lat[Math.min(lat.length - 1, Math.ceil((q / 100) * lat.length) - 1)] * 10) / 10;
-      const report = { database: kind, points: POINTS, requests, latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },
+      const report = { database: kind, points: POINTS, vehicles_in_table: historyNeighbours() + 1, requests, latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },
         server_cpu_ms_per_request: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / requests) * 10) / 10,
         load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number), target_p99_ms: 50, pass: p(99) < 50 };
       console.log(JSON.stringify(report, null, 2));

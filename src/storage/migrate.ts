@@ -15,6 +15,7 @@ import { telemetryPoints } from './migrations/0011_telemetry_points.js';
 import { changeNotify } from './migrations/0012_change_notify.js';
 import { assetGeofences } from './migrations/0013_asset_geofences.js';
 import { ingestNotify } from './migrations/0014_ingest_notify.js';
+import { historyOrder } from './migrations/0015_history_order.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -35,6 +36,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0012_change_notify', changeNotify],
   ['0013_asset_geofences', assetGeofences],
   ['0014_ingest_notify', ingestNotify],
+  ['0015_history_order', historyOrder],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -8,11 +8,11 @@ import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
 import { assertError, assertKeySet, assertList, createUser, USER_SUMMARY_KEYS } from '../http/fixtures.js';
 import { VEHICLE_SUMMARY_KEYS } from '../fleet-records/fixtures.js';
-import { historyDrivers, vehicleHistory, vehicleHistoryText } from '../../src/telemetry/queries/locations.js';
+import { vehicleHistory, vehicleHistoryJson } from '../../src/telemetry/queries/locations.js';
 import { historyTailsV1 } from '../../src/http/wire/history-json.js';
 import { historyPointV1, historyPointV3 } from '../../src/http/wire/vehicle-location.js';
 import { loadEmbeds } from '../../src/http/wire/telemetry-common.js';
-import { at, login, rig, send, settle, vehicleDay as day, DAY, DAY_LAT as LAT, DAY_LON0 as LON0, DEG_PER_KM, type Rig } from './fixtures.js';
+import { at, login, rig, send, settle, track, vehicleDay as day, DAY, DAY_LAT as LAT, DAY_LON0 as LON0, DEG_PER_KM, type Rig } from './fixtures.js';
 
 const UTC = { 'x-time-zone': 'UTC' };
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;
@@ -99,23 +99,25 @@ eachDialect('telemetry endpoints', (dialect) => {
     assert.deepEqual(again.body, v1.body);
   });
 
-  test('a history read while records of a new driver arrive stays valid JSON and covers what it first saw', async () => {
+  test('a history read while records of a new driver arrive stays valid JSON and covers what was stored when it began', async () => {
     const co = await t.newCompany('History Race Co'); // its own company: the lists below stay as they are
     const v = await rig(t, co);
     const records = day(v.driver.id);
     await send(t, v, records.slice(0, 30));
     const { start, end } = { start: new Date(`${DAY}T00:00:00Z`), end: new Date(Date.parse(`${DAY}T00:00:00Z`) + 86_400_000) };
-    const w = await historyDrivers(t.db, { companyId: co.id }, v.vehicle.id, start, end);
-    // Stored between the two reads: a login of another driver, then the rest of the day under him.
+    const before = await vehicleHistory(t.db, { companyId: co.id }, v.vehicle.id, start, end);
     const relief = await createUser(t, {}, co);
-    await send(t, v, [login(405, relief.id), ...records.slice(30).filter((x) => x.type !== 'driver')]);
-    const e = await loadEmbeds(t.db, co.id, { users: w.driverIds });
-    const text = await vehicleHistoryText(t.db, w, historyTailsV1(w.driverIds, e));
-    const points = JSON.parse(`[${text}]`).map((x: any) => x.vehicle_location);
-    const rows = await vehicleHistory(t.db, { companyId: co.id }, v.vehicle.id, start, end);
-    const seen = rows.filter((x) => x.id <= w.lastId);
-    assert.ok(seen.length < rows.length);
-    assert.deepEqual(points, seen.map((x) => historyPointV1(x, e)));
+    let e: Awaited<ReturnType<typeof loadEmbeds>> | undefined;
+    const body = await vehicleHistoryJson(t.db, { companyId: co.id }, v.vehicle.id, start, end, async (driverIds) => {
+      // Stored while the read is under way: a login of another driver, then the rest of the day under him.
+      await send(t, v, [login(405, relief.id), ...records.slice(30).filter((x) => x.type !== 'driver')]);
+      e = await loadEmbeds(t.db, co.id, { users: driverIds });
+      return historyTailsV1(driverIds, e);
+    });
+    const points = JSON.parse(body!).vehicle_locations.map((x: any) => x.vehicle_location);
+    const after = await vehicleHistory(t.db, { companyId: co.id }, v.vehicle.id, start, end);
+    assert.ok(before.length > 0 && before.length < after.length);
+    assert.deepEqual(points, before.map((x) => historyPointV1(x, e!)));
   });
 
   test('history points come in fix-time order when their records were stored out of order', async () => {
@@ -129,6 +131,25 @@ eachDialect('telemetry endpoints', (dialect) => {
     assert.ok(rows.at(-1)!.id < rows[0].id, 'the last fixes were stored first');
     const v1 = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${late.vehicle.id}?date=${DAY}`, headers: UTC });
     assert.equal(v1.body.vehicle_locations.length, located);
+    assert.deepEqual(v1.body, { vehicle_locations: rows.map((x) => ({ vehicle_location: historyPointV1(x, e) })) });
+  });
+
+  test('a history around midday, where PostgreSQL reads the day in two halves: every point once, in order, with its driver', async () => {
+    const noon = await rig(t);
+    const relief = await createUser(t);
+    // Fixes from 11:58:20 to 12:01:40 UTC (one exactly at 12:00:00), the first driver before 12:00:30 and
+    // the relief after it, sent newest first.
+    const records = [login(-7400, noon.driver.id), ...track({ fromS: -7300, toS: -7100, kph: 50 }), login(-7170, relief.id)]
+      .sort((a, b) => Date.parse(a.time as string) - Date.parse(b.time as string))
+      .map((x, i) => ({ ...x, seq: i + 1 }));
+    for (let b = records.length; b > 0; b -= 4) await send(t, noon, records.slice(Math.max(0, b - 4), b));
+    const { start, end } = { start: new Date(`${DAY}T00:00:00Z`), end: new Date(Date.parse(`${DAY}T00:00:00Z`) + 86_400_000) };
+    const rows = await vehicleHistory(t.db, { companyId: t.company.id }, noon.vehicle.id, start, end);
+    assert.equal(rows.length, 21);
+    assert.ok(rows.some((x) => x.fix_time === `${DAY}T12:00:00.000Z`));
+    assert.deepEqual(new Set(rows.map((x) => x.driver_id)), new Set([noon.driver.id, relief.id]));
+    const e = await loadEmbeds(t.db, t.company.id, { users: rows.map((x) => x.driver_id) });
+    const v1 = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${noon.vehicle.id}?date=${DAY}`, headers: UTC });
     assert.deepEqual(v1.body, { vehicle_locations: rows.map((x) => ({ vehicle_location: historyPointV1(x, e) })) });
   });
 

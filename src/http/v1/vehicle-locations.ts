@@ -13,7 +13,7 @@ import { historyJsonV1, historyTailsV1 } from '../wire/history-json.js';
 import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
 import { dateRange } from '../wire/telemetry-dates.js';
 import { validDay } from '../wire/record-dates.js';
-import { historyDrivers, latestOf, vehicleHistory, vehicleHistoryText, vehiclesPage } from '../../telemetry/queries/locations.js';
+import { latestOf, vehicleHistory, vehicleHistoryJson, vehiclesPage } from '../../telemetry/queries/locations.js';
 import type { Tenant } from '../../domain/tenant.js';
 
 const ListQuery = Type.Object({ ...pageQuery, vehicle_ids: IdList('Only these vehicles') });
@@ -54,12 +54,9 @@ export async function vehicleLocationsRoutes(app: Api) {
     if (req.query.date) validDay('date', req.query.date);
     const w = dateRange({ start_date: req.query.date, end_date: req.query.date }, zone, { defaultDays: 1 });
     const type = 'application/json; charset=utf-8';
-    const drivers = await historyDrivers(app.db, req.auth, req.params.id, w.start, w.end);
-    if (drivers.complete) {
-      const embeds = await loadEmbeds(app.db, req.auth.companyId, { users: drivers.driverIds });
-      const points = await vehicleHistoryText(app.db, drivers, historyTailsV1(drivers.driverIds, embeds));
-      return reply.type(type).send(`{"vehicle_locations":[${points}]}` as never);
-    }
+    const body = await vehicleHistoryJson(app.db, req.auth, req.params.id, w.start, w.end, async (driverIds) =>
+      historyTailsV1(driverIds, await loadEmbeds(app.db, req.auth.companyId, { users: driverIds })));
+    if (body !== null) return reply.type(type).send(body as never);
     const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
     const embeds = await historyEmbeds(app, req.auth, rows);
     return reply.type(type).send(historyJsonV1(rows, embeds) as never);
