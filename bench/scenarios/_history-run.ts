@@ -1,9 +1,9 @@
 /**
  * The history benchmark's seed and its own measurement (run through `npx tsx bench/scenarios/history-day.ts`;
  * files starting with `_` are not scenarios): one vehicle-day of 8,640 fixes stored through the
- * ingestion path among the same day of HISTORY_NEIGHBOURS (default 9) other vehicles, then HISTORY_REQUESTS sequential GETs of that day against the real server (a child
- * process); reports the latency percentiles against the target p99 < 50 ms and writes
- * bench/results/history-<database>.json.
+ * ingestion path among the same day of HISTORY_NEIGHBOURS (default 9) other vehicles, then
+ * HISTORY_REQUESTS sequential GETs of that day against the real server (a child process); reports
+ * the latency percentiles against the target p99 < 50 ms and writes bench/results/history-<database>.json.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

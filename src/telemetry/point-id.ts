@@ -6,5 +6,10 @@
 export const POINT_ID_PREFIX = '6c6f6361-7469-4f6e-8000-';
 
 export function pointId(recordId: number): string {
-  return POINT_ID_PREFIX + recordId.toString(16).padStart(12, '0');
+  return pointIdOfHex(recordId.toString(16));
+}
+
+/** The same uuid from the row id already written in hex (as PostgreSQL's `to_hex` gives it). */
+export function pointIdOfHex(hex: string): string {
+  return POINT_ID_PREFIX + hex.padStart(12, '0');
 }

@@ -10,7 +10,7 @@ import { fromJson } from '../../storage/values.js';
 import { notFound } from '../../http/plumbing/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
-import { POINT_ID_PREFIX } from '../point-id.js';
+import { POINT_ID_PREFIX, pointIdOfHex } from '../point-id.js';
 
 export interface CurrentExtra {
   battery_v: number | null;
@@ -176,12 +176,13 @@ async function postgresHistoryText(db: Db, vehicleId: number, start: Date, end: 
   const slices = await Promise.all(Array.from({ length: n }, (_, k) => slice(at(k), at(k + 1))));
   if (slices.some((h) => h.missing)) return null;
   const parts = slices.filter((h) => h.ids !== null).map((h) => ({ texts: h.texts!.split('\u0001'), ids: h.ids!.split(','), drivers: h.drivers!.split(',') }));
-  const driverKeys = new Set(parts.flatMap((p) => p.drivers));
+  const driverKeys = new Set<string>();
+  for (const p of parts) for (const d of p.drivers) driverKeys.add(d);
   const byDriver = await tails([...driverKeys].map((k) => (k === '' ? null : Number(k))));
   const tailOf = new Map([...driverKeys].map((k) => [k, byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!]));
   const out: string[] = [];
   for (const p of parts) {
-    for (let i = 0; i < p.ids.length; i++) out.push(`{"vehicle_location":{"id":"${POINT_ID_PREFIX}${p.ids[i].padStart(12, '0')}",${p.texts[i]}${tailOf.get(p.drivers[i])}`);
+    for (let i = 0; i < p.ids.length; i++) out.push(`{"vehicle_location":{"id":"${pointIdOfHex(p.ids[i])}",${p.texts[i]}${tailOf.get(p.drivers[i])}`);
   }
   if (out.length === 0) return BODY_OPEN + BODY_CLOSE;
   out[0] = BODY_OPEN + out[0];

@@ -1,0 +1,53 @@
+/**
+ * The index a vehicle's history is read by (migration 0015): the window of one vehicle, in
+ * (fix_time, id) order, comes from the (vehicle_id, fix_time, …) index without a sort step. On
+ * PostgreSQL the index holds the id (sorts are forbidden to the planner here, so a plan without a
+ * Sort node shows that the index gives the order); on SQLite its entries end with the rowid, which is
+ * the id.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDb, type Db } from '../../src/storage/db.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { eachDialect, freshDatabase } from '../helper.js';
+
+const HISTORY_ORDER = `select id from telemetry_records where vehicle_id = 1
+  and fix_time >= '2026-01-01T00:00:00.000Z' and fix_time < '2026-01-02T00:00:00.000Z' order by fix_time, id`;
+
+eachDialect('history index', (dialect) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  before(async () => {
+    const fresh = await freshDatabase(dialect);
+    drop = fresh.drop;
+    db = openDb(fresh.url);
+    await migrateToLatest(db);
+  });
+  after(async () => {
+    await db.close();
+    await drop();
+  });
+
+  test("a vehicle's window is read in (fix_time, id) order from the index, with no sort", async () => {
+    if (dialect === 'postgres') {
+      const indexes = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
+        where tablename = 'telemetry_records' and indexdef like '%(vehicle_id%'`.execute(db.kysely);
+      assert.deepEqual(indexes.rows.map((r) => [r.indexname, r.indexdef.replace(/.*USING btree /, '')]), [
+        ['telemetry_records_vehicle_time_idx', '(vehicle_id, fix_time, id)'],
+      ]);
+      const plan = await db.kysely.transaction().execute(async (trx) => {
+        await sql`set local enable_sort = off`.execute(trx);
+        await sql`set local enable_seqscan = off`.execute(trx);
+        await sql`set local enable_bitmapscan = off`.execute(trx);
+        return (await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(HISTORY_ORDER)}`.execute(trx)).rows.map((r) => r['QUERY PLAN']).join('\n');
+      });
+      assert.match(plan, /Index (Only )?Scan using telemetry_records_vehicle_time_idx/);
+      assert.doesNotMatch(plan, /Sort/);
+    } else {
+      const plan = (await sql<{ detail: string }>`explain query plan ${sql.raw(HISTORY_ORDER)}`.execute(db.kysely)).rows.map((r) => r.detail).join('\n');
+      assert.match(plan, /USING (COVERING )?INDEX telemetry_records_vehicle_idx/);
+      assert.doesNotMatch(plan, /TEMP B-TREE/);
+    }
+  });
+});
