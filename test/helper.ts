@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe } from 'node:test';
+import { after, before, describe } from 'node:test';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp, type BuildOptions } from '../src/app.js';
@@ -50,6 +50,26 @@ export async function freshDatabase(dialect: Dialect): Promise<{ url: string; dr
       await c.end();
     },
   };
+}
+
+/**
+ * A fresh database of the dialect for the enclosing suite: opened (and `setup` run on it) before its
+ * tests, closed and dropped after them. Returns the way to reach it from the tests.
+ */
+export function useFreshDb(dialect: Dialect, setup: (db: Db) => Promise<unknown>): () => Db {
+  let db: Db | undefined;
+  let drop = async () => {};
+  before(async () => {
+    const fresh = await freshDatabase(dialect);
+    drop = fresh.drop;
+    db = openDb(fresh.url);
+    await setup(db);
+  });
+  after(async () => {
+    await db?.close();
+    await drop();
+  });
+  return () => db!;
 }
 
 export interface TestCompany {

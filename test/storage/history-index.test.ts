@@ -6,30 +6,19 @@
  * the id.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { sql } from 'kysely';
-import { openDb, type Db } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
-import { eachDialect, freshDatabase } from '../helper.js';
+import { eachDialect, useFreshDb } from '../helper.js';
 
 const HISTORY_ORDER = `select id from telemetry_records where vehicle_id = 1
   and fix_time >= '2026-01-01T00:00:00.000Z' and fix_time < '2026-01-02T00:00:00.000Z' order by fix_time, id`;
 
 eachDialect('history index', (dialect) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-  before(async () => {
-    const fresh = await freshDatabase(dialect);
-    drop = fresh.drop;
-    db = openDb(fresh.url);
-    await migrateToLatest(db);
-  });
-  after(async () => {
-    await db.close();
-    await drop();
-  });
+  const fresh = useFreshDb(dialect, migrateToLatest);
 
   test("a vehicle's window is read in (fix_time, id) order from the index, with no sort", async () => {
+    const db = fresh();
     if (dialect === 'postgres') {
       const indexes = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
         where tablename = 'telemetry_records' and indexdef like '%(vehicle_id%'`.execute(db.kysely);

@@ -5,11 +5,11 @@
  * PostgreSQL each write is its own transaction, with the same answers to callers.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../../src/storage/db.js';
 import { GROUP_MAX, writeTx } from '../../src/telemetry/store/tx.js';
-import { eachDialect, freshDatabase } from '../helper.js';
+import { eachDialect, useFreshDb } from '../helper.js';
 
 const insert = (db: Db, x: number) => writeTx(db, async (trx) => {
   await sql`insert into wg_items (x) values (${x})`.execute(trx);
@@ -29,17 +29,10 @@ function watchTx(db: Db): { log: string[]; stop: () => void } {
 }
 
 eachDialect('telemetry write transactions', (dialect) => {
+  const fresh = useFreshDb(dialect, (db) => sql`create table wg_items (x integer not null unique)`.execute(db.kysely));
   let db: Db;
-  let drop: () => Promise<void>;
-  before(async () => {
-    const fresh = await freshDatabase(dialect);
-    drop = fresh.drop;
-    db = openDb(fresh.url);
-    await sql`create table wg_items (x integer not null unique)`.execute(db.kysely);
-  });
-  after(async () => {
-    await db.close();
-    await drop();
+  before(() => {
+    db = fresh();
   });
 
   test('concurrent writes: a failing one is rolled back alone with its error, the others are stored and answered', async () => {
