@@ -21,7 +21,7 @@ eachDialect('history index', (dialect) => {
     const db = fresh();
     if (dialect === 'postgres') {
       const indexes = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
-        where tablename = 'telemetry_records' and indexdef like '%(vehicle_id%'`.execute(db.kysely);
+        where schemaname = current_schema() and tablename = 'telemetry_records' and indexdef like '%(vehicle_id%'`.execute(db.kysely);
       assert.deepEqual(indexes.rows.map((r) => [r.indexname, r.indexdef.replace(/.*USING btree /, '')]), [
         ['telemetry_records_vehicle_time_idx', '(vehicle_id, fix_time, id)'],
       ]);
