@@ -53,6 +53,12 @@ function cpuTicks(pid: number): number | null {
   }
 }
 
+/** CPU time (user + system) used so far by a process, milliseconds (Linux /proc; null elsewhere). */
+export function cpuMs(pid: number): number | null {
+  const ticks = cpuTicks(pid);
+  return ticks === null ? null : ticks * (1000 / TICKS_PER_S);
+}
+
 /** Busy ticks of the whole machine (all cores), from /proc/stat. */
 function machineBusyTicks(): number | null {
   try {

@@ -5,9 +5,7 @@
  * HISTORY_REQUESTS sequential GETs of that day against the real server (a child process); reports
  * the latency percentiles against the target p99 < 50 ms and writes bench/results/history-<database>.json.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Db } from '../../src/storage/db.js';
 import { openDb } from '../../src/storage/db.js';
@@ -18,7 +16,8 @@ import { handleBatch } from '../../src/telemetry/store/batch.js';
 import { processVehicle } from '../../src/telemetry/store/process.js';
 import { loadConfig } from '../../src/config/index.js';
 import { benchCompany } from '../lib/fleet.js';
-import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from '../lib/databases.js';
+import { cpuMs } from '../lib/load.js';
+import { ownRun } from '../lib/own-run.js';
 import { PROFILE_DIR, startServer } from '../lib/server-process.js';
 
 export const POINTS = 8640;
@@ -70,18 +69,9 @@ export async function seedHistory(db: Db, companyId: number, neighbours = 0): Pr
 /** Other vehicles whose days share the table with the measured one (HISTORY_NEIGHBOURS). */
 export const historyNeighbours = () => Number(process.env.HISTORY_NEIGHBOURS ?? 9);
 
-const log = (m: string) => process.stderr.write(`[history] ${m}\n`);
-
 export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
   const requests = Number(process.env.HISTORY_REQUESTS ?? 200);
-  const base = postgresBaseUrl();
-  if (kind === 'postgres' && !base) throw new Error('set BENCH_POSTGRES_URL or TEST_POSTGRES_URL');
-  const database = kind === 'sqlite' ? sqliteDatabase() : await postgresDatabase(base);
-  const hard = setTimeout(() => {
-    log('over the time budget; stopping');
-    process.exit(2);
-  }, 600_000);
-  try {
+  await ownRun('history', kind, 600_000, async (database, log) => {
     const db = openDb(database.url, { poolSize: 2 });
     await migrateToLatest(db);
     const { companyId, apiKey } = await benchCompany(db, 'History bench');
@@ -112,29 +102,13 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
       if (profile) await server.profileStop(profile);
       lat.sort((a, b) => a - b);
       const p = (q: number) => Math.round(lat[Math.min(lat.length - 1, Math.ceil((q / 100) * lat.length) - 1)] * 10) / 10;
-      const report = { database: kind, points: POINTS, vehicles_in_table: historyNeighbours() + 1, requests, latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },
+      return {
+        database: kind, points: POINTS, vehicles_in_table: historyNeighbours() + 1, requests, latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },
         server_cpu_ms_per_request: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / requests) * 10) / 10,
-        load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number), target_p99_ms: 50, pass: p(99) < 50 };
-      console.log(JSON.stringify(report, null, 2));
-      const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', `history-${kind}.json`);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+        target_p99_ms: 50, pass: p(99) < 50,
+      };
     } finally {
       await server.stop();
     }
-  } finally {
-    clearTimeout(hard);
-    await database.drop();
-  }
-}
-
-/** CPU time (user + system) used so far by a process, milliseconds (Linux /proc; null elsewhere). */
-export function cpuMs(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return null;
-  }
+  });
 }

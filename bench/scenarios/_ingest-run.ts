@@ -13,14 +13,13 @@
  * bench/results/ingest-<database>.json (and, with BENCH_CPU_PROF=1, a CPU profile of the measured
  * window to bench/results/profiles/ingest-<database>.cpuprofile).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { openDb, sqlitePath } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
 import { benchCompany } from '../lib/fleet.js';
-import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from '../lib/databases.js';
+import { cpuMs } from '../lib/load.js';
+import { ownRun } from '../lib/own-run.js';
 import { PROFILE_DIR, startServer } from '../lib/server-process.js';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../src/storage/db.js';
@@ -76,7 +75,6 @@ export function nextBatch(s: IngestState, i: number, size = BATCH): string {
 }
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
-const log = (m: string) => process.stderr.write(`[ingest] ${m}\n`);
 
 function pct(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
@@ -137,14 +135,7 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
   const connections = num('INGEST_CONNECTIONS', 4);
   const size = num('INGEST_BATCH', BATCH);
   if (!Number.isInteger(size) || size < 1 || size > BATCH) throw new Error(`INGEST_BATCH must be from 1 to ${BATCH}`);
-  const base = postgresBaseUrl();
-  if (kind === 'postgres' && !base) throw new Error('set BENCH_POSTGRES_URL or TEST_POSTGRES_URL');
-  const database = kind === 'sqlite' ? sqliteDatabase() : await postgresDatabase(base);
-  const hard = setTimeout(() => {
-    log('over the time budget; stopping');
-    process.exit(2);
-  }, (seconds * 3 + 180) * 1000);
-  try {
+  await ownRun('ingest', kind, (seconds * 3 + 180) * 1000, async (database, log) => {
     const db = openDb(database.url, { poolSize: 2 });
     await migrateToLatest(db);
     const { companyId } = await benchCompany(db, 'Ingest bench');
@@ -200,7 +191,7 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
       const cpuUs = cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / records);
       const rate = records / elapsed;
       latencies.sort((a, b) => a - b);
-      const report = {
+      return {
         database: kind, seconds, connections, batch: size, location_webhook: listening,
         records_per_s: Math.round(rate), raw_rows_per_s: Math.round(rawRate), ratio_to_raw: Math.round((rate / rawRate) * 1000) / 1000,
         batch_latency_ms: { p50: round(pct(latencies, 50)), p90: round(pct(latencies, 90)), p99: round(pct(latencies, 99)), max: round(latencies.at(-1) ?? 0) },
@@ -208,21 +199,13 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
         server_cpu_us_per_record: cpuUs,
         server_cpu_us_per_batch: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / (records / size)),
         records_per_server_cpu_s: cpuUs ? Math.round(1_000_000 / cpuUs) : null,
-        load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
         targets: { records_per_s: 50_000, ratio_to_raw: 0.25 },
         pass: size === BATCH && rate >= 50_000 && rate / rawRate >= 0.25 && errors === 0,
       };
-      console.log(JSON.stringify(report, null, 2));
-      const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', `ingest-${kind}.json`);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
     } finally {
       await server.stop();
     }
-  } finally {
-    clearTimeout(hard);
-    await database.drop();
-  }
+  });
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
@@ -233,15 +216,4 @@ async function post(url: string, token: string, body: string, records = BATCH): 
   });
   const text = await res.text();
   return res.status === 200 && text.includes(`"accepted":${records}`);
-}
-
-/** CPU time (user + system) used so far by a process, milliseconds (Linux /proc; null elsewhere). */
-export function cpuMs(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return null;
-  }
 }
