@@ -5,7 +5,9 @@
  * tens of milliseconds of CPU on every token request (an easy denial of service, docs/oauth.md).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
+import type { OAuthAppsTable } from './tables.js';
 import { fromJson, json } from '../../storage/values.js';
 import { AppError, notFound } from '../../http/plumbing/errors.js';
 import { isScope } from '../scopes.js';
@@ -88,18 +90,7 @@ export function validateAppInput(input: AppInput): Required<Omit<AppInput, 'deve
   return { name, redirectUris, scopes, grantTypes };
 }
 
-type AppRow = {
-  id: number;
-  client_id: string;
-  client_secret_hash: string;
-  name: string;
-  redirect_uris: string;
-  scopes: string;
-  grant_types: string;
-  developer_id: number | null;
-  created_at: string;
-  updated_at: string;
-};
+type AppRow = Selectable<OAuthAppsTable>;
 
 function toApp(r: AppRow): OAuthApp {
   return {

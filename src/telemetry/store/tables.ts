@@ -3,9 +3,10 @@
  * timestamps ISO text with milliseconds, booleans 0/1, JSON as text. Units are in the column names.
  */
 import type { Generated } from 'kysely';
+import type { Position } from '../records.js';
 
-/** Every record a device sent, stored before anything is derived from it (one row per device, channel and seq). */
-export interface TelemetryRecordsTable {
+/** Every record a device sent, stored before anything is derived from it (one row per device, channel and seq), with its measurements as parsed. */
+export interface TelemetryRecordsTable extends Position {
   id: Generated<number>;
   company_id: number;
   device_id: number;
@@ -18,15 +19,6 @@ export interface TelemetryRecordsTable {
   type: string;
   fix_time: string;
   received_at: string;
-  lat: number | null;
-  lon: number | null;
-  speed_kph: number | null;
-  bearing_deg: number | null;
-  odometer_km: number | null;
-  engine_hours: number | null;
-  fuel_used_l: number | null;
-  fuel_level_pct: number | null;
-  battery_v: number | null;
   /** The driver logged in on the device when the record was taken, as known at ingestion. */
   driver_id: number | null;
   /** "3.2 mi SE of Springfield, IL" for records with a position. */
