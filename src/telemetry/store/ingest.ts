@@ -17,6 +17,7 @@ import type { ParsedRecord } from '../records.js';
 import { describe } from '../geocode/places.js';
 import type { Thresholds } from '../thresholds.js';
 import { underSavepoint, writeTx, type Trx } from './tx.js';
+import { createState, lockedState, saveIngestState } from './state-row.js';
 import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
 import { restampDrivers, restampFrom } from './driver-stamps.js';
@@ -88,17 +89,8 @@ function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: numbe
 
 async function lockState(trx: Trx, db: Db, d: DevicePrincipal, now: string) {
   const subject = subjectKey(d);
-  await trx
-    .insertInto('telemetry_state')
-    .values({
-      subject, company_id: d.companyId, vehicle_id: d.vehicleId, asset_id: d.assetId, state: '{}', horizon: null,
-      max_fix_time: null, last_received_at: now, ingest_driver_id: null, ingest_driver_at: null, updated_at: now,
-    })
-    .onConflict((oc) => oc.column('subject').doNothing())
-    .execute();
-  let q = trx.selectFrom('telemetry_state').selectAll().where('subject', '=', subject);
-  if (db.kind === 'postgres') q = q.forUpdate();
-  return q.executeTakeFirstOrThrow();
+  await createState(trx, db.kind, subject, d.companyId, d.vehicleId, d.assetId, now);
+  return (await lockedState(trx, db.kind, subject)).rows[0];
 }
 
 /**
@@ -172,9 +164,9 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
     }
     const changes = {
       max_fix_time: maxFix, last_received_at: now, updated_at: now,
-      ...(driverChanged ? { ingest_driver_id: drivers.id, ingest_driver_at: toIso(drivers.at) } : {}),
+      ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id, ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
     };
-    await trx.updateTable('telemetry_state').set(changes).where('subject', '=', state.subject).execute();
+    await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
     if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
     const batch = { fresh, storedBefore: state.max_fix_time };
     const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, process, batch));

@@ -18,6 +18,7 @@ import { kmToMi, kphToMph, litersToGallons } from '../units.js';
 import { locationPayload, type LatestRow } from './payloads.js';
 import type { FreshRow } from './ingest.js';
 import type { Trx } from './tx.js';
+import { prepared } from '../../storage/prepared.js';
 
 /** Wire units in the read models other areas share: mph, miles, gallons (rounded to 0.01). */
 const convert = (v: number | null | undefined, f: (x: number) => number) => (v === null || v === undefined ? null : Math.round(f(v) * 100) / 100);
@@ -46,6 +47,19 @@ export async function vehicleLocations(db: Db, trx: Trx, d: DevicePrincipal, fre
   }
 }
 
+const latestFixTime = prepared((db, _kind, vehicleId: number) => db.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId));
+
+/** Upserts the current location (prepared once: it runs for nearly every batch). */
+const upsertLatest = prepared((db, _kind, vehicleId: number, companyId: number, id: string, locatedAt: string, lat: number, lon: number,
+  bearing: number | null, speed: number | null, description: string | null, odometer: number | null, engineHours: number | null,
+  fuel: number | null, type: string | null, driverId: number | null, updatedAt: string) => {
+  const values = {
+    company_id: companyId, id, located_at: locatedAt, lat, lon, bearing, speed, description, odometer, engine_hours: engineHours,
+    fuel, type, driver_id: driverId, updated_at: updatedAt,
+  };
+  return db.insertInto('vehicle_locations_latest').values({ vehicle_id: vehicleId, ...values }).onConflict((oc) => oc.column('vehicle_id').doUpdateSet(values));
+});
+
 async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
   const vehicleId = d.vehicleId!;
   const fixes = fresh.filter((r) => r.type === 'location');
@@ -59,19 +73,14 @@ async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: Fres
   }
   let newest = fixes[0];
   for (const r of fixes) if (r.fix_time > newest.fix_time) newest = r;
-  const current = await trx.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId).executeTakeFirst();
+  const current = (await latestFixTime(trx, db.kind, vehicleId)).rows[0];
   if (current && current.located_at >= newest.fix_time) return;
-  const latest = latestOf(vehicleId, newest);
-  const { vehicle_id: _v, ...rest } = latest;
-  const values = { ...rest, company_id: d.companyId, updated_at: newest.received_at };
-  await trx
-    .insertInto('vehicle_locations_latest')
-    .values({ vehicle_id: vehicleId, ...values })
-    .onConflict((oc) => oc.column('vehicle_id').doUpdateSet(values))
-    .execute();
+  const l = latestOf(vehicleId, newest);
+  await upsertLatest(trx, db.kind, vehicleId, d.companyId, l.id, l.located_at, l.lat, l.lon, l.bearing, l.speed, l.description, l.odometer,
+    l.engine_hours, l.fuel, l.type, l.driver_id, newest.received_at);
   await recordEvent(trx, {
     companyId: d.companyId, action: 'vehicle_location_updated',
-    subject: { type: 'vehicle', id: vehicleId }, data: locationPayload(latest, newest),
+    subject: { type: 'vehicle', id: vehicleId }, data: locationPayload(l, newest),
   });
 }
 

@@ -12,6 +12,8 @@ import { recordEvent } from '../../events/outbox.js';
 import type { FaultRow, IdleRow, Output, PerformanceRow, PeriodRow, UtilizationRow } from '../processors/types.js';
 import { describePlace } from '../geocode/places.js';
 import type { Trx } from './tx.js';
+import type { DbKind } from '../../storage/db.js';
+import { prepared } from '../../storage/prepared.js';
 import { faultBody, performanceBody } from './payloads-derived.js';
 import { writeAssetGeofences, writeVehicleGeofences } from './outputs-geofences.js';
 
@@ -19,6 +21,8 @@ export interface Target {
   companyId: number;
   vehicleId: number;
   announce: boolean;
+  /** The database's kind, for the statements prepared once per kind (storage/prepared.ts). */
+  kind: DbKind;
 }
 
 const iso = (t: number | null) => (t === null ? null : toIso(t));
@@ -159,23 +163,24 @@ async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow[]) {
       s.drivingS += r.drivingS; s.idleS += r.idleS; s.drivingFuelL += r.drivingFuelL; s.idleFuelL += r.idleFuelL; s.distanceKm += r.distanceKm;
     }
   }
-  if (sums.size === 0) return;
-  const values = [...sums.values()].map((r) => ({
-    company_id: t.companyId, vehicle_id: t.vehicleId, driver_id: r.driverId ?? 0, bucket_start: toIso(r.bucketStart),
-    driving_s: r.drivingS, idle_s: r.idleS, driving_fuel_l: r.drivingFuelL, idle_fuel_l: r.idleFuelL, distance_km: r.distanceKm,
-  }));
-  const add = (c: string) => sql<number>`utilization_buckets.${sql.ref(c)} + excluded.${sql.ref(c)}`;
-  await trx
-    .insertInto('utilization_buckets')
-    .values(values)
-    .onConflict((oc) =>
-      oc.columns(['vehicle_id', 'driver_id', 'bucket_start']).doUpdateSet({
-        driving_s: add('driving_s'), idle_s: add('idle_s'), driving_fuel_l: add('driving_fuel_l'),
-        idle_fuel_l: add('idle_fuel_l'), distance_km: add('distance_km'),
-      }),
-    )
-    .execute();
+  for (const r of sums.values()) {
+    await addUtilization(trx, t.kind, t.companyId, t.vehicleId, r.driverId ?? 0, toIso(r.bucketStart), r.drivingS, r.idleS, r.drivingFuelL, r.idleFuelL, r.distanceKm);
+  }
 }
+
+const add = (c: 'driving_s' | 'idle_s' | 'driving_fuel_l' | 'idle_fuel_l' | 'distance_km') => sql<number>`utilization_buckets.${sql.ref(c)} + excluded.${sql.ref(c)}`;
+
+/** Adds to one utilization bucket (a batch touches one or two: prepared once, run per bucket). */
+const addUtilization = prepared((db, _kind, companyId: number, vehicleId: number, driverId: number, bucketStart: string, drivingS: number, idleS: number,
+  drivingFuelL: number, idleFuelL: number, distanceKm: number) =>
+  db.insertInto('utilization_buckets')
+    .values({
+      company_id: companyId, vehicle_id: vehicleId, driver_id: driverId, bucket_start: bucketStart,
+      driving_s: drivingS, idle_s: idleS, driving_fuel_l: drivingFuelL, idle_fuel_l: idleFuelL, distance_km: distanceKm,
+    })
+    .onConflict((oc) => oc.columns(['vehicle_id', 'driver_id', 'bucket_start']).doUpdateSet({
+      driving_s: add('driving_s'), idle_s: add('idle_s'), driving_fuel_l: add('driving_fuel_l'), idle_fuel_l: add('idle_fuel_l'), distance_km: add('distance_km'),
+    })));
 
 export async function writeOutputs(trx: Trx, t: Target, outputs: Output[]): Promise<void> {
   if (outputs.length === 0) return;

@@ -20,6 +20,8 @@ import { maxSince } from '../processors/geofence.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { detectDriving, forwardDutyStatus, recordAutoDuty, savedAutoDuty } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
+import { lockedState, saveState } from './state-row.js';
+import { prepared } from '../../storage/prepared.js';
 import type { TelemetryStateTable } from './tables.js';
 import type { FreshRow } from './ingest.js';
 
@@ -108,11 +110,27 @@ export interface BatchRows {
  * `storedBefore`, so only that stretch past the horizon is read (usually the reorder window, often
  * nothing at all), not the batch's own rows again.
  */
-async function pendingRows(trx: Trx, st: StateRow, watermark: string, batch: BatchRows | undefined): Promise<PendingRow[]> {
-  let pq = trx.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id']);
-  pq = st.vehicle_id !== null ? pq.where('vehicle_id', '=', st.vehicle_id) : pq.where('asset_id', '=', st.asset_id);
+/**
+ * The two reads of pending rows, for a vehicle's or an asset's records, prepared once
+ * (storage/prepared.ts): the rows past the horizon up to a fix time, and the same without the ids
+ * between `lo` and `hi` (the batch's own rows, already in memory). No horizon yet is passed as '',
+ * which every fix time follows.
+ */
+function pendingReads(subject: 'vehicle_id' | 'asset_id') {
+  const upTo = (db: Trx, id: number, horizon: string, until: string) => db.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id'])
+    .where(subject, '=', id).where('fix_time', '>', horizon).where('fix_time', '<=', until);
+  return {
+    upTo: prepared((db, _kind, id: number, horizon: string, until: string) => upTo(db, id, horizon, until).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK)),
+    outside: prepared((db, _kind, id: number, horizon: string, until: string, lo: number, hi: number) => upTo(db, id, horizon, until)
+      .where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)])).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK)),
+  };
+}
+
+const PENDING = { vehicle_id: pendingReads('vehicle_id'), asset_id: pendingReads('asset_id') };
+
+async function pendingRows(db: Db, trx: Trx, st: StateRow, watermark: string, batch: BatchRows | undefined): Promise<PendingRow[]> {
+  const [reads, id] = st.vehicle_id !== null ? [PENDING.vehicle_id, st.vehicle_id] : [PENDING.asset_id, st.asset_id!];
   const horizon = st.horizon;
-  if (horizon !== null) pq = pq.where('fix_time', '>', horizon);
   const fresh = batch?.fresh;
   if (batch && fresh && fresh.length > 0) {
     let lo = Infinity;
@@ -125,7 +143,7 @@ async function pendingRows(trx: Trx, st: StateRow, watermark: string, batch: Bat
     const upTo = before === null ? null : before < watermark ? before : watermark;
     const older = upTo === null || (horizon !== null && upTo <= horizon)
       ? []
-      : await pq.where('fix_time', '<=', upTo).where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)])).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
+      : (await reads.outside(trx, db.kind, id, horizon ?? '', upTo, lo, hi)).rows;
     const mine = fresh.filter((r) => r.fix_time <= watermark && (horizon === null || r.fix_time > horizon));
     if (older.length + mine.length <= PROCESS_CHUNK) {
       // Fresh rows carry every pending column (and t, parsed): they are used as they are.
@@ -134,7 +152,7 @@ async function pendingRows(trx: Trx, st: StateRow, watermark: string, batch: Bat
       return rows.sort(byTime);
     }
   }
-  return pq.where('fix_time', '<=', watermark).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK).execute();
+  return (await reads.upTo(trx, db.kind, id, horizon ?? '', watermark)).rows;
 }
 
 /**
@@ -145,7 +163,7 @@ export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: Proces
   if (st.max_fix_time === null) return 0;
   const watermark = opts.flush ? st.max_fix_time : toIso(Date.parse(st.max_fix_time) - opts.reorderWindowS * 1000);
   if (st.horizon !== null && st.horizon >= watermark) return 0;
-  let rows = await pendingRows(trx, st, watermark, batch);
+  let rows = await pendingRows(db, trx, st, watermark, batch);
   if (rows.length === 0) return 0;
   if (rows.length === PROCESS_CHUNK) {
     // Never split records of one instant across two chunks: the horizon is a fix time.
@@ -160,7 +178,7 @@ export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: Proces
     const vehicleId = st.vehicle_id;
     const run = runPipeline(loadState(st.state), records, env);
     const auto = detectDriving(savedAutoDuty(st.state), records);
-    await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true }, run.outputs);
+    await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true, kind: db.kind }, run.outputs);
     await forwardDutyStatus(db, trx, st.company_id, vehicleId, records);
     await recordAutoDuty(db, trx, st.company_id, vehicleId, auto.proposals);
     state = json({ ...run.state, hos_auto: auto.state });
@@ -169,20 +187,14 @@ export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: Proces
     await writeAssetOutputs(trx, { companyId: st.company_id, assetId: st.asset_id!, announce: true }, run.outputs);
     state = json(run.state);
   }
-  await trx
-    .updateTable('telemetry_state')
-    .set({ state, horizon: rows[rows.length - 1].fix_time, updated_at: toIso(Date.now()) })
-    .where('subject', '=', st.subject)
-    .execute();
+  await saveState(trx, db.kind, st.subject, state, rows[rows.length - 1].fix_time, toIso(Date.now()));
   return rows.length;
 }
 
 /** One transaction's worth of processing; returns how many records it processed. */
 function processChunk(db: Db, subject: string, opts: ProcessOptions): Promise<number> {
   return writeTx(db, async (trx) => {
-    let q = trx.selectFrom('telemetry_state').selectAll().where('subject', '=', subject);
-    if (db.kind === 'postgres') q = q.forUpdate();
-    const st = await q.executeTakeFirst();
+    const st = (await lockedState(trx, db.kind, subject)).rows[0];
     return st ? processLocked(db, trx, st, opts) : 0;
   });
 }

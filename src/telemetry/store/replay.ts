@@ -104,7 +104,7 @@ export async function replaySubject(db: Db, companyId: number, s: Subject, from:
     await clear(trx, s, fromIso, geofences.map((g) => g.id));
     const env = envOf(th, geofences);
     const write = (outs: Output[]) => (s.vehicleId !== undefined
-      ? writeOutputs(trx, { companyId, vehicleId: s.vehicleId, announce: false }, outs)
+      ? writeOutputs(trx, { companyId, vehicleId: s.vehicleId, announce: false, kind: db.kind }, outs)
       : writeAssetOutputs(trx, { companyId, assetId: s.assetId!, announce: false }, outs));
     let vehicleState = initialState();
     let assetState = initialAssetState();

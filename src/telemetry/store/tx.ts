@@ -14,7 +14,7 @@
  * On PostgreSQL each write is an ordinary transaction of its own (the pool runs them side by side);
  * callers lock the rows they serialize on.
  */
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 
@@ -22,6 +22,10 @@ export type Trx = Kysely<Database>;
 
 /** Most writes sharing one SQLite transaction (bounds the wait of the last one in a group). */
 export const GROUP_MAX = 32;
+
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
 
 interface Job {
   fn: (trx: Trx) => Promise<unknown>;
@@ -58,14 +62,14 @@ class GroupCommit {
     let outcomes: Outcome[];
     try {
       outcomes = await this.db.kysely.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN_IMMEDIATE);
         try {
           const out: Outcome[] = [];
           for (const job of jobs) out.push(await underSavepoint(conn, () => job.fn(conn), 'write_group'));
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
           return out;
         } catch (err) {
-          await sql`rollback`.execute(conn).catch(() => {});
+          await conn.executeQuery(ROLLBACK).catch(() => {});
           throw err;
         }
       });
@@ -94,18 +98,31 @@ export function writeTx<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
  * transaction.
  */
 export async function underSavepoint<T>(trx: Trx, fn: () => Promise<T>, name = 'telemetry_step'): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  const id = sql.id(name);
-  await sql`savepoint ${id}`.execute(trx);
+  const sp = savepointOf(name);
+  await trx.executeQuery(sp.save);
   let value: T;
   try {
     value = await fn();
   } catch (error) {
-    await sql`rollback to savepoint ${id}`.execute(trx);
-    await sql`release savepoint ${id}`.execute(trx);
+    await trx.executeQuery(sp.rollback);
+    await trx.executeQuery(sp.release);
     return { ok: false, error };
   }
-  await sql`release savepoint ${id}`.execute(trx);
+  await trx.executeQuery(sp.release);
   return { ok: true, value };
+}
+
+/** The three commands of a savepoint, as compiled statements (the same text on both databases), made once per name. */
+const savepoints = new Map<string, { save: CompiledQuery; rollback: CompiledQuery; release: CompiledQuery }>();
+
+function savepointOf(name: string) {
+  let sp = savepoints.get(name);
+  if (!sp) {
+    if (!/^[a-z_]+$/.test(name)) throw new Error(`savepoint name must be lowercase letters and underscores: ${name}`);
+    sp = { save: CompiledQuery.raw(`savepoint ${name}`), rollback: CompiledQuery.raw(`rollback to savepoint ${name}`), release: CompiledQuery.raw(`release savepoint ${name}`) };
+    savepoints.set(name, sp);
+  }
+  return sp;
 }
 
 /** Serializes work per key inside this process (ingestion and processing of one vehicle never overlap). */
