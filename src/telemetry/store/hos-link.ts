@@ -32,12 +32,14 @@ export interface AutoProposal {
 /** The detector's state as saved with the vehicle's processor state (key `hos_auto`). */
 export function savedAutoDuty(stateJson: string | null): AutoDutyState {
   try {
-    const s = stateJson ? (JSON.parse(stateJson) as { hos_auto?: AutoDutyState }) : null;
-    return s?.hos_auto ?? initialAutoDuty();
+    return autoDutyOf(stateJson ? (JSON.parse(stateJson) as object) : null);
   } catch {
     return initialAutoDuty();
   }
 }
+
+/** The same from the saved state already parsed (the processors' state as loaded keeps the key). */
+export const autoDutyOf = (saved: object | null): AutoDutyState => (saved as { hos_auto?: AutoDutyState } | null)?.hos_auto ?? initialAutoDuty();
 
 /**
  * Steps the detector over records that went through the pipeline (each carries its context: the
