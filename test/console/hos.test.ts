@@ -18,10 +18,11 @@ eachDialect('fleet console hours of service', (dialect) => {
     const t = await getApp();
     const fleet = await t.newFleet('Hours Co');
     const now = Date.now();
+    // Still driving now, so today's grid shows driving whatever the time of day (a drive that ended an
+    // hour ago lies wholly in yesterday during the first hour after the company's midnight).
     await recordDutyStatusEvents(t.db, { companyId: fleet.companyId }, fleet.driver.id, [
       { at: now - 14 * H, status: 'on_duty' },
       { at: now - 13.5 * H, status: 'driving' },
-      { at: now - H, status: 'off_duty' },
     ]);
     const { b } = await consoleBrowser(t, fleet.manager.email);
     const page = await b.get('/console/hos');
