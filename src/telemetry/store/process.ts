@@ -105,12 +105,6 @@ export interface BatchRows {
 }
 
 /**
- * The pending rows: read from the database, except the ones the batch just stored (already in
- * memory), which only need merging in. Rows stored before the batch lie at or before its
- * `storedBefore`, so only that stretch past the horizon is read (usually the reorder window, often
- * nothing at all), not the batch's own rows again.
- */
-/**
  * The two reads of pending rows, for a vehicle's or an asset's records, prepared once
  * (storage/prepared.ts): the rows past the horizon up to a fix time, and the same without the ids
  * between `lo` and `hi` (the batch's own rows, already in memory). No horizon yet is passed as '',
@@ -128,6 +122,12 @@ function pendingReads(subject: 'vehicle_id' | 'asset_id') {
 
 const PENDING = { vehicle_id: pendingReads('vehicle_id'), asset_id: pendingReads('asset_id') };
 
+/**
+ * The pending rows: read from the database, except the ones the batch just stored (already in
+ * memory), which only need merging in. Rows stored before the batch lie at or before its
+ * `storedBefore`, so only that stretch past the horizon is read (usually the reorder window, often
+ * nothing at all), not the batch's own rows again.
+ */
 async function pendingRows(db: Db, trx: Trx, st: StateRow, watermark: string, batch: BatchRows | undefined): Promise<PendingRow[]> {
   const [reads, id] = st.vehicle_id !== null ? [PENDING.vehicle_id, st.vehicle_id] : [PENDING.asset_id, st.asset_id!];
   const horizon = st.horizon;
