@@ -12,7 +12,7 @@ import { AppError } from '../../src/http/plumbing/errors.js';
 import { editDutyStatus, decideEdit } from '../../src/domain/hos/edits.js';
 import { refreshDue } from '../../src/domain/hos/evaluation.js';
 import { recordDutyStatusEvents } from '../../src/domain/hos/service.js';
-import { H, MINUTE, driver, log } from './fixtures.js';
+import { H, MINUTE, at, daysAgo, driver, log } from './fixtures.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -114,6 +114,15 @@ eachDialect('HOS record store', (dialect) => {
     assert.equal(total, 2 * 3600);
     await refused(editDutyStatus(t.db, { companyId: t.company.id }, d.id, { start: iso(s), end: iso(s + H), status: 'off_duty', annotation: 'x' }), 400, /annotation/);
     await refused(editDutyStatus(t.db, { companyId: t.company.id }, d.id, { start: iso(s), end: iso(now + H), status: 'off_duty', annotation: 'Future' }), 400, /future/);
+  });
+
+  test('a status across midnight, recorded with milliseconds, counts whole seconds on each log day', async () => {
+    const d = await driver(t);
+    const [first, second] = [daysAgo(3), daysAgo(2)];
+    await log(t, d.id, [[at(first, '23:00') + 600, 'sleeper'], [at(second, '01:00') + 600, 'off_duty']]);
+    const hos = await t.call({ method: 'GET', url: `/v1/hours_of_service?driver_ids=${d.id}&start_date=${first}&end_date=${second}` });
+    const days = hos.body.hours_of_services.map((r: any) => [r.hours_of_service.date, r.hours_of_service.sleeper_duration, r.hours_of_service.off_duty_duration]);
+    assert.deepEqual(days.sort(), [[first, 3600, 82800], [second, 3600, 82800]]);
   });
 
   test('automatically recorded driving cannot be shortened, by a record or an edit', async () => {

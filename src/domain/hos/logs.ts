@@ -34,6 +34,8 @@ export interface LogDetail {
   missingDvir: boolean;
 }
 
+const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
+
 const CLAIM_NOTES: Record<string, string> = { adverse_driving: 'Adverse driving conditions', sixteen_hour: '16-hour short-haul exception' };
 
 export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number): Promise<LogDetail[]> {
@@ -61,11 +63,13 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
     const dayEnd = toIso(Math.min(key.end, now));
     const mine = duty.filter((r) => r.driver_id === key.driver.id && (r.ended_at ?? '') > dayStart && r.occurred_at < dayEnd);
     const durations: Durations = { off_duty: 0, on_duty: 0, sleeper: 0, driving: 0, waiting: 0 };
-    const span = Math.max(0, Math.min(key.end, now) - key.start);
+    // Every boundary is taken to its whole second (the wire shows seconds), so a status split across
+    // two log days adds up to its whole length: no second lost to rounding each day's part.
+    const span = Math.max(0, Math.min(key.end, wholeSecond(now)) - key.start);
     let counted = 0;
     for (const r of mine) {
-      const a = Math.max(Date.parse(r.occurred_at), key.start);
-      const b = Math.min(r.ended_at && r.ended_at < nowIsoS ? Date.parse(r.ended_at) : now, key.end);
+      const a = Math.max(wholeSecond(Date.parse(r.occurred_at)), key.start);
+      const b = Math.min(wholeSecond(r.ended_at && r.ended_at < nowIsoS ? Date.parse(r.ended_at) : now), key.end);
       if (b <= a) continue;
       const k = (r.status ?? 'off_duty') as keyof Durations;
       durations[k] += b - a;
