@@ -125,6 +125,19 @@ eachDialect('HOS record store', (dialect) => {
     assert.deepEqual(days.sort(), [[first, 3600, 82800], [second, 3600, 82800]]);
   });
 
+  test('a log day is as long as the driver\'s day: 23 and 25 hours on the daylight-saving changes', async () => {
+    const d = await driver(t, { time_zone: 'Eastern Time (US & Canada)' });
+    await log(t, d.id, [['2026-03-07T15:00:00.250Z', 'on_duty'], ['2026-03-07T17:00:00.750Z', 'off_duty']]);
+    const total = async (date: string) => {
+      const res = await t.call({ method: 'GET', url: `/v1/hours_of_service?driver_ids=${d.id}&start_date=${date}&end_date=${date}` });
+      const [row] = res.body.hours_of_services.map((r: any) => r.hours_of_service);
+      return [row.date, row.off_duty_duration + row.on_duty_duration + row.sleeper_duration + row.driving_duration + row.waiting_duration, row.on_duty_duration];
+    };
+    assert.deepEqual(await total('2026-03-07'), ['2026-03-07', 86400, 7200]);
+    assert.deepEqual(await total('2026-03-08'), ['2026-03-08', 82800, 0]);
+    assert.deepEqual(await total('2026-11-01'), ['2026-11-01', 90000, 0]);
+  });
+
   test('automatically recorded driving cannot be shortened, by a record or an edit', async () => {
     const d = await driver(t);
     const s = now - 6 * H;
