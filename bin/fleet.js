@@ -1,6 +1,7 @@
-#!/usr/bin/env node
-// The `fleet` command as an installed package binary: registers tsx so Node can load the TypeScript
-// sources, then runs the CLI (src/cli/main.ts) on this process's arguments.
+#!/usr/bin/env -S node --max-semi-space-size=32
+// The `fleet` command as an installed package binary, run with the server's Node flags (first line;
+// src/config/node-flags.ts): registers tsx so Node can load the TypeScript sources, then runs the CLI
+// (src/cli/main.ts) on this process's arguments.
 import { register } from 'tsx/esm/api';
 
 register();

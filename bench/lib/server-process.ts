@@ -2,6 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../../src/config/node-flags.js';
 
 const SERVER = join(dirname(fileURLToPath(import.meta.url)), '..', 'server.ts');
 const START_TIMEOUT_MS = 60_000;
@@ -31,8 +32,9 @@ interface Reply {
 }
 
 export function startServer(args: string[]): Promise<ServerProcess> {
+  // The Node flags of a production server (bin/fleet.js), for the app and the baseline alike.
   const child = fork(SERVER, args, {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...SERVER_NODE_FLAGS, '--import', 'tsx'],
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
