@@ -48,21 +48,22 @@ const SPREAD = 4;
 type Row = Insertable<TelemetryRecordsTable>;
 type Statements = NonNullable<Db['sqliteStatement']>;
 
-/** A row's own values, in the order of OWN. */
-const ownValues = (r: Row, into: unknown[]): void => {
-  into.push(
-    r.seq, r.type, r.fix_time, r.lat ?? null, r.lon ?? null, r.speed_kph ?? null, r.bearing_deg ?? null, r.odometer_km ?? null,
-    r.engine_hours ?? null, r.fuel_used_l ?? null, r.fuel_level_pct ?? null, r.battery_v ?? null, r.driver_id ?? null,
-    r.description ?? null, r.point_type ?? null, r.data ?? null, r.point_json ?? null,
-  );
-};
+/** Writes a row's own values, in the order of OWN, into `into` from index `at`. */
+function ownValues(r: Row, into: unknown[], at: number): void {
+  into[at] = r.seq; into[at + 1] = r.type; into[at + 2] = r.fix_time; into[at + 3] = r.lat ?? null;
+  into[at + 4] = r.lon ?? null; into[at + 5] = r.speed_kph ?? null; into[at + 6] = r.bearing_deg ?? null;
+  into[at + 7] = r.odometer_km ?? null; into[at + 8] = r.engine_hours ?? null; into[at + 9] = r.fuel_used_l ?? null;
+  into[at + 10] = r.fuel_level_pct ?? null; into[at + 11] = r.battery_v ?? null; into[at + 12] = r.driver_id ?? null;
+  into[at + 13] = r.description ?? null; into[at + 14] = r.point_type ?? null; into[at + 15] = r.data ?? null;
+  into[at + 16] = r.point_json ?? null;
+}
 
 const sharedValues = (r: Row): unknown[] => [r.company_id, r.device_id, r.channel, r.vehicle_id ?? null, r.asset_id ?? null, r.received_at];
 
 /** All of a row's values, in the order of SQLITE_ONE. */
 function valuesOf(r: Row): unknown[] {
   const values = sharedValues(r);
-  ownValues(r, values);
+  ownValues(r, values, SHARED.length);
   return values;
 }
 
@@ -100,10 +101,11 @@ function sqliteInsert(stmt: Statements, rows: Row[], ids: Array<number | null>):
   let k = 0;
   if (fresh.length >= SQLITE_CHUNK) {
     const many = stmt(SQLITE_MANY);
-    const shared = sharedValues(f);
+    // One array for every statement of the batch: run() binds its values before it returns.
+    const values = sharedValues(f);
+    values.length = SHARED.length + SQLITE_CHUNK * OWN.length;
     for (; k + SQLITE_CHUNK <= fresh.length; k += SQLITE_CHUNK) {
-      const values = shared.slice();
-      for (let j = k; j < k + SQLITE_CHUNK; j++) ownValues(rows[fresh[j]], values);
+      for (let j = 0; j < SQLITE_CHUNK; j++) ownValues(rows[fresh[k + j]], values, SHARED.length + j * OWN.length);
       const res = many.run(values);
       if (res.changes !== SQLITE_CHUNK) throw new Error(`telemetry insert stored ${res.changes} of ${SQLITE_CHUNK} rows`);
       const first = Number(res.lastInsertRowid) - SQLITE_CHUNK + 1;
