@@ -6,7 +6,8 @@
  * the database, and the process exits 0. If that takes longer than SHUTDOWN_GRACE_MS the process exits 1
  * anyway; a second signal exits 1 at once.
  *
- * Run it with `fleet serve [--demo]` (src/cli/main.ts) or directly: `tsx src/server.ts`.
+ * Run it with `fleet serve [--demo]` (src/cli/main.ts) or directly, with the server's Node flags
+ * (src/config/node-flags.ts): `node --max-semi-space-size=32 --import tsx src/server.ts`.
  */
 import { realpathSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
