@@ -3,18 +3,19 @@
  * the answer is the new row's id for each row, or null for a duplicate, in the order given.
  *
  * - SQLite: the batch's seqs already stored are found first, with one range read of the unique index
- *   (the state row is locked, so the answer holds until the insert); the other rows go in as
- *   multi-row INSERTs of 50 rows whose text never changes, the values every row of a batch shares
- *   (company, device, channel, subject, receipt time) bound once per statement, the remainder one
- *   row at a time. A statement's rows get consecutive ids (AUTOINCREMENT gives each new row the
- *   largest id so far plus one), so the last insert rowid names them all. Measured in a bare
+ *   (the batch's transaction holds the write lock, BEGIN IMMEDIATE, so the answer holds until the
+ *   insert). The other rows go in as 50-row INSERTs whose text never changes, the values every row of
+ *   a batch shares (company, device, channel, subject, receipt time) bound once per statement; the
+ *   remainder one row at a time. A statement's rows get consecutive ids (AUTOINCREMENT gives each new
+ *   row the largest id so far plus one), so the last insert rowid names them all. Measured in a bare
  *   better-sqlite3 loop: 5.0 µs a row against 6.0 for one statement a row (docs/telemetry.md,
  *   Performance). A batch whose seqs are scattered (more than 4 × its size apart) would make the range
  *   read long: it goes one row at a time, duplicates skipped by ON CONFLICT and told by the change
  *   count. The statements run directly on the connection (inside the batch's transaction, which holds
  *   it), not through Kysely: its per-query machinery cost more than the insert itself.
  * - PostgreSQL: every round trip counts, so the rows go as one JSON parameter of one statement whose
- *   text never changes (`json_to_recordset`), returning the new rows' ids and seqs.
+ *   text never changes (`json_to_recordset`), returning the new rows' ids and seqs, handed to Kysely
+ *   already compiled (`CompiledQuery.raw`).
  */
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { Db } from '../../storage/db.js';
