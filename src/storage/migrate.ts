@@ -16,6 +16,7 @@ import { changeNotify } from './migrations/0012_change_notify.js';
 import { assetGeofences } from './migrations/0013_asset_geofences.js';
 import { ingestNotify } from './migrations/0014_ingest_notify.js';
 import { historyOrder } from './migrations/0015_history_order.js';
+import { historyCovering } from './migrations/0016_history_covering.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -37,6 +38,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0013_asset_geofences', assetGeofences],
   ['0014_ingest_notify', ingestNotify],
   ['0015_history_order', historyOrder],
+  ['0016_history_covering', historyCovering],
 ];
 
 class InCodeProvider implements MigrationProvider {
