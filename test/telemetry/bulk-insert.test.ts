@@ -1,7 +1,8 @@
 /**
  * The bulk insert of a batch's records (src/telemetry/store/insert.ts), through the device API: batches
- * longer than one multi-row statement, re-sends that overlap stored records, seqs far apart, and the
- * ids each stored record gets (the current location names its record by the same id as the history).
+ * longer than one multi-row statement, re-sends that overlap stored records, seqs far apart in small
+ * and large batches, and the ids each stored record gets (the current location names its record by
+ * the same id as the history).
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -84,7 +85,17 @@ eachDialect('bulk insert of device records', (dialect) => {
     assert.equal((await stored(r.device.id)).length, 272);
   });
 
+  test('a batch of 60 whose seqs lie far apart, one of them stored before: the stored one a duplicate, the rest stored', async () => {
+    const batch = [...fixes(271, 328, 4), { ...fixes(6, 6, 4)[0] }, { ...fixes(3, 3, 4)[0], seq: 3_000_000 }];
+    const res = await send(t, r, batch);
+    assert.deepEqual([res.accepted, res.duplicates, res.rejected], [59, 1, 0]);
+    assert.deepEqual(res.results.slice(57).map((x: any) => [x.seq, x.status]), [[328, 'accepted'], [6, 'duplicate'], [3_000_000, 'accepted']]);
+    const rows = await stored(r.device.id);
+    assert.equal(rows.length, 331);
+    assert.equal(rows.find((x) => Number(x.seq) === 6)!.lon, -89.6 - 1e-3, 'seq 6 keeps the longitude it was first sent with');
+  });
+
   test('the current location and the last history point name the same record, after each kind of insert', async () => {
-    assert.deepEqual(await currentAndLast(), { points: 272, located_at: `${at(2700).slice(0, 19)}Z` });
+    assert.deepEqual(await currentAndLast(), { points: 331, located_at: `${at(3280).slice(0, 19)}Z` });
   });
 });

@@ -7,7 +7,7 @@ import type { Migration } from './helpers.js';
  * from one contiguous range of index pages (an index-only scan, once vacuum has marked the pages
  * all-visible) instead of visiting a table page per fix, where each vehicle's rows lie among every
  * other vehicle's. Measured (bench/scenarios/history-day.ts, ten vehicles' days in the table): the
- * queries of a vehicle-day 8–9 ms instead of 13–14 at the median, the answer's p99 36–47 ms instead of
+ * queries of a vehicle-day 8–9 ms instead of 13–14 at the median, the answer's p99 35–48 ms instead of
  * 37–70 (docs/telemetry.md, Performance). The price is the text stored twice: about half again the
  * table's bytes per fix (docs/scaling.md). point_json is a few hundred bytes at most (numbers and a
  * place name), far under the 2.7 kB limit of an index entry.
