@@ -12,6 +12,7 @@ import { fuelPurchasesRoutes } from './v1/fuel-purchases.js';
 import { documentsRoutes } from './v1/documents.js';
 import { geofencesRoutes } from './v1/geofences.js';
 import { assetsRoutes } from './v1/assets.js';
+import { assetLocationsV2Routes } from './v2/asset-locations.js';
 import { inspectionReportsRoutes } from './v1/inspection-reports.js';
 import { eldDevicesRoutes } from './v1/eld-devices.js';
 import { freightVisibilityRoutes } from './v1/freight-visibility.js';
@@ -40,7 +41,7 @@ import { iftaReportRoutes } from './v1/ifta-reports.js';
 export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehiclesRoutes, groupsRoutes,
   dispatchLocationsRoutes, dispatchesRoutes, dispatchesV2Routes, formsRoutes,
   messagesRoutes, fuelPurchasesRoutes, documentsRoutes, geofencesRoutes,
-  assetsRoutes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes,
+  assetsRoutes, assetLocationsV2Routes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes,
   ingestRoutes, companyWebhooksRoutes, vehicleLocationsRoutes, vehicleLocationsV2Routes, vehicleLocationsV3Routes, driverLocationsRoutes,
   drivingPeriodsRoutes, idleEventsRoutes, utilizationRoutes, utilizationV2Routes, faultCodesRoutes, driverPerformanceRoutes, geofenceEventsRoutes,
   availableTimeRoutes, hoursOfServiceRoutes, hosViolationsRoutes, logsRoutes, iftaRoutes, iftaReportRoutes];

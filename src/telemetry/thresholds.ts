@@ -3,15 +3,16 @@
  * domain-rules §4–§7) and the ingestion limits. Read from the environment by src/config/index.ts; the
  * table in docs/telemetry.md lists the same names, defaults and ranges.
  */
+import { mphToKph } from './units.js';
 
 export interface Thresholds {
-  /** In motion above this speed, kph. ELD rule: at most 5 mph (8.05 kph). Default 8.05. */
+  /** In motion above this speed, kph. ELD rule: at most 5 mph (8.04672 kph). Default 8.04672. */
   movingSpeedKph: number;
   /** A driving period ends once stopped this long (5 min prompt + 1 min, domain-rules §7 D-10 (a)), s. Default 360. */
   drivingStopTimeoutS: number;
   /** Idling shorter than this gives no idle event (it still counts as idle time), s. Default 300 (D-3). */
   idleThresholdS: number;
-  /** Stationary for idling at or below this speed; the event ends above it, kph. Default 4.83 (3 mph). */
+  /** Stationary for idling at or below this speed; the event ends above it, kph. Default 4.828032 (3 mph). */
   idleSpeedKph: number;
   /** Two records further apart than this are a data gap: nothing is interpolated or invented across it, s. Default 600. */
   gapS: number;
@@ -31,9 +32,9 @@ export interface Thresholds {
   hardCornerG: number;
   /** Harsh events below this speed are ignored, kph (D-12). Default 16. */
   harshMinSpeedKph: number;
-  /** Accelerations are derived from speed and heading samples at most this far apart, s (§6.4). Default 3. */
+  /** Accelerations are derived from speed and heading samples at most this far apart, s (§6.4: at 1 Hz or faster). Default 1. */
   derivedMaxSampleS: number;
-  /** Policy maximum speed (D-13), kph. Default 120.7 (75 mph). */
+  /** Policy maximum speed (D-13), kph. Default 120.7008 (75 mph). */
   speedingKph: number;
   /** Speeding must last at least this long to be an event, s. Default 60. */
   speedingMinS: number;
@@ -62,12 +63,15 @@ interface Spec {
   max: number;
 }
 
+/** Miles per hour in kph, exactly (1 mi = 1.609344 km): the rules' limits are set in mph. */
+const mph = (v: number) => Math.round(mphToKph(v) * 1e6) / 1e6;
+
 /** Every threshold with its environment variable, default and accepted range. */
 export const THRESHOLD_SPECS: Record<keyof Thresholds, Spec> = {
-  movingSpeedKph: { env: 'MOVING_SPEED_KPH', def: 8.05, min: 1, max: 8.05 },
+  movingSpeedKph: { env: 'MOVING_SPEED_KPH', def: mph(5), min: 1, max: mph(5) },
   drivingStopTimeoutS: { env: 'DRIVING_STOP_TIMEOUT_S', def: 360, min: 3, max: 3600 },
   idleThresholdS: { env: 'IDLE_THRESHOLD_S', def: 300, min: 60, max: 14_400 },
-  idleSpeedKph: { env: 'IDLE_SPEED_KPH', def: 4.83, min: 0, max: 8.05 },
+  idleSpeedKph: { env: 'IDLE_SPEED_KPH', def: mph(3), min: 0, max: mph(5) },
   gapS: { env: 'TELEMETRY_GAP_S', def: 600, min: 30, max: 86_400 },
   geofenceConfirmPings: { env: 'GEOFENCE_CONFIRM_PINGS', def: 2, min: 1, max: 10 },
   geofenceExitBufferM: { env: 'GEOFENCE_EXIT_BUFFER_M', def: 50, min: 0, max: 500 },
@@ -77,8 +81,8 @@ export const THRESHOLD_SPECS: Record<keyof Thresholds, Spec> = {
   hardAccelG: { env: 'HARD_ACCEL_G', def: 0.22, min: 0.1, max: 2 },
   hardCornerG: { env: 'HARD_CORNER_G', def: 0.28, min: 0.1, max: 2 },
   harshMinSpeedKph: { env: 'HARSH_MIN_SPEED_KPH', def: 16, min: 0, max: 60 },
-  derivedMaxSampleS: { env: 'DERIVED_MAX_SAMPLE_S', def: 3, min: 0.1, max: 30 },
-  speedingKph: { env: 'SPEEDING_KPH', def: 120.7, min: 30, max: 250 },
+  derivedMaxSampleS: { env: 'DERIVED_MAX_SAMPLE_S', def: 1, min: 0.1, max: 1 },
+  speedingKph: { env: 'SPEEDING_KPH', def: mph(75), min: 30, max: 250 },
   speedingMinS: { env: 'SPEEDING_MIN_S', def: 60, min: 0, max: 3600 },
 };
 

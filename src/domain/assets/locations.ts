@@ -48,3 +48,30 @@ export async function assetLocationHistory(db: Db, t: Tenant, assetId: number, w
   ]);
   return { rows, total };
 }
+
+/** Where a page of an asset's history ends: the last location's time and id (a uuid; locations are in that order). */
+export interface HistoryCursor {
+  t: string;
+  id: string;
+}
+
+/**
+ * One asset's locations in [start, end) after `after`, in time order: `limit` of them, and the cursor
+ * of the next page (null on the last). 404 for another company's asset.
+ */
+export async function assetLocationPage(db: Db, t: Tenant, assetId: number, window: HistoryWindow, after: HistoryCursor | null, limit: number) {
+  await getAsset(db, t, assetId);
+  let q = db.kysely
+    .selectFrom('asset_locations')
+    .selectAll()
+    .where('company_id', '=', t.companyId)
+    .where('asset_id', '=', assetId)
+    .where('located_at', '>=', window.start.toISOString())
+    .where('located_at', '<', window.end.toISOString());
+  if (after) q = q.where((eb) => eb.or([eb('located_at', '>', after.t), eb.and([eb('located_at', '=', after.t), eb('id', '>', after.id)])]));
+  const rows = await q.orderBy('located_at').orderBy('id').limit(limit + 1).execute();
+  const more = rows.length > limit;
+  if (more) rows.pop();
+  const last = rows[rows.length - 1];
+  return { rows, next: more && last ? { t: last.located_at, id: last.id } : null };
+}

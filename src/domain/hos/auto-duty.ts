@@ -15,7 +15,10 @@ export interface AutoDutyOptions {
   responseS: number;
 }
 
-export const AUTO_DUTY_DEFAULTS: AutoDutyOptions = { movingKph: 8.05, stoppedS: 3, promptS: 300, responseS: 60 };
+/** 5 mph, the most the ELD rule allows, in kph. */
+const MOVING_KPH = 8.04672;
+
+export const AUTO_DUTY_DEFAULTS: AutoDutyOptions = { movingKph: MOVING_KPH, stoppedS: 3, promptS: 300, responseS: 60 };
 
 export interface AutoDutyState {
   driving: boolean;

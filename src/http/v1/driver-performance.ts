@@ -9,7 +9,8 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { IdList, StrList } from '../wire/types.js';
 import { Day, Moment, momentOf } from '../wire/record-dates.js';
 import { dateRange } from '../wire/telemetry-dates.js';
-import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
+import { loadEmbeds } from '../wire/telemetry-common.js';
+import { requestTimeZone } from '../plumbing/time-zone.js';
 import { PerformanceEvent, performanceEvent } from '../wire/telemetry-events.js';
 import { listPerformanceEvents } from '../../telemetry/queries/derived.js';
 
@@ -33,7 +34,7 @@ export async function driverPerformanceRoutes(app: Api) {
   }, async (req) => {
     const page = pageOf(req.query);
     const q = req.query;
-    const zone = await companyZone(req, app.db, req.auth.companyId);
+    const zone = requestTimeZone(req);
     const window = q.start_date || q.end_date ? dateRange(q, zone, { defaultDays: 7 }) : undefined;
     const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, zone) : undefined;
     const f = { window, updatedAfter, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids, types: q.event_types };

@@ -8,7 +8,8 @@ import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { IdList } from '../wire/types.js';
 import { Moment, momentOf } from '../wire/record-dates.js';
-import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
+import { loadEmbeds } from '../wire/telemetry-common.js';
+import { requestTimeZone } from '../plumbing/time-zone.js';
 import { FaultCode, faultCode } from '../wire/telemetry-events.js';
 import { listFaultCodes } from '../../telemetry/queries/derived.js';
 
@@ -26,7 +27,7 @@ export async function faultCodesRoutes(app: Api) {
   }, async (req) => {
     const page = pageOf(req.query);
     const q = req.query;
-    const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, await companyZone(req, app.db, req.auth.companyId)) : undefined;
+    const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, requestTimeZone(req)) : undefined;
     const { rows, total } = await listFaultCodes(app.db, req.auth, { updatedAfter, vehicleIds: q.vehicle_ids, status: q.status }, page.per_page, page.offset);
     const keys = [...new Set(rows.map((r) => r.fault_key))];
     const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];

@@ -9,7 +9,8 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { IdList } from '../wire/types.js';
 import { Day, Moment, momentOf } from '../wire/record-dates.js';
 import { dateRange } from '../wire/telemetry-dates.js';
-import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
+import { loadEmbeds } from '../wire/telemetry-common.js';
+import { requestTimeZone } from '../plumbing/time-zone.js';
 import { GeofenceEvent, geofenceEvent } from '../wire/telemetry-events.js';
 import { listGeofenceEvents } from '../../telemetry/queries/derived.js';
 
@@ -30,7 +31,7 @@ export async function geofenceEventsRoutes(app: Api) {
   }, async (req) => {
     const page = pageOf(req.query, 500);
     const q = req.query;
-    const zone = await companyZone(req, app.db, req.auth.companyId);
+    const zone = requestTimeZone(req);
     const window = q.start_date || q.end_date ? dateRange(q, zone, { defaultDays: 7 }) : undefined;
     const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, zone) : undefined;
     const f = { window, updatedAfter, geofenceIds: q.geofence_ids, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids };

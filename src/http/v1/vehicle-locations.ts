@@ -10,7 +10,8 @@ import { IdList, IdParams } from '../wire/types.js';
 import { DAY_PATTERN } from '../wire/record-dates.js';
 import { HistoryPointV1, LocationVehicle, locationVehicle } from '../wire/vehicle-location.js';
 import { historyJsonV1, historyTailsV1 } from '../wire/history-json.js';
-import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
+import { loadEmbeds } from '../wire/telemetry-common.js';
+import { requestTimeZone } from '../plumbing/time-zone.js';
 import { dateRange } from '../wire/telemetry-dates.js';
 import { validDay } from '../wire/record-dates.js';
 import { latestOf, vehicleHistory, vehicleHistoryJson, vehiclesPage } from '../../telemetry/queries/locations.js';
@@ -49,7 +50,7 @@ export async function vehicleLocationsRoutes(app: Api) {
       response: { 200: Type.Object({ vehicle_locations: Type.Array(Type.Object({ vehicle_location: HistoryPointV1 })) }), ...errorResponses },
     },
   }, async (req, reply) => {
-    const zone = await companyZone(req, app.db, req.auth.companyId);
+    const zone = requestTimeZone(req);
     // Checked under its own name first: the window helper would name start_date, which this client never sent.
     if (req.query.date) validDay('date', req.query.date);
     const w = dateRange({ start_date: req.query.date, end_date: req.query.date }, zone, { defaultDays: 1 });

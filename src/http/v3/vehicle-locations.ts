@@ -10,7 +10,7 @@ import { Id, IdParams } from '../wire/types.js';
 import { Day } from '../wire/record-dates.js';
 import { HistoryPointV3, LocationVehicleV3, locationVehicleV3 } from '../wire/vehicle-location.js';
 import { historyJsonV3 } from '../wire/history-json.js';
-import { companyZone } from '../wire/telemetry-common.js';
+import { requestTimeZone } from '../plumbing/time-zone.js';
 import { dateRange } from '../wire/telemetry-dates.js';
 import { latestOf, vehicleHistory, vehiclesPage } from '../../telemetry/queries/locations.js';
 import { describePlace } from '../../telemetry/geocode/places.js';
@@ -46,7 +46,7 @@ export async function vehicleLocationsV3Routes(app: Api) {
       response: { 200: Type.Object({ vehicle_locations: Type.Array(Type.Object({ vehicle_location: HistoryPointV3 })) }), ...errorResponses },
     },
   }, async (req, reply) => {
-    const zone = await companyZone(req, app.db, req.auth.companyId);
+    const zone = requestTimeZone(req);
     const w = dateRange(req.query, zone, { defaultDays: 1, maxMonths: 3, required: true });
     const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
     const embeds = await historyEmbeds(app, req.auth, rows);

@@ -25,11 +25,15 @@ export interface FaultState {
 
 export const initialFaults = (): FaultState => ({ open: {}, engineOnAt: null, engine: 'unknown', lastT: null });
 
-function expire(open: Record<string, FaultRow>, now: number, engineOnAt: number | null, graceMs: number, outputs: Output[]) {
+/**
+ * Closes the faults absent for the grace. `seen` is the key this record observes: observed again
+ * exactly when its grace runs out, it was never absent for the whole grace and stays open.
+ */
+function expire(open: Record<string, FaultRow>, now: number, engineOnAt: number | null, graceMs: number, seen: string | null, outputs: Output[]) {
   let next = open;
   for (const [key, f] of Object.entries(open)) {
     const since = Math.max(f.last, engineOnAt ?? -Infinity);
-    if (now - since < graceMs) continue;
+    if (now - since < graceMs || (key === seen && now - since === graceMs)) continue;
     if (next === open) next = { ...open };
     delete next[key];
     outputs.push({ kind: 'fault', row: { ...f, closedAt: since + graceMs }, event: 'closed' });
@@ -56,20 +60,24 @@ export function faults(state: FaultState, r: Input, env: Env): Step<FaultState> 
   const now = r.ctx.engine;
   const gap = state.lastT !== null && state.lastT !== undefined && r.t - state.lastT > env.th.gapS * 1000;
   if (!gap && was !== 'off' && Object.keys(open).length > 0) {
-    open = expire(open, r.t, engineOnAt, env.th.faultCloseGraceS * 1000, outputs);
+    const seen = r.type === 'fault' && r.data && r.data.status !== 'cleared' ? (r.data.key as string | null) : null;
+    open = expire(open, r.t, engineOnAt, env.th.faultCloseGraceS * 1000, seen, outputs);
     if (was === 'on' && now === 'off' && engineOnAt !== null) open = endCycle(open, r.t, engineOnAt, outputs);
   }
   if ((now === 'on' && was !== 'on') || (gap && now !== 'off')) engineOnAt = r.t;
   if (r.type === 'fault' && r.data) {
     const d = r.data;
-    if (d.status === 'cleared') {
-      const keys = d.key ? [d.key as string] : Object.keys(open);
+    if (d.status === 'cleared' || d.none_active) {
+      // An explicit clear (one code, or all); or a DM1 of a source address with no active DTCs, which
+      // closes that source's faults as no longer observed (not cleared by a tool).
+      const prefix = d.none_active as string | undefined;
+      const keys = prefix ? Object.keys(open).filter((k) => k.startsWith(prefix)) : d.key ? [d.key as string] : Object.keys(open);
       for (const key of keys) {
         const f = open[key];
         if (!f) continue;
         if (open === state.open) open = { ...open };
         delete open[key];
-        outputs.push({ kind: 'fault', row: { ...f, closedAt: r.t, cleared: true }, event: 'closed' });
+        outputs.push({ kind: 'fault', row: { ...f, closedAt: r.t, cleared: !prefix }, event: 'closed' });
       }
     } else {
       const key = d.key as string;

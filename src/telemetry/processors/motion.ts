@@ -1,14 +1,23 @@
 /**
- * Driving periods (domain-rules §4.1, §2.2, §7 D-10 (a)). A period opens at the first fix above
- * `movingSpeedKph`; once the vehicle has stood still for `drivingStopTimeoutS` (the ELD's 5-minute
- * prompt plus 1 unanswered minute) it ends at stop + timeout, with the stop position as destination.
- * An engine stop ends it at once. Across a data gap longer than `gapS` nothing is invented: an open
- * period ends at the last fix before the gap. A fix without speed gets the speed implied by the
- * distance from the previous fix. Distance comes from the odometer when both ends have one, else from
- * the fixes (segments where the vehicle moved).
+ * Driving periods: the D, PC and YM segments of the ELD motion rules (domain-rules §4.1, §2.2,
+ * §7 D-10 (a)).
+ * - A period opens at the first fix above `movingSpeedKph`, typed by the PC/YM indication and owned by
+ *   the driver logged in. When either changes while the vehicle moves, the period ends there and the
+ *   next one starts at the same instant.
+ * - Once the vehicle has stood still for `drivingStopTimeoutS` (the 5-minute prompt plus 1 unanswered
+ *   minute) the period ends at stop + timeout, with the stop position as destination. A driver's status
+ *   event before then ends it at that event: a duty status other than driving, or a login or logout.
+ * - An engine stop is not a status event: the period ends at stop + timeout (the stop being the engine
+ *   stop if the vehicle was still moving). It is written at once, ending ahead of the records, and
+ *   corrected if a status event comes before that end (it ends there) or the vehicle moves on (it
+ *   goes on).
+ * - Across a data gap longer than `gapS` nothing is invented: an open period ends at the last fix before
+ *   the gap.
+ * A fix without speed gets the speed implied by the distance from the previous fix. Distance comes
+ * from the odometer when both ends have one, else from the fixes (segments where the vehicle moved).
  */
 import { haversineM } from '../units.js';
-import { hasFix, type Input, type Output, type PeriodRow, type RecordIn, type Step, type Env } from './types.js';
+import { hasFix, type Ctx, type Input, type Output, type PeriodRow, type RecordIn, type Step, type Env } from './types.js';
 
 interface Point {
   t: number;
@@ -28,9 +37,11 @@ interface Open {
 export interface MotionState {
   open: Open | null;
   last: (Point & { moving: boolean }) | null;
+  /** A period ended by an engine stop whose end (stop + timeout) is still ahead: it may be corrected. */
+  tail?: { open: Open; end: number } | null;
 }
 
-export const initialMotion = (): MotionState => ({ open: null, last: null });
+export const initialMotion = (): MotionState => ({ open: null, last: null, tail: null });
 
 function closeAt(open: Open, end: number, at: Point): Output {
   const startKm = open.row.startKm;
@@ -47,6 +58,26 @@ function closeAt(open: Open, end: number, at: Point): Output {
   return { kind: 'period', row };
 }
 
+function opening(t: number, ctx: Ctx, at: Point): Open {
+  const row: PeriodRow = {
+    start: t, end: null, driverId: ctx.driverId,
+    type: ctx.special ?? 'driving', source: ctx.source,
+    startKm: at.km, endKm: null, distanceKm: null,
+    origin: at.description, originLat: at.lat, originLon: at.lon,
+    destination: null, destinationLat: null, destinationLon: null,
+  };
+  return { row, gpsM: 0, stopAt: null, stop: null };
+}
+
+/** Whether the period's type or driver is no longer the vehicle's. */
+const differs = (row: PeriodRow, ctx: Ctx) => (ctx.special ?? 'driving') !== row.type || ctx.driverId !== row.driverId;
+
+/** A driver's status event that ends a standing period (D-10 (a)): a duty status other than driving, or another driver. */
+function endsStanding(r: Input, row: PeriodRow): boolean {
+  if (r.type === 'duty_status') return r.data?.status !== 'driving';
+  return r.type === 'driver' && r.ctx.driverId !== row.driverId;
+}
+
 /** The fix's speed, or the speed implied by the distance from the previous fix (kph), or null. */
 export function speedOf(r: RecordIn & { lat: number; lon: number }, last: Point | null, gapS: number): number | null {
   if (r.speedKph !== null) return r.speedKph;
@@ -54,43 +85,76 @@ export function speedOf(r: RecordIn & { lat: number; lon: number }, last: Point 
   return (haversineM(last.lat, last.lon, r.lat, r.lon) / ((r.t - last.t) / 1000)) * 3.6;
 }
 
+function statusEvent(state: MotionState, r: Input, outputs: Output[]): MotionState {
+  const { last } = state;
+  let { open, tail } = state;
+  if (tail && endsStanding(r, tail.open.row)) {
+    outputs.push(closeAt(tail.open, r.t, tail.open.stop!));
+    tail = null;
+  } else if (open && open.stopAt !== null && endsStanding(r, open.row)) {
+    outputs.push(closeAt(open, r.t, open.stop!));
+    open = null;
+  } else if (open && open.stopAt === null && differs(open.row, r.ctx)) {
+    // PC/YM set or cleared, or another driver, on the move: the period ends here and the next begins.
+    const at = last ?? pointOfRow(open.row);
+    outputs.push(closeAt(open, r.t, at));
+    open = opening(r.t, r.ctx, at);
+    outputs.push({ kind: 'period', row: open.row });
+  }
+  return { open, last, tail };
+}
+
+function engineStop(state: MotionState, r: Input, env: Env, outputs: Output[]): MotionState {
+  const { open, last } = state;
+  if (!open) return state;
+  if (last && r.t - last.t > env.th.gapS * 1000) {
+    outputs.push(closeAt(open, last.t, last));
+    return { open: null, last, tail: null };
+  }
+  const stopAt = open.stopAt ?? r.t;
+  const stop = open.stop ?? (hasFix(r) ? point(r) : (last ?? pointOfRow(open.row)));
+  const closed: Open = { row: open.row, gpsM: open.gpsM, stopAt, stop };
+  const end = stopAt + env.th.drivingStopTimeoutS * 1000;
+  outputs.push(closeAt(closed, end, stop));
+  return { open: null, last, tail: end > r.t ? { open: closed, end } : null };
+}
+
 export function motion(state: MotionState, r: Input, env: Env): Step<MotionState> {
   const th = env.th;
   const outputs: Output[] = [];
-  let open = state.open;
-  const last = state.last;
-
-  if (r.type === 'engine' && r.data?.state === 'off') {
-    if (open) {
-      let end = r.t;
-      if (open.stopAt !== null) end = Math.min(end, open.stopAt + th.drivingStopTimeoutS * 1000);
-      if (last && r.t - last.t > th.gapS * 1000) end = Math.min(end, last.t);
-      const at = open.stop ?? (hasFix(r) && end === r.t ? point(r) : (last ?? pointOfRow(open.row)));
-      outputs.push(closeAt(open, end, at));
-      open = null;
-    }
-    return { state: { open, last }, outputs };
-  }
+  if (state.tail && r.t >= state.tail.end) state = { open: state.open, last: state.last, tail: null };
+  if (r.type === 'duty_status' || r.type === 'driver') return { state: statusEvent(state, r, outputs), outputs };
+  if (r.type === 'engine' && r.data?.state === 'off') return { state: engineStop(state, r, env, outputs), outputs };
   if (r.type !== 'location' || !hasFix(r)) return { state, outputs };
 
+  let { open, tail } = state;
+  const last = state.last;
   const here = point(r);
-  if (open && last && r.t - last.t > th.gapS * 1000) {
-    outputs.push(closeAt(open, last.t, last));
+  const gap = last !== null && r.t - last.t > th.gapS * 1000;
+  if (gap) {
+    if (open) outputs.push(closeAt(open, last.t, last));
     open = null;
+    tail = null;
   }
   const speed = r.ctx.speedKph;
   const moving = speed !== null && speed > th.movingSpeedKph;
+  if (moving && tail) {
+    // Moving again before the engine stop's timeout ran out: the period goes on (reopened), unless
+    // its type or driver changed meanwhile.
+    if (!differs(tail.open.row, r.ctx)) {
+      open = { row: tail.open.row, gpsM: tail.open.gpsM, stopAt: null, stop: null };
+      outputs.push({ kind: 'period', row: open.row });
+    }
+    tail = null;
+  }
   if (moving) {
+    if (open && differs(open.row, r.ctx)) {
+      outputs.push(closeAt(open, r.t, here));
+      open = null;
+    }
     if (!open) {
-      const row: PeriodRow = {
-        start: r.t, end: null, driverId: r.ctx.driverId,
-        type: r.ctx.special ?? 'driving', source: r.ctx.source,
-        startKm: here.km, endKm: null, distanceKm: null,
-        origin: here.description, originLat: here.lat, originLon: here.lon,
-        destination: null, destinationLat: null, destinationLon: null,
-      };
-      open = { row, gpsM: 0, stopAt: null, stop: null };
-      outputs.push({ kind: 'period', row });
+      open = opening(r.t, r.ctx, here);
+      outputs.push({ kind: 'period', row: open.row });
     } else {
       open = { row: open.row, gpsM: open.gpsM + segment(last, here, true), stopAt: null, stop: null };
     }
@@ -106,7 +170,7 @@ export function motion(state: MotionState, r: Input, env: Env): Step<MotionState
     }
   }
   // State objects are spelled out rather than spread: this runs for every fix.
-  return { state: { open, last: { t: here.t, lat: here.lat, lon: here.lon, km: here.km, description: here.description, moving } }, outputs };
+  return { state: { open, last: { t: here.t, lat: here.lat, lon: here.lon, km: here.km, description: here.description, moving }, tail }, outputs };
 }
 
 function point(r: Input & { lat: number; lon: number }): Point {

@@ -47,7 +47,9 @@ export function utilization(state: UtilizationState, r: Input, env: Env): Step<U
   const isFix = r.type === 'location' && hasFix(r);
   if (!isFix && r.type !== 'engine') return { state, outputs: [] };
   const prev = state.last;
-  const moving = isFix ? (r.ctx.speedKph ?? 0) > th.movingSpeedKph : false;
+  // Standing is the idle processor's standing (at or below idleSpeedKph, D-3), so crawling between
+  // 3 and 5 mph is driving time here, never idle time without an idle event.
+  const moving = isFix ? (r.ctx.speedKph ?? 0) > th.idleSpeedKph : false;
   const running = r.ctx.engine === 'on' || (r.ctx.engine === 'unknown' && moving);
   const mark: Mark = {
     t: r.t, running, moving, driverId: r.ctx.driverId,

@@ -30,9 +30,14 @@ test('driving periods: table of motion sequences', () => {
       want: [{ start: 0, end: null }],
     },
     {
-      name: 'speed at the threshold (8.05 kph) is not moving',
-      records: drive(0, 300, 8.05),
+      name: 'speed at exactly 5 mph (8.04672 kph) is not moving',
+      records: drive(0, 300, 8.04672),
       want: [],
+    },
+    {
+      name: 'just above 5 mph is moving',
+      records: drive(0, 300, 8.047),
+      want: [{ start: 0, end: null }],
     },
     {
       name: 'a data gap over 10 min ends the period at the last fix; driving after it is a new period',
@@ -40,9 +45,9 @@ test('driving periods: table of motion sequences', () => {
       want: [{ start: 0, end: 300 }, { start: 1000, end: null }],
     },
     {
-      name: 'engine off while stopped ends the period at the engine stop',
+      name: 'engine off while stopped is no status event: the period still ends at stop + 360 s (D-10 (a))',
       records: [...drive(0, 300, 80), fix(310, 0, { lon: lonAfter(80, 300) }), engineRec(400, 'off')],
-      want: [{ start: 0, end: 400 }],
+      want: [{ start: 0, end: 310 + 360 }],
     },
     {
       name: 'fixes without speed move by their displacement',
@@ -70,7 +75,7 @@ test('driving period fields: odometer distance, origin/destination, driver, type
   assert.equal(p.startKm, 1000);
   assert.equal(p.endKm, 1010);
   assert.equal(p.distanceKm, 10);
-  assert.equal(sec(p.end), 700);
+  assert.equal(sec(p.end), 620 + 360);
   // Without odometers the distance is the GPS path (10 km here).
   const gps = final(only(run(drive(0, 600, 60)).outputs, 'period').map((o) => o.row));
   assert.equal(gps[0].end, null);
@@ -109,8 +114,8 @@ test('idle events: table of engine-on standing sequences', () => {
       want: [{ start: 0, end: 400, endType: 'data_gap' }],
     },
     {
-      name: 'creeping at 3 mph (4.83 kph) is still idle; above it is moving',
-      records: [engineRec(0, 'on'), ...drive(10, 400, 4.83), fix(410, 5)],
+      name: 'creeping at exactly 3 mph (4.828032 kph) is still idle; above it is moving',
+      records: [engineRec(0, 'on'), ...drive(10, 400, 4.828032), fix(410, 4.829)],
       want: [{ start: 0, end: 410, endType: 'vehicle_moving' }],
     },
     {
@@ -152,5 +157,6 @@ test('fixes without speed: idling and utilization judge them by the distance fro
   const used = only(phone.outputs, 'utilization').reduce((a, o) => ({ driving: a.driving + o.row.drivingS, idle: a.idle + o.row.idleS }), { driving: 0, idle: 0 });
   // The first fix has no speed to derive (nothing before it): 0–20 s count as idle, the rest as driving.
   assert.deepEqual(used, { driving: 600, idle: 20 });
-  assert.deepEqual(final(only(phone.outputs, 'period').map((o) => o.row)).map((p) => [sec(p.start), sec(p.end)]), [[20, 620]]);
+  // Stopped by the engine stop while moving: stop + 360 s.
+  assert.deepEqual(final(only(phone.outputs, 'period').map((o) => o.row)).map((p) => [sec(p.start), sec(p.end)]), [[20, 620 + 360]]);
 });
