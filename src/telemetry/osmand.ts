@@ -11,7 +11,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import { deviceByIdentifier } from '../domain/devices/service.js';
+import { deviceByIdentifier, identifierRevoked } from '../domain/devices/service.js';
 import { KPH_PER_KNOT } from './units.js';
 import type { Telemetry } from './store/runner.js';
 
@@ -45,7 +45,8 @@ function num(p: Params, ...names: string[]): number | undefined {
 export function osmandTime(raw: string | undefined, nowMs: number): number {
   if (raw === undefined || raw.trim() === '') return nowMs;
   const s = raw.trim();
-  const t = /^\d+(\.\d+)?$/.test(s)
+  // A negative number is a time before 1970, never a date text ("-5" would parse as a year).
+  const t = /^-\d+(\.\d+)?$/.test(s) ? -1 : /^\d+(\.\d+)?$/.test(s)
     ? Math.round(Number(s) > 1e11 ? Number(s) : Number(s) * 1000)
     : Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
   // Before 1970 or past the last representable date: no position of a real phone.
@@ -113,7 +114,12 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
       return reply.code(400).type('text/plain').send((err as Error).message);
     }
     const device = await deviceByIdentifier(telemetry.db, parsed.id);
-    if (!device) return reply.code(404).type('text/plain').send(`device ${parsed.id} not found`);
+    if (!device) {
+      if (await identifierRevoked(telemetry.db, parsed.id)) {
+        return reply.code(403).type('text/plain').send(`device ${parsed.id} has been revoked; provision a new device`);
+      }
+      return reply.code(404).type('text/plain').send(`device ${parsed.id} not found`);
+    }
     const out = await telemetry.ingest(device, 1, [parsed.record]);
     const r = out.results[0];
     if (r.status === 'rejected') return reply.code(400).type('text/plain').send(osmandMessage(r.error_message ?? 'rejected'));
@@ -127,7 +133,12 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
   });
   app.route({ method: ['GET', 'POST'], url: '/', handler });
   app.route({ method: ['GET', 'POST'], url: '/*', handler });
-  await app.listen({ host: opts.host, port: opts.port });
+  try {
+    await app.listen({ host: opts.host, port: opts.port });
+  } catch (err) {
+    await app.close();
+    throw new Error(`OSMAND_PORT ${opts.port}: the OsmAnd listener cannot start (${(err as Error).message})`);
+  }
   const addr = app.server.address();
   const port = addr && typeof addr === 'object' ? addr.port : opts.port;
   opts.log?.info(`OsmAnd protocol listening on http://${opts.host}:${port}`);

@@ -13,6 +13,7 @@ import { startOsmand, type OsmandServer } from '../../src/telemetry/osmand.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
 import { rig, settle, type Rig } from './fixtures.js';
 import { createVehicle } from '../http/fixtures.js';
+import { revokeDevice } from '../../src/domain/devices/service.js';
 
 test('the simulator is deterministic per seed and emits only valid records', () => {
   const start = Date.parse('2026-06-01T06:00:00Z');
@@ -116,6 +117,7 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     const cases: Array<[string, string]> = [
       [`timestamp=9000000000000000`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "9000000000000000"'],
       [`timestamp=1969-01-01T00:00:00Z`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "1969-01-01T00:00:00Z"'],
+      [`timestamp=-5`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "-5"'],
       [`timestamp=${ts + 86_400}`, `timestamp ${new Date((ts + 86_400) * 1000).toISOString()} is in the future (more than 300 s ahead of the server clock)`],
       [`timestamp=${ts}&speed=300`, 'speed must be at most 216.0 knots, got 300'],
       [`timestamp=${ts}&altitude=30000`, 'altitude must be between -1000 and 20000, got 30000'],
@@ -140,5 +142,16 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     assert.equal(unknownBattery.status, 200, await unknownBattery.text());
     const [row] = await t.db.kysely.selectFrom('telemetry_records').select('data').where('device_id', '=', v.device.id).execute();
     assert.equal(row.data, null);
+  });
+
+  test('OsmAnd: a revoked device is told so (403), an unknown one 404; nothing is stored', async () => {
+    const v = await rig(t);
+    await revokeDevice(t.db, { companyId: t.company.id }, v.device.id);
+    const ts = Math.floor(Date.now() / 1000) - 60;
+    const revoked = await fetch(`${osmand.url}/?id=${v.device.identifier}&lat=41.25&lon=-95.99&timestamp=${ts}`);
+    assert.deepEqual([revoked.status, await revoked.text()], [403, `device ${v.device.identifier} has been revoked; provision a new device`]);
+    const unknown = await fetch(`${osmand.url}/?id=NO-SUCH-${v.device.identifier}&lat=41.25&lon=-95.99&timestamp=${ts}`);
+    assert.deepEqual([unknown.status, await unknown.text()], [404, `device NO-SUCH-${v.device.identifier} not found`]);
+    assert.equal(await storedRows(v.device.id), 0);
   });
 });

@@ -138,7 +138,7 @@ eachDialect('telemetry webhooks', (dialect) => {
     const summary = { id: asset.id, name: `Trailer ${dialect} 9`, status: asset.status, type: asset.type, vin: asset.vin ?? null };
     const visit = { id: entered[0].id, geofence_id: geofenceId, start_time: w(15) };
     // The vehicle's visit object with `asset` in the place of `vehicle` (wire-format §4.23).
-    assert.deepEqual(entered[0], { action: 'asset_geofence_event', trigger: 'entered', ...visit, end_time: null, duration: null, asset: summary, start_driver: null, end_driver: null });
+    assert.deepEqual(entered[0], { action: 'asset_geofence_event', trigger: 'entered', ...visit, end_time: null, duration: 0, asset: summary, start_driver: null, end_driver: null });
     await post(t as never, gw.device_token, { records: [ping(5, 40, 1500), ping(6, 50, 2000)] });
     await t.run();
     const exited = r.deliveries(hook.path).map((d) => d.body)[1];
@@ -169,7 +169,7 @@ eachDialect('telemetry webhooks', (dialect) => {
     assert.equal(rest.geofence_id, g.body.geofence.id);
     assert.deepEqual(visits.map((b) => b.trigger), ['entered', 'exited']);
     assert.deepEqual(visits[1], { action: 'vehicle_geofence_event', trigger: 'exited', ...rest });
-    assert.deepEqual(visits[0], { action: 'vehicle_geofence_event', trigger: 'entered', ...rest, end_time: null, duration: null, end_driver: null });
+    assert.deepEqual(visits[0], { action: 'vehicle_geofence_event', trigger: 'entered', ...rest, end_time: null, duration: 0, end_driver: null });
     assert.deepEqual([rest.vehicle.id, rest.start_driver.id], [v.vehicle.id, v.driver.id]);
   });
 });

@@ -37,6 +37,6 @@ export async function geofenceEventsRoutes(app: Api) {
     const f = { window, updatedAfter, geofenceIds: q.geofence_ids, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids };
     const { rows, total } = await listGeofenceEvents(app.db, req.auth, f, page.per_page, page.offset);
     const e = await loadEmbeds(app.db, req.auth.companyId, { users: rows.flatMap((r) => [r.start_driver_id, r.end_driver_id]), vehicles: rows.map((r) => r.vehicle_id) });
-    return listBody('geofence_events', 'geofence_event', rows.map((r) => geofenceEvent(r, e)), page, total);
+    return listBody('geofence_events', 'geofence_event', rows.map((r) => geofenceEvent(r, e, Date.now())), page, total);
   });
 }

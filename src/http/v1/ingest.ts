@@ -33,7 +33,8 @@ export async function ingestRoutes(app: Api) {
   telemetry.start();
   let osmand: OsmandServer | null = null;
   if (cfg.osmandPort !== null) {
-    app.addHook('onListen', async () => {
+    // Started before the API listens (onReady): if its port cannot be bound, the server does not start.
+    app.addHook('onReady', async () => {
       osmand ??= await startOsmand(telemetry, { host: app.config.host, port: cfg.osmandPort!, log: app.log });
     });
   }

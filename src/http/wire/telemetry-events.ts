@@ -98,14 +98,22 @@ export function performanceEvent(p: Selectable<DriverPerformanceEventsTable>, e:
 
 export const GeofenceEvent = Type.Object({
   id: Type.Integer(), geofence_id: Type.Integer(), start_time: DateTime(), end_time: NDateTime(),
-  duration: Type.Union([Type.Integer(), Type.Null()], { description: 'Seconds inside; null while the vehicle is still inside' }),
+  duration: Type.Integer({ description: 'Seconds inside: until end_time, or so far while the vehicle is still inside' }),
   vehicle: VehicleSummary, start_driver: Nullable(UserSummary), end_driver: Nullable(UserSummary),
 });
 
-export function geofenceEvent(g: Selectable<GeofenceEventsTable>, e: Embeds) {
+/**
+ * A visit's `duration` (wire-format §4.23: int seconds): until its exit, or, while it is open, until
+ * `nowMs` (the time of the answer; a webhook announcing the entry passes the entry, so 0).
+ */
+export function visitDuration(start: string, end: string | null, nowMs: number): number {
+  return Math.max(0, Math.round(((end === null ? nowMs : Date.parse(end)) - Date.parse(start)) / 1000));
+}
+
+export function geofenceEvent(g: Selectable<GeofenceEventsTable>, e: Embeds, nowMs: number) {
   return {
     id: g.id, geofence_id: g.geofence_id, start_time: wireTime(g.start_time)!, end_time: wireTime(g.end_time),
-    duration: g.end_time === null ? null : Math.round((Date.parse(g.end_time) - Date.parse(g.start_time)) / 1000),
+    duration: visitDuration(g.start_time, g.end_time, nowMs),
     vehicle: e.vehicle(g.vehicle_id), start_driver: e.user(g.start_driver_id), end_driver: e.user(g.end_driver_id),
   };
 }

@@ -7,7 +7,7 @@
 import { sql, type Selectable } from 'kysely';
 import { fromBool, wireTime } from '../../storage/values.js';
 import { loadEmbeds, rounded } from '../../http/wire/telemetry-common.js';
-import { faultCode, geofenceEvent, performanceEvent } from '../../http/wire/telemetry-events.js';
+import { faultCode, geofenceEvent, performanceEvent, visitDuration } from '../../http/wire/telemetry-events.js';
 import type { FaultCodesTable } from './tables.js';
 import type { Trx } from './tx.js';
 
@@ -38,7 +38,7 @@ export async function performanceBody(trx: Trx, id: number) {
 export async function vehicleVisitBody(trx: Trx, id: number) {
   const row = await trx.selectFrom('geofence_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.start_driver_id, row.end_driver_id], vehicles: [row.vehicle_id] });
-  return geofenceEvent(row, e);
+  return geofenceEvent(row, e, Date.parse(row.start_time));
 }
 
 /** An asset's visit: the same object with `asset` in the place of `vehicle` (§4.23); assets have no driver. */
@@ -47,7 +47,7 @@ export async function assetVisitBody(trx: Trx, id: number) {
   const asset = await trx.selectFrom('assets').select(['id', 'name', 'status', 'type', 'vin']).where('id', '=', row.asset_id).executeTakeFirstOrThrow();
   return {
     id: row.id, geofence_id: row.geofence_id, start_time: wireTime(row.start_time), end_time: wireTime(row.end_time),
-    duration: row.end_time === null ? null : Math.round((Date.parse(row.end_time) - Date.parse(row.start_time)) / 1000),
+    duration: visitDuration(row.start_time, row.end_time, Date.parse(row.start_time)),
     asset, start_driver: null, end_driver: null,
   };
 }
