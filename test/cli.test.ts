@@ -177,7 +177,7 @@ describe('fleet CLI usage', () => {
     }
   });
 
-  it('wrong usage exits 2 with the usage on stderr', async () => {
+  it('wrong usage exits 2 with the usage on stderr (and the message as JSON on stdout with --json)', async () => {
     const cases = [
       [['frobnicate'], 'unknown command: frobnicate'],
       [['company', 'delete'], 'unknown command: company delete'],
@@ -190,7 +190,8 @@ describe('fleet CLI usage', () => {
     for (const [i, [args, message]] of cases.entries()) {
       const r = runs[i];
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stdout, '');
+      // With --json the one object on stdout names the problem too.
+      assert.equal(r.stdout, (args as readonly string[]).includes('--json') ? `${JSON.stringify({ error_message: message })}\n` : '');
       assert.ok(r.stderr.includes(message), r.stderr);
       assert.match(r.stderr, /Usage: fleet <command>/);
     }

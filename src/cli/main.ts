@@ -5,7 +5,7 @@
  * Every command that touches the database applies pending migrations first (so a fresh file works) and
  * closes the database before it returns. With --json a command prints ONE JSON object on stdout.
  * Exit codes: 0 done; 1 refused or failed (the message on stderr, or `{"error_message": …}` on stdout
- * with --json); 2 wrong usage (usage on stderr).
+ * with --json); 2 wrong usage (usage on stderr; with --json also `{"error_message": …}` on stdout).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { AppError } from '../http/plumbing/errors.js';
 import { parseFlags, UsageError, writer, type Command, type Ctx } from './io.js';
 import { apiKeyCreate, apiKeyRevoke, companyCreate, userCreate } from './records.js';
 import { deviceCreate, deviceRevoke } from './devices.js';
+import { vehicleCreate } from './vehicles.js';
 import { simulateCommand } from './simulate.js';
 import { replayCommand } from './replay.js';
 import { APP_COMMANDS } from './apps.js';
@@ -54,6 +55,7 @@ export const COMMANDS: Record<string, Command> = {
   'user create': userCreate,
   'api-key create': apiKeyCreate,
   'api-key revoke': apiKeyRevoke,
+  'vehicle create': vehicleCreate,
   'device create': deviceCreate,
   'device revoke': deviceRevoke,
   simulate: simulateCommand,
@@ -129,6 +131,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     }
   } catch (err) {
     if (err instanceof UsageError) {
+      // With --json the one object on stdout says what is wrong too; the usage text goes to stderr.
+      if (json) process.stdout.write(`${JSON.stringify({ error_message: err.message })}\n`);
       process.stderr.write(`fleet: ${err.message}\n\n${USAGE}`);
       return 2;
     }

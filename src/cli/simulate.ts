@@ -63,6 +63,9 @@ export const simulateCommand: Command = {
     const devices = await simDevices(db, { companyId: company.id }, count);
     if (devices.length === 0) throw new UsageError(`company ${company.id} has no active vehicle without another ELD to simulate`);
     const log = (line: string) => void process.stderr.write(`fleet simulate: ${line}\n`);
+    if (devices.length < count) {
+      log(`company ${company.id} has ${devices.length} vehicle${devices.length === 1 ? '' : 's'} to simulate (active, without another ELD), not ${count}: simulating ${devices.length}`);
+    }
     const sim = new Simulation({ baseUrl, devices, seed, speedup, durationS, backfillS: speedup > 1 ? 3600 : 0, log });
     if (!ctx.json) for (const line of sim.describe()) log(line);
     const stop = () => void sim.stop();

@@ -133,3 +133,30 @@ describe('fleet device usage', () => {
     }
   });
 });
+
+for (const dialect of dialects()) {
+  describe(`fleet vehicle create [${dialect}]`, () => {
+    it('from an empty database to a device on a vehicle, with the CLI alone', async () => {
+      const database = dialect === 'sqlite' ? { url: `sqlite:${join(TMP, 'vehicles.db')}`, drop: async () => {} } : await freshDatabase('postgres');
+      const env = { DATABASE_URL: database.url };
+      try {
+        assert.equal((await fleet(['company', 'create', '--name', 'Acme', '--json'], env)).code, 0);
+        const v = await fleet(['vehicle', 'create', '--company', '1', '--number', 'T-9', '--make', 'Volvo', '--year', '2021', '--json'], env);
+        assert.equal(v.code, 0, v.stderr);
+        assert.deepEqual(json(v), { id: 1, company_id: 1, number: 'T-9', vin: null, make: 'Volvo', model: null, year: '2021' });
+        const d = await fleet(['device', 'create', '--company', '1', '--vehicle', '1', '--identifier', 'SN-V1', '--json'], env);
+        assert.equal(d.code, 0, d.stderr);
+        assert.equal(json(d).vehicle_id, 1);
+        const missing = await fleet(['vehicle', 'create', '--company', '1', '--json'], env);
+        assert.deepEqual([missing.code, json(missing)], [2, { error_message: '--number is required' }]);
+        const taken = await fleet(['vehicle', 'create', '--company', '1', '--number', 'T-9', '--json'], env);
+        assert.equal(taken.code, 1);
+        assert.match(json(taken).error_message, /T-9/);
+        const human = await fleet(['vehicle', 'create', '--company', '1', '--number', 'T-10'], env);
+        assert.equal(human.stdout, 'Created vehicle 2 "T-10" in company 1\n');
+      } finally {
+        await database.drop();
+      }
+    });
+  });
+}

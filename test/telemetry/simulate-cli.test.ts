@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCli, withSqliteFile } from '../helper.js';
 import { createCompany } from '../../src/domain/companies/service.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/index.js';
 
 test('fleet simulate: a bad --url exits 2, an unreachable server exits 1; no device is provisioned or revoked', async () => {
   await withSqliteFile(async (db, url) => {
@@ -18,5 +20,32 @@ test('fleet simulate: a bad --url exits 2, an unreachable server exits 1; no dev
     assert.equal(down.code, 1);
     assert.match(down.err, /no fleet server answers at http:\/\/127\.0\.0\.1:9 \(GET \/healthz: .+\); start one with fleet serve, or pass --url/);
     assert.deepEqual(await db.kysely.selectFrom('devices').select('id').execute(), []);
+  });
+});
+
+test('fleet simulate: asked for more vehicles than the company has, it says so and drives the ones it has', async () => {
+  await withSqliteFile(async (db, url) => {
+    const company = await createCompany(db, { name: 'Small Co' });
+    const now = new Date().toISOString();
+    await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now }).execute();
+    const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (app.server.address() as { port: number }).port;
+      const out: string[] = [];
+      const write = process.stdout.write.bind(process.stdout);
+      (process.stdout as { write: unknown }).write = (s: string) => (out.push(s), true);
+      let res: Awaited<ReturnType<typeof runCli>>;
+      try {
+        res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '3', '--duration', '2m', '--speedup', '3600', '--seed', '1', '--url', `http://127.0.0.1:${port}`, '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+      } finally {
+        (process.stdout as { write: unknown }).write = write;
+      }
+      assert.equal(res.code, 0, res.err);
+      assert.match(res.err, new RegExp(`company ${company.id} has 1 vehicle to simulate \\(active, without another ELD\\), not 3: simulating 1`));
+      assert.equal(JSON.parse(out.join('')).vehicles, 1);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { authenticateDeviceRequest, checkNamedDevice } from '../../telemetry/dev
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import { dropTelemetry, telemetryFor } from '../../telemetry/store/runner.js';
 import { startOsmand, type OsmandServer } from '../../telemetry/osmand.js';
+import { gunzipBody } from '../plumbing/gzip-body.js';
 
 const Result = Type.Object({
   index: Type.Integer({ description: 'Position of the record in the batch (0-based)' }),
@@ -55,6 +56,7 @@ export async function ingestRoutes(app: Api) {
     onRequest: async (req) => {
       (req as unknown as { device: DevicePrincipal }).device = await authenticateDeviceRequest(app.db, req);
     },
+    preParsing: gunzipBody,
     schema: {
       tags: ['device'],
       summary: 'Send a batch of telemetry records (device credential: Authorization: Bearer <device token>)',
