@@ -17,6 +17,7 @@ import { assetGeofences } from './migrations/0013_asset_geofences.js';
 import { ingestNotify } from './migrations/0014_ingest_notify.js';
 import { historyOrder } from './migrations/0015_history_order.js';
 import { historyCovering } from './migrations/0016_history_covering.js';
+import { ptoIdle } from './migrations/0017_pto_idle.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -39,6 +40,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0014_ingest_notify', ingestNotify],
   ['0015_history_order', historyOrder],
   ['0016_history_covering', historyCovering],
+  ['0017_pto_idle', ptoIdle],
 ];
 
 class InCodeProvider implements MigrationProvider {

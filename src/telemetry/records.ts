@@ -174,15 +174,20 @@ function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driv
       const accuracy = numberIn(r, 'accuracy_m', 0, 100_000);
       const altitude = numberIn(r, 'altitude_m', -1000, 20_000);
       const ignition = bool(r, 'ignition');
+      const pto = bool(r, 'pto');
       const batteryPct = numberIn(r, 'battery_pct', 0, 100);
       if (accuracy !== null) data.accuracy_m = accuracy;
       if (altitude !== null) data.altitude_m = altitude;
       if (ignition !== null) data.ignition = ignition;
+      if (pto !== null) data.pto = pto;
       if (batteryPct !== null) data.battery_pct = batteryPct;
       return { pos, data: Object.keys(data).length ? data : null, driverRef: null };
     }
-    case 'engine':
-      return { pos: position(r, false), data: { state: oneOf(r, 'state', ['on', 'off'] as const) }, driverRef: null };
+    case 'engine': {
+      const state = oneOf(r, 'state', ['on', 'off'] as const);
+      const pto = bool(r, 'pto');
+      return { pos: position(r, false), data: pto === null ? { state } : { state, pto }, driverRef: null };
+    }
     case 'driver': {
       const action = oneOf(r, 'action', ['login', 'logout'] as const);
       const id = driverId(r, action === 'login');

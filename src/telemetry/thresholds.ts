@@ -54,6 +54,11 @@ export interface TelemetryConfig {
   maxAgeDays: number;
   /** Port of the OsmAnd/Traccar HTTP protocol, or null when off (the default). `on` means 5055. */
   osmandPort: number | null;
+  /**
+   * Reports leave out idling with the power take-off engaged (D-3: flagged always, excluded on request):
+   * `/v1/idle_events` omits PTO idle events and utilization counts no PTO idle time. Default false.
+   */
+  idleExcludePto: boolean;
 }
 
 interface Spec {
@@ -116,6 +121,13 @@ function osmandPort(env: Env, fail: (m: string) => Error): number | null {
   return whole(env, 'OSMAND_PORT', OSMAND_DEFAULT_PORT, 0, 65_535, fail);
 }
 
+function flag(env: Env, name: string, fail: (m: string) => Error): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'off') return false;
+  if (raw === '1' || raw === 'true' || raw === 'on') return true;
+  throw fail(`${name} must be true or false, got "${env[name]}"`);
+}
+
 /** The telemetry settings of an environment; `fail` builds the configuration error to throw. */
 export function telemetryConfig(env: Env, fail: (m: string) => Error): TelemetryConfig {
   const thresholds = {} as Thresholds;
@@ -131,5 +143,6 @@ export function telemetryConfig(env: Env, fail: (m: string) => Error): Telemetry
     futureSlackS: whole(env, 'TELEMETRY_FUTURE_SLACK_S', 300, 0, 86_400, fail),
     maxAgeDays: whole(env, 'TELEMETRY_MAX_AGE_DAYS', 400, 1, 36_500, fail),
     osmandPort: osmandPort(env, fail),
+    idleExcludePto: flag(env, 'IDLE_EXCLUDE_PTO', fail),
   };
 }

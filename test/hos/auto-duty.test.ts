@@ -7,7 +7,8 @@ const s = (sec: number, speedKph: number, special: 'personal_conveyance' | 'yard
 
 describe('automatic driving detection', () => {
   it('switches to driving above the threshold (5 mph), not at or below it', () => {
-    assert.deepEqual(detectDriving([s(0, 0), s(10, 8.05), s(20, 8.1)]).proposals, [{ status: 'driving', at: 20_000 }]);
+    // 5 mph is 8.04672 kph exactly: at it, not moving; just above it, moving.
+    assert.deepEqual(detectDriving([s(0, 0), s(10, 8.04672), s(20, 8.047)]).proposals, [{ status: 'driving', at: 20_000 }]);
   });
 
   it('proposes on duty 6 minutes after the stop (5-minute prompt, 1 minute unanswered)', () => {

@@ -197,7 +197,7 @@ eachDialect('telemetry endpoints', (dialect) => {
   test('/v1/idle_events: both idles, end_time ascending, with fuel and place', async () => {
     const items = assertList(await t.call({ method: 'GET', url: `/v1/idle_events?start_date=${DAY}&end_date=${DAY}`, headers: UTC }), 'idle_events', 'idle_event');
     assert.equal(items.length, 2);
-    assertKeySet(items[0], ['id', 'start_time', 'end_time', 'veh_fuel_start', 'veh_fuel_end', 'lat', 'lon', 'city', 'state', 'rg_brg', 'rg_km', 'rg_match', 'end_type', 'location', 'driver', 'vehicle', 'eld_device']);
+    assertKeySet(items[0], ['id', 'start_time', 'end_time', 'veh_fuel_start', 'veh_fuel_end', 'lat', 'lon', 'city', 'state', 'rg_brg', 'rg_km', 'rg_match', 'end_type', 'location', 'driver', 'vehicle', 'eld_device', 'pto_active']);
     assert.deepEqual(items.map((i) => [i.start_time, i.end_time, i.end_type]), [[w(0), w(410), 'vehicle_moving'], [w(1610), w(2200), 'engine_stop']]);
     assert.equal(items[0].veh_fuel_start, Math.round((500 / 3.785411784) * 100) / 100);
     assert.equal(items[0].state, 'IL');

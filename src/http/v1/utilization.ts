@@ -44,7 +44,7 @@ export function registerUtilization(app: Api, version: 1 | 2) {
   }, async (req) => {
     const page = pageOf(req.query);
     const w = dateRange(req.query, await companyZone(req, app.db, req.auth.companyId), { defaultDays: 7 });
-    const { rows, total } = await vehicleUtilization(app.db, req.auth, w, req.query.vehicle_ids, page.per_page, page.offset);
+    const { rows, total } = await vehicleUtilization(app.db, req.auth, w, req.query.vehicle_ids, page.per_page, page.offset, app.config.telemetry.idleExcludePto);
     const items = rows.map(({ vehicle, totals: x, lastLocatedAt }) => ({
       vehicle: vehicleSummary(vehicle), driving_fuel: g(x.driving_fuel_l), driving_time: Math.round(x.driving_s), idle_fuel: g(x.idle_fuel_l),
       idle_time: Math.round(x.idle_s), total_distance: miles(x.distance_km) ?? 0, total_fuel: g(x.driving_fuel_l + x.idle_fuel_l),
@@ -63,7 +63,7 @@ export function registerUtilization(app: Api, version: 1 | 2) {
   }, async (req) => {
     const page = pageOf(req.query);
     const w = dateRange(req.query, await companyZone(req, app.db, req.auth.companyId), { defaultDays: 7 });
-    const { rows, total } = await driverUtilization(app.db, req.auth, w, req.query.driver_ids, page.per_page, page.offset);
+    const { rows, total } = await driverUtilization(app.db, req.auth, w, req.query.driver_ids, page.per_page, page.offset, app.config.telemetry.idleExcludePto);
     const items = rows.map(({ driver, totals: x }) => ({
       driver: userSummary(driver), utilization: utilizationPct(x), driving_time: Math.round(x.driving_s), idle_time: Math.round(x.idle_s),
       driving_fuel: g(x.driving_fuel_l), idle_fuel: g(x.idle_fuel_l),

@@ -43,6 +43,7 @@ export const IdleEvent = Type.Object({
   id: Type.Integer(), start_time: DateTime(), end_time: DateTime(), veh_fuel_start: NNum(), veh_fuel_end: NNum(),
   lat: Type.Number(), lon: Type.Number(), city: NStr(), state: NStr(), rg_brg: NNum(), rg_km: NNum(), rg_match: Type.Boolean(),
   end_type: Type.String(), location: NStr(), driver: Nullable(UserSummary), vehicle: VehicleSummary, eld_device: Nullable(EldDeviceSummary),
+  pto_active: Type.Boolean({ description: 'Our addition (domain-rules D-3): the power take-off was engaged during the idling' }),
 });
 
 export function idleEvent(i: Selectable<IdleEventsTable>, e: Embeds) {
@@ -50,7 +51,7 @@ export function idleEvent(i: Selectable<IdleEventsTable>, e: Embeds) {
     id: i.id, start_time: wireTime(i.start_time)!, end_time: wireTime(i.end_time)!, veh_fuel_start: gallons(i.fuel_start_l),
     veh_fuel_end: gallons(i.fuel_end_l), lat: i.lat, lon: i.lon, city: i.city, state: i.state, rg_brg: i.rg_brg, rg_km: i.rg_km,
     rg_match: fromBool(i.rg_match), end_type: i.end_type, location: i.location, driver: e.user(i.driver_id), vehicle: e.vehicle(i.vehicle_id),
-    eld_device: e.device(i.device_id),
+    eld_device: e.device(i.device_id), pto_active: fromBool(i.pto),
   };
 }
 

@@ -5,7 +5,8 @@
  * or the engine stops (`engine_stop`); it is an event only when it lasted `idleThresholdS`. Across a
  * data gap it ends at the last record before the gap (`data_gap`). Without engine information (no
  * engine records, no ignition flag) nothing is idle. Fuel: the cumulative fuel counter at both ends.
- * Driver: the one logged in when idling started, else the first to log in while it lasts.
+ * Driver: the one logged in when idling started, else the first to log in while it lasts. PTO: the
+ * event is flagged when the power take-off was engaged at any record while it lasted (D-3).
  */
 import { hasFix, type Input, type Output, type Step, type Env } from './types.js';
 
@@ -17,6 +18,8 @@ interface Idling {
   driverId: number | null;
   deviceId: number;
   fuelStartL: number | null;
+  /** Absent in states saved before it: not engaged. */
+  pto?: boolean;
 }
 
 export interface IdleState {
@@ -37,7 +40,7 @@ function end(idling: Idling, at: number, endType: string, fuelEndL: number | nul
     kind: 'idle',
     row: {
       start: idling.start, end: at, endType, lat, lon, driverId: idling.driverId,
-      deviceId: idling.deviceId, fuelStartL: idling.fuelStartL, fuelEndL,
+      deviceId: idling.deviceId, fuelStartL: idling.fuelStartL, fuelEndL, pto: idling.pto === true,
     },
   }];
 }
@@ -53,6 +56,7 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
   // A driver who logs in while the engine already idles (the usual warm-up) is the event's driver, as
   // utilization counts that idling for them; a driver already set stays.
   if (idling && idling.driverId === null && r.ctx.driverId !== null) idling = { ...idling, driverId: r.ctx.driverId };
+  if (idling && r.ctx.pto && !idling.pto) idling = { ...idling, pto: true };
   const pos = hasFix(r) ? { lat: r.lat, lon: r.lon } : state.lastPos;
   let standing = state.standing;
 
@@ -61,7 +65,7 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
       if (idling) outputs.push(...end(idling, r.t, 'engine_stop', fuel, env));
       idling = null;
     } else if (!idling && standing && (r.speedKph === null || r.speedKph <= env.th.idleSpeedKph)) {
-      idling = { start: r.t, lat: pos?.lat ?? null, lon: pos?.lon ?? null, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
+      idling = { start: r.t, lat: pos?.lat ?? null, lon: pos?.lon ?? null, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel, pto: r.ctx.pto };
     }
   } else if (r.type === 'location' && hasFix(r)) {
     // A fix whose speed is unknown (no report, nothing to derive it from) leaves standing as it was.
@@ -69,7 +73,7 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
     const engineOn = r.ctx.engine === 'on';
     if (engineOn && standing) {
       if (idling && idling.lat === null) idling = { ...idling, lat: r.lat, lon: r.lon };
-      if (!idling) idling = { start: r.t, lat: r.lat, lon: r.lon, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel };
+      if (!idling) idling = { start: r.t, lat: r.lat, lon: r.lon, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel, pto: r.ctx.pto };
     } else if (idling) {
       outputs.push(...end(idling, r.t, engineOn ? 'vehicle_moving' : 'engine_stop', fuel, env));
       idling = null;

@@ -103,7 +103,7 @@ export interface AssetState {
   geofences: GeofenceState;
 }
 
-const ASSET_CTX: Ctx = { engine: 'unknown', driverId: null, special: null, source: 'eld', speedKph: null };
+const ASSET_CTX: Ctx = { engine: 'unknown', driverId: null, special: null, pto: false, source: 'eld', speedKph: null };
 
 export const initialAssetState = (): AssetState => ({ version: 1, geofences: initialGeofences() });
 

@@ -34,6 +34,8 @@ export interface Ctx {
   engine: Engine;
   driverId: number | null;
   special: Special;
+  /** The power take-off is engaged (D-3: idling with it is flagged). */
+  pto: boolean;
   /** Data source named on driving periods: `eld` (device protocol) or `mobile` (OsmAnd). */
   source: string;
   /**
@@ -98,6 +100,8 @@ export interface IdleRow {
   deviceId: number;
   fuelStartL: number | null;
   fuelEndL: number | null;
+  /** The power take-off was engaged at some time during the event. */
+  pto: boolean;
 }
 
 export interface FaultRow {
@@ -153,6 +157,9 @@ export interface UtilizationRow {
   drivingFuelL: number;
   idleFuelL: number;
   distanceKm: number;
+  /** The part of idleS / idleFuelL with the power take-off engaged. */
+  ptoIdleS: number;
+  ptoIdleFuelL: number;
 }
 
 export type Output =

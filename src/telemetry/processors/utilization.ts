@@ -3,7 +3,9 @@
  * of it, not only idle events), with the fuel burnt and the distance driven, per driver and per
  * 15-minute bucket (so that company-local days, including half-hour zones, add up exactly). The time
  * between two consecutive records is classified by the state at its start; spans longer than `gapS`
- * count for nothing. A vehicle without engine information counts as running while it moves.
+ * count for nothing. A vehicle without engine information counts as running while it moves. Idle time
+ * with the power take-off engaged is also counted apart (a part of idle time), so that reports can
+ * leave it out (D-3).
  */
 import { haversineM } from '../units.js';
 import { hasFix, type Input, type Output, type Step, type Env, type UtilizationRow } from './types.js';
@@ -14,6 +16,7 @@ interface Mark {
   t: number;
   running: boolean;
   moving: boolean;
+  pto?: boolean;
   driverId: number | null;
   fuelL: number | null;
   km: number | null;
@@ -37,6 +40,7 @@ export function spread(from: number, to: number, total: Omit<UtilizationRow, 'bu
       driverId: total.driverId, bucketStart: b,
       drivingS: total.drivingS * part, idleS: total.idleS * part,
       drivingFuelL: total.drivingFuelL * part, idleFuelL: total.idleFuelL * part, distanceKm: total.distanceKm * part,
+      ptoIdleS: total.ptoIdleS * part, ptoIdleFuelL: total.ptoIdleFuelL * part,
     });
   }
   return out;
@@ -52,7 +56,7 @@ export function utilization(state: UtilizationState, r: Input, env: Env): Step<U
   const moving = isFix ? (r.ctx.speedKph ?? 0) > th.idleSpeedKph : false;
   const running = r.ctx.engine === 'on' || (r.ctx.engine === 'unknown' && moving);
   const mark: Mark = {
-    t: r.t, running, moving, driverId: r.ctx.driverId,
+    t: r.t, running, moving, pto: r.ctx.pto, driverId: r.ctx.driverId,
     fuelL: r.fuelUsedL ?? prev?.fuelL ?? null, km: r.odometerKm ?? null,
     lat: hasFix(r) ? r.lat : (prev?.lat ?? null), lon: hasFix(r) ? r.lon : (prev?.lon ?? null),
   };
@@ -65,9 +69,10 @@ export function utilization(state: UtilizationState, r: Input, env: Env): Step<U
       if (prev.km !== null && r.odometerKm !== null && r.odometerKm >= prev.km) km = r.odometerKm - prev.km;
       else if (prev.lat !== null && prev.lon !== null && mark.lat !== null && mark.lon !== null) km = haversineM(prev.lat, prev.lon, mark.lat, mark.lon) / 1000;
     }
+    const pto = prev.pto === true;
     const total = prev.moving
-      ? { driverId: prev.driverId, drivingS: seconds, idleS: 0, drivingFuelL: fuel, idleFuelL: 0, distanceKm: km }
-      : { driverId: prev.driverId, drivingS: 0, idleS: seconds, drivingFuelL: 0, idleFuelL: fuel, distanceKm: 0 };
+      ? { driverId: prev.driverId, drivingS: seconds, idleS: 0, drivingFuelL: fuel, idleFuelL: 0, distanceKm: km, ptoIdleS: 0, ptoIdleFuelL: 0 }
+      : { driverId: prev.driverId, drivingS: 0, idleS: seconds, drivingFuelL: 0, idleFuelL: fuel, distanceKm: 0, ptoIdleS: pto ? seconds : 0, ptoIdleFuelL: pto ? fuel : 0 };
     for (const row of spread(prev.t, r.t, total)) outputs.push({ kind: 'utilization', row });
   }
   return { state: { last: mark }, outputs };

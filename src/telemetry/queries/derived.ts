@@ -35,12 +35,14 @@ export async function listDrivingPeriods(db: Db, t: Tenant, f: PeriodFilters, li
   return { rows, total };
 }
 
-export async function listIdleEvents(db: Db, t: Tenant, f: PeriodFilters, limit: number, offset: number) {
+/** Idle events overlapping the window; without PTO idling when `excludePto` (IDLE_EXCLUDE_PTO). */
+export async function listIdleEvents(db: Db, t: Tenant, f: PeriodFilters & { excludePto?: boolean }, limit: number, offset: number) {
   let base = db.kysely
     .selectFrom('idle_events')
     .where('company_id', '=', t.companyId)
     .where('start_time', '<', f.window.end.toISOString())
     .where('end_time', '>', f.window.start.toISOString());
+  if (f.excludePto) base = base.where('pto', '=', 0);
   if (f.driverIds?.length) base = base.where('driver_id', 'in', f.driverIds);
   if (f.vehicleIds?.length) base = base.where('vehicle_id', 'in', f.vehicleIds);
   const [rows, total] = await Promise.all([

@@ -1,7 +1,8 @@
 /**
  * Utilization over a window (wire-format §4.17, domain-rules §4.4): sums of the 15-minute buckets per
  * vehicle (every vehicle of the company is listed, zeros when idle) or per driver (every driver).
- * utilization % = driving_time / (driving_time + idle_time) × 100.
+ * utilization % = driving_time / (driving_time + idle_time) × 100. With `excludePto` (IDLE_EXCLUDE_PTO)
+ * idle time and idle fuel leave out what was idled with the power take-off engaged.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
@@ -19,7 +20,7 @@ export interface Totals {
 
 const ZERO: Totals = { driving_s: 0, idle_s: 0, driving_fuel_l: 0, idle_fuel_l: 0, distance_km: 0 };
 
-async function sums(db: Db, t: Tenant, w: Window, by: 'vehicle_id' | 'driver_id', ids: number[]): Promise<Map<number, Totals>> {
+async function sums(db: Db, t: Tenant, w: Window, by: 'vehicle_id' | 'driver_id', ids: number[], excludePto: boolean): Promise<Map<number, Totals>> {
   const out = new Map<number, Totals>();
   if (ids.length === 0) return out;
   const rows = await db.kysely
@@ -27,9 +28,9 @@ async function sums(db: Db, t: Tenant, w: Window, by: 'vehicle_id' | 'driver_id'
     .select([
       by,
       sql<number>`sum(driving_s)`.as('driving_s'),
-      sql<number>`sum(idle_s)`.as('idle_s'),
+      (excludePto ? sql<number>`sum(idle_s - pto_idle_s)` : sql<number>`sum(idle_s)`).as('idle_s'),
       sql<number>`sum(driving_fuel_l)`.as('driving_fuel_l'),
-      sql<number>`sum(idle_fuel_l)`.as('idle_fuel_l'),
+      (excludePto ? sql<number>`sum(idle_fuel_l - pto_idle_fuel_l)` : sql<number>`sum(idle_fuel_l)`).as('idle_fuel_l'),
       sql<number>`sum(distance_km)`.as('distance_km'),
     ])
     .where('company_id', '=', t.companyId)
@@ -47,7 +48,7 @@ async function sums(db: Db, t: Tenant, w: Window, by: 'vehicle_id' | 'driver_id'
   return out;
 }
 
-export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleIds: number[] | undefined, limit: number, offset: number) {
+export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleIds: number[] | undefined, limit: number, offset: number, excludePto = false) {
   let base = db.kysely.selectFrom('vehicles').where('company_id', '=', t.companyId);
   if (vehicleIds?.length) base = base.where('id', 'in', vehicleIds);
   const [vehicles, total] = await Promise.all([
@@ -56,7 +57,7 @@ export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleId
   ]);
   const ids = vehicles.map((v) => v.id);
   const [totals, latest] = await Promise.all([
-    sums(db, t, w, 'vehicle_id', ids),
+    sums(db, t, w, 'vehicle_id', ids, excludePto),
     ids.length
       ? db.kysely.selectFrom('vehicle_locations_latest').select(['vehicle_id', 'located_at']).where('vehicle_id', 'in', ids).execute()
       : Promise.resolve([]),
@@ -65,14 +66,14 @@ export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleId
   return { total, rows: vehicles.map((v) => ({ vehicle: v, totals: totals.get(v.id) ?? ZERO, lastLocatedAt: lastAt.get(v.id) ?? null })) };
 }
 
-export async function driverUtilization(db: Db, t: Tenant, w: Window, driverIds: number[] | undefined, limit: number, offset: number) {
+export async function driverUtilization(db: Db, t: Tenant, w: Window, driverIds: number[] | undefined, limit: number, offset: number, excludePto = false) {
   let base = db.kysely.selectFrom('users').where('company_id', '=', t.companyId).where('role', '=', 'driver');
   if (driverIds?.length) base = base.where('id', 'in', driverIds);
   const [drivers, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     countOf(base.select('id')),
   ]);
-  const totals = await sums(db, t, w, 'driver_id', drivers.map((d) => d.id));
+  const totals = await sums(db, t, w, 'driver_id', drivers.map((d) => d.id), excludePto);
   return { total, rows: drivers.map((d) => ({ driver: d, totals: totals.get(d.id) ?? ZERO })) };
 }
 

@@ -60,7 +60,7 @@ async function writeIdle(trx: Trx, t: Target, rows: IdleRow[], now: string) {
       device_id: e.deviceId, driver_id: e.driverId, end_time: toIso(e.end), end_type: e.endType, lat: e.lat, lon: e.lon,
       city: place?.city ?? null, state: place?.state ?? null, rg_brg: place ? Math.round(place.bearingDeg) : null,
       rg_km: place ? Math.round(place.distanceKm * 100) / 100 : null, rg_match: place?.match ? 1 : 0, location: place?.description ?? null,
-      fuel_start_l: e.fuelStartL, fuel_end_l: e.fuelEndL,
+      fuel_start_l: e.fuelStartL, fuel_end_l: e.fuelEndL, pto: e.pto ? 1 : 0,
     };
     await trx
       .insertInto('idle_events')
@@ -161,25 +161,29 @@ async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow[]) {
     if (!s) sums.set(k, { ...r });
     else {
       s.drivingS += r.drivingS; s.idleS += r.idleS; s.drivingFuelL += r.drivingFuelL; s.idleFuelL += r.idleFuelL; s.distanceKm += r.distanceKm;
+      s.ptoIdleS += r.ptoIdleS; s.ptoIdleFuelL += r.ptoIdleFuelL;
     }
   }
   for (const r of sums.values()) {
-    await addUtilization(trx, t.kind, t.companyId, t.vehicleId, r.driverId ?? 0, toIso(r.bucketStart), r.drivingS, r.idleS, r.drivingFuelL, r.idleFuelL, r.distanceKm);
+    await addUtilization(trx, t.kind, t.companyId, t.vehicleId, r.driverId ?? 0, toIso(r.bucketStart), r.drivingS, r.idleS, r.drivingFuelL, r.idleFuelL, r.distanceKm,
+      r.ptoIdleS, r.ptoIdleFuelL);
   }
 }
 
-const add = (c: 'driving_s' | 'idle_s' | 'driving_fuel_l' | 'idle_fuel_l' | 'distance_km') => sql<number>`utilization_buckets.${sql.ref(c)} + excluded.${sql.ref(c)}`;
+const add = (c: 'driving_s' | 'idle_s' | 'driving_fuel_l' | 'idle_fuel_l' | 'distance_km' | 'pto_idle_s' | 'pto_idle_fuel_l') => sql<number>`utilization_buckets.${sql.ref(c)} + excluded.${sql.ref(c)}`;
 
 /** Adds to one utilization bucket (a batch touches one or two: prepared once, run per bucket). */
 const addUtilization = prepared((db, _kind, companyId: number, vehicleId: number, driverId: number, bucketStart: string, drivingS: number, idleS: number,
-  drivingFuelL: number, idleFuelL: number, distanceKm: number) =>
+  drivingFuelL: number, idleFuelL: number, distanceKm: number, ptoIdleS: number, ptoIdleFuelL: number) =>
   db.insertInto('utilization_buckets')
     .values({
       company_id: companyId, vehicle_id: vehicleId, driver_id: driverId, bucket_start: bucketStart,
       driving_s: drivingS, idle_s: idleS, driving_fuel_l: drivingFuelL, idle_fuel_l: idleFuelL, distance_km: distanceKm,
+      pto_idle_s: ptoIdleS, pto_idle_fuel_l: ptoIdleFuelL,
     })
     .onConflict((oc) => oc.columns(['vehicle_id', 'driver_id', 'bucket_start']).doUpdateSet({
       driving_s: add('driving_s'), idle_s: add('idle_s'), driving_fuel_l: add('driving_fuel_l'), idle_fuel_l: add('idle_fuel_l'), distance_km: add('distance_km'),
+      pto_idle_s: add('pto_idle_s'), pto_idle_fuel_l: add('pto_idle_fuel_l'),
     })));
 
 export async function writeOutputs(trx: Trx, t: Target, outputs: Output[]): Promise<void> {

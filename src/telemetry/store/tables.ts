@@ -94,6 +94,8 @@ export interface IdleEventsTable {
   location: string | null;
   fuel_start_l: number | null;
   fuel_end_l: number | null;
+  /** 1 when the power take-off was engaged during the event (migration 0017). */
+  pto: Generated<number>;
   created_at: string;
 }
 
@@ -187,6 +189,9 @@ export interface UtilizationBucketsTable {
   driving_fuel_l: number;
   idle_fuel_l: number;
   distance_km: number;
+  /** The part of idle_s and idle_fuel_l with the power take-off engaged (migration 0017). */
+  pto_idle_s: Generated<number>;
+  pto_idle_fuel_l: Generated<number>;
 }
 
 export interface TelemetryTables {

@@ -104,7 +104,7 @@ test('geofence confirmation count is a threshold', () => {
 });
 
 test('utilization: spans split over 15-minute buckets, driving vs idle, gaps count nothing', () => {
-  const parts = spread(T + 10 * 60_000, T + 20 * 60_000, { driverId: 1, drivingS: 600, idleS: 0, drivingFuelL: 6, idleFuelL: 0, distanceKm: 10 });
+  const parts = spread(T + 10 * 60_000, T + 20 * 60_000, { driverId: 1, drivingS: 600, idleS: 0, drivingFuelL: 6, idleFuelL: 0, distanceKm: 10, ptoIdleS: 0, ptoIdleFuelL: 0 });
   assert.deepEqual(parts.map((p) => [sec(p.bucketStart), p.drivingS, p.drivingFuelL, p.distanceKm]), [[0, 300, 3, 5], [900, 300, 3, 5]]);
 
   const { outputs } = run([engineRec(0, 'on'), ...drive(0, 600, 0), ...drive(610, 1210, 60, { km0: 100, fuel0: 10, fuelPerS: 0.01 }), ...drive(3000, 3010, 0)]);
