@@ -18,6 +18,7 @@ import { ingestNotify } from './migrations/0014_ingest_notify.js';
 import { historyOrder } from './migrations/0015_history_order.js';
 import { historyCovering } from './migrations/0016_history_covering.js';
 import { ptoIdle } from './migrations/0017_pto_idle.js';
+import { geofenceHoles } from './migrations/0018_geofence_holes.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -41,6 +42,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0015_history_order', historyOrder],
   ['0016_history_covering', historyCovering],
   ['0017_pto_idle', ptoIdle],
+  ['0018_geofence_holes', geofenceHoles],
 ];
 
 class InCodeProvider implements MigrationProvider {

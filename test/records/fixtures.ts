@@ -20,7 +20,7 @@ export const DOCUMENT_KEYS = [
   'size_bytes', 'sha256', 'download_url', 'upload_url', 'created_at', 'updated_at',
 ];
 export const GEOFENCE_KEYS = [
-  'id', 'name', 'category', 'status', 'description', 'address', 'shape', 'location_points', 'center', 'radius_m',
+  'id', 'name', 'category', 'status', 'description', 'address', 'shape', 'location_points', 'holes', 'center', 'radius_m',
   'created_at', 'updated_at',
 ];
 export const VEHICLE_SUMMARY_KEYS = ['id', 'number', 'year', 'make', 'model', 'vin', 'metric_units'];

@@ -6,8 +6,10 @@
  * - A polygon is a ring of at least 3 distinct points. It is closed: when the last point repeats the
  *   first it is dropped, otherwise the ring closes from the last point back to the first. Consecutive
  *   repeats are dropped. The ring must not cross itself and must enclose an area.
+ * - A polygon may have holes (domain-rules §4.2): rings by the same rules, each inside the outer ring,
+ *   crossing neither it nor another hole, and not inside another hole. A point in a hole is outside.
  * - A circle is a center and a radius > 0.
- * - A point exactly on the boundary counts as inside (deterministic results).
+ * - A point exactly on the boundary counts as inside (deterministic results), a hole's boundary too.
  */
 import { polygon as turfPolygon, point as turfPoint } from '@turf/helpers';
 import { kinks } from '@turf/kinks';
@@ -21,7 +23,7 @@ export interface LatLon {
 }
 
 export type GeofenceShape =
-  | { shape: 'polygon'; points: LatLon[] }
+  | { shape: 'polygon'; points: LatLon[]; holes?: LatLon[][] }
   | { shape: 'circle'; center: LatLon; radius_m: number };
 
 export interface Bounds {
@@ -54,9 +56,9 @@ export function ringVertices(points: LatLon[]): LatLon[] {
   return out;
 }
 
-function toTurf(vertices: LatLon[]) {
-  const ring = [...vertices, vertices[0]].map((p) => [p.lon, p.lat]);
-  return turfPolygon([ring]);
+function toTurf(vertices: LatLon[], holes: LatLon[][] = []) {
+  const ring = (v: LatLon[]) => [...v, v[0]].map((p) => [p.lon, p.lat]);
+  return turfPolygon([ring(vertices), ...holes.map(ring)]);
 }
 
 /**
@@ -81,6 +83,33 @@ export function checkPolygon(field: string, points: LatLon[]): { vertices: LatLo
     return { problem: `${field} must enclose an area; the points lie on one line` };
   }
   return { vertices };
+}
+
+/**
+ * The holes' vertices when `holes` are valid holes of the polygon `outer` (its checked vertices), else
+ * the problem, naming `holes[i]`.
+ */
+export function checkHoles(outer: LatLon[], holes: LatLon[][]): { holes: LatLon[][] } | { problem: string } {
+  const rings: LatLon[][] = [];
+  for (let i = 0; i < holes.length; i++) {
+    const checked = checkPolygon(`holes[${i}]`, holes[i]);
+    if ('problem' in checked) return checked;
+    rings.push(checked.vertices);
+  }
+  const crossings = kinks(toTurf(outer, rings)).features;
+  if (crossings.length > 0) {
+    const [lon, lat] = crossings[0].geometry.coordinates;
+    return { problem: `holes must lie inside location_points without crossing it or each other; edges cross near lat ${round(lat)}, lon ${round(lon)}` };
+  }
+  const outerPolygon = toTurf(outer);
+  for (let i = 0; i < rings.length; i++) {
+    const strictlyIn = (p: LatLon, poly: ReturnType<typeof toTurf>) => booleanPointInPolygon(turfPoint([p.lon, p.lat]), poly, { ignoreBoundary: true });
+    if (!rings[i].every((p) => strictlyIn(p, outerPolygon))) return { problem: `holes[${i}] must lie inside location_points` };
+    for (let j = 0; j < rings.length; j++) {
+      if (j !== i && strictlyIn(rings[i][0], toTurf(rings[j]))) return { problem: `holes[${i}] must not lie inside holes[${j}]` };
+    }
+  }
+  return { holes: rings };
 }
 
 /** Why a center and radius do not describe a circle, or null. */
@@ -136,7 +165,7 @@ export function distanceM(a: LatLon, b: LatLon): number {
  */
 export function contains(g: GeofenceShape, p: LatLon, bufferM = 0): boolean {
   if (g.shape === 'circle') return distanceM(g.center, p) <= g.radius_m + bufferM;
-  return booleanPointInPolygon(turfPoint([p.lon, p.lat]), toTurf(g.points));
+  return booleanPointInPolygon(turfPoint([p.lon, p.lat]), toTurf(g.points, g.holes));
 }
 
 /** Cheap pre-check before `contains`: is the point inside the bounding box? */

@@ -10,7 +10,7 @@ import { fromJson, json, nowIso } from '../../storage/values.js';
 import { AppError, badRequest, notFound, validation } from '../../http/plumbing/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
-import { boundsOf, checkPolygon, circleProblem, type GeofenceShape, type LatLon } from './geometry.js';
+import { boundsOf, checkHoles, checkPolygon, circleProblem, type GeofenceShape, type LatLon } from './geometry.js';
 import type { GeofencesTable } from './tables.js';
 import * as repo from './repository.js';
 
@@ -25,6 +25,7 @@ export interface GeofenceInput {
   description?: string | null;
   address?: string | null;
   location_points?: LatLon[];
+  holes?: LatLon[][];
   center?: LatLon;
   radius_m?: number;
 }
@@ -33,7 +34,8 @@ export function shapeOf(row: repo.GeofenceRow): GeofenceShape {
   if (row.shape === 'circle') {
     return { shape: 'circle', center: { lat: row.center_lat!, lon: row.center_lon! }, radius_m: row.radius_m! };
   }
-  return { shape: 'polygon', points: fromJson<LatLon[]>(row.location_points, []) };
+  const holes = fromJson<LatLon[][]>(row.holes, []);
+  return { shape: 'polygon', points: fromJson<LatLon[]>(row.location_points, []), ...(holes.length ? { holes } : {}) };
 }
 
 const invalid = (problem: string) => new AppError('validation_failed', problem);
@@ -44,10 +46,23 @@ function shapeFrom(input: GeofenceInput, current: GeofenceShape | null, circular
   const circle = input.center !== undefined || input.radius_m !== undefined;
   if (circularOnly && polygon) throw validation('location_points', 'is not accepted here: a circular geofence takes center and radius_m');
   if (polygon && circle) throw badRequest('send location_points for a polygon, or center and radius_m for a circle, not both');
-  if (polygon) {
-    const checked = checkPolygon('location_points', input.location_points!);
+  if (input.holes !== undefined && circle) throw badRequest('holes belong to a polygon (location_points), not to a circle');
+  if (input.holes !== undefined && !polygon && current?.shape !== 'polygon') throw validation('holes', 'need location_points: only a polygon has holes');
+  if (polygon || input.holes !== undefined) {
+    let points: LatLon[];
+    if (polygon) {
+      const checked = checkPolygon('location_points', input.location_points!);
+      if ('problem' in checked) throw invalid(checked.problem);
+      points = checked.vertices;
+    } else {
+      points = (current as Extract<GeofenceShape, { shape: 'polygon' }>).points;
+    }
+    // New points keep no old holes unless sent again: the old ones may not fit the new ring.
+    const holes = input.holes ?? [];
+    if (holes.length === 0) return { shape: 'polygon', points };
+    const checked = checkHoles(points, holes);
     if ('problem' in checked) throw invalid(checked.problem);
-    return { shape: 'polygon', points: checked.vertices };
+    return { shape: 'polygon', points, holes: checked.holes };
   }
   if (!circle) {
     if (current) return null;
@@ -68,6 +83,7 @@ function geometryColumns(g: GeofenceShape) {
   return {
     shape: g.shape,
     location_points: json(g.shape === 'polygon' ? g.points : []),
+    holes: json(g.shape === 'polygon' ? (g.holes ?? []) : []),
     center_lat: g.shape === 'circle' ? g.center.lat : null,
     center_lon: g.shape === 'circle' ? g.center.lon : null,
     radius_m: g.shape === 'circle' ? g.radius_m : null,

@@ -13,6 +13,8 @@ export interface GeofencesTable {
   shape: string;
   /** JSON array of `{lat, lon}`: a polygon's vertices (the ring closes back to the first); `[]` for a circle. */
   location_points: string;
+  /** JSON array of a polygon's holes, each a ring like location_points; `[]` for none (migration 0018). */
+  holes: Generated<string>;
   center_lat: number | null;
   center_lon: number | null;
   radius_m: number | null;

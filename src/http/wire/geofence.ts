@@ -22,6 +22,7 @@ export const Geofence = Type.Object({
   address: NStr(),
   shape: Type.String({ enum: ['polygon', 'circle'] }),
   location_points: Type.Array(Point, { description: "A polygon's vertices (the ring closes back to the first); [] for a circle" }),
+  holes: Type.Array(Type.Array(Point), { description: "Ours: a polygon's holes, rings like location_points (a point in one is outside); [] for none" }),
   center: Nullable(Point),
   radius_m: NNum(),
   created_at: DateTime(),
@@ -40,6 +41,10 @@ export const GeofenceBody = Type.Object({
     maxItems: 1000,
     description: 'Polygon: at least 3 distinct points, not crossing itself; the last may repeat the first',
   })),
+  holes: opt(Type.Array(Type.Array(PointIn, { maxItems: 1000 }), {
+    maxItems: 100,
+    description: 'Polygon: holes, each a ring by the rules of location_points, inside it and not crossing it or another hole; [] for none',
+  })),
   center: opt(Type.Object({ lat: PointIn.properties.lat, lon: PointIn.properties.lon }, { description: 'Circle: its center' })),
   radius_m: opt(Type.Number({ maximum: MAX_RADIUS_M, description: 'Circle: its radius in meters, greater than 0' })),
 });
@@ -55,6 +60,7 @@ export function geofenceWire(row: GeofenceRow) {
     address: row.address,
     shape: g.shape,
     location_points: g.shape === 'polygon' ? g.points : [],
+    holes: g.shape === 'polygon' ? (g.holes ?? []) : [],
     center: g.shape === 'circle' ? g.center : null,
     radius_m: g.shape === 'circle' ? g.radius_m : null,
     created_at: wireTime(row.created_at)!,
