@@ -58,7 +58,7 @@ export function fault(r: Record<string, unknown>, h: Helpers): FaultFields {
   if (protocol === 'obd2') {
     const code = r.code;
     if (code === undefined || code === null) h.fail('code is required for an obd2 fault, e.g. "P0420"');
-    if (typeof code !== 'string' || !OBD2.test(code.toUpperCase())) h.fail(`code must be an OBD-II code such as P0420 (letter P, C, B or U, then 4 hex digits), got "${String(code)}"`);
+    if (typeof code !== 'string' || !OBD2.test(code.toUpperCase())) h.fail(`code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "${String(code)}"`);
     const c = (code as string).toUpperCase();
     return { ...base, key: `obd2:${c}`, code: c, spn: null, fmi: null, source_address: null, is_sid: false };
   }

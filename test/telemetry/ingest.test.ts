@@ -67,7 +67,7 @@ eachDialect('device ingestion', (dialect) => {
       [4, 104, 'rejected', 'type must be one of: location, engine, driver, fault, acceleration, duty_status, inspection, form_entry'],
       [5, 105, 'rejected', 'time must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "yesterday"'],
       [6, 106, 'rejected', `driver_id ${foreignDriver.id} is not a driver of this company`],
-      [7, 107, 'rejected', 'code must be an OBD-II code such as P0420 (letter P, C, B or U, then 4 hex digits), got "X1234"'],
+      [7, 107, 'rejected', 'code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "X1234"'],
       [8, 108, 'rejected', 'lat 0, lon 0 is not a position (a device without a GPS fix must leave lat and lon out)'],
       [9, null, 'rejected', 'record must be a JSON object'],
       [10, 100, 'duplicate', null],
