@@ -5,18 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
+import { eachDialect, type TestApp } from '../helper.js';
 import { assertList } from '../http/fixtures.js';
-import { at, engine, rig, send, settle, track, type Rig } from './fixtures.js';
+import { at, engine, useRigApp, send, settle, track, type Rig } from './fixtures.js';
 
 eachDialect('a DM1 with no active DTCs', (dialect) => {
-  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const setup = useRigApp(dialect);
   let t: TestApp;
   let v: Rig;
-  before(async () => {
-    t = await getApp();
-    v = await rig(t);
-  });
+  before(async () => ({ t, v } = await setup()));
 
   test('closes the faults of its source address only, as no longer observed (not cleared)', async () => {
     const dtc = (s: number, sa: number, spn: number, fmi: number) => ({ type: 'fault', time: at(s), protocol: 'j1939', spn, fmi, source_address: sa });

@@ -3,7 +3,7 @@
  * through the real device API, and synthetic tracks (fixes along a straight line at a given speed).
  */
 import assert from 'node:assert/strict';
-import type { TestApp, TestCompany } from '../helper.js';
+import { useApp, type Dialect, type TestApp, type TestCompany } from '../helper.js';
 import { createUser, createVehicle, uniq } from '../http/fixtures.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
@@ -22,6 +22,13 @@ export async function rig(t: TestApp, as?: TestCompany): Promise<Rig> {
   const driver = await createUser(t, {}, as);
   const device = await provisionDevice(t.db, { companyId: (as ?? t.company).id }, { identifier: `SN-${uniq()}`, vehicleId: vehicle.id });
   return { vehicle, driver, device, seq: 0 };
+}
+
+/** A test file's app, processing at once (no reorder window, no background sweep), and one rig on it; made once. */
+export function useRigApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<{ t: TestApp; v: Rig }> {
+  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0', ...env });
+  let made: Promise<{ t: TestApp; v: Rig }> | null = null;
+  return () => (made ??= getApp().then(async (t) => ({ t, v: await rig(t) })));
 }
 
 export async function post(t: TestApp, token: string | null, body: unknown, headers: Record<string, string> = {}) {

@@ -5,17 +5,14 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { at, rig, track, type Rig } from './fixtures.js';
+import { eachDialect, type TestApp } from '../helper.js';
+import { at, useRigApp, track, type Rig } from './fixtures.js';
 
 eachDialect('gzip device batches', (dialect) => {
-  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const setup = useRigApp(dialect);
   let t: TestApp;
   let v: Rig;
-  before(async () => {
-    t = await getApp();
-    v = await rig(t);
-  });
+  before(async () => ({ t, v } = await setup()));
   const send = async (body: Buffer, encoding: string) => {
     const res = await t.app.inject({
       method: 'POST', url: '/device/v1/batches', payload: body,

@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
+import { eachDialect, type TestApp } from '../helper.js';
 import { assertList } from '../http/fixtures.js';
 import { addDays } from '../../src/http/wire/telemetry-dates.js';
-import { DAY, engine, rig, send, settle, T0, type Rig } from './fixtures.js';
+import { DAY, engine, useRigApp, send, settle, T0, type Rig } from './fixtures.js';
 
 const NEXT = addDays(DAY, 1);
 /** Seconds from T0 (14:00 UTC on DAY) to 02:00 UTC on the next day. */
@@ -18,12 +18,11 @@ const EASTERN = { 'x-time-zone': 'Eastern Time (US & Canada)' };
 const iso = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 eachDialect('date parameters: UTC days unless X-Time-Zone', (dialect) => {
-  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const setup = useRigApp(dialect);
   let t: TestApp;
   let v: Rig;
   before(async () => {
-    t = await getApp();
-    v = await rig(t);
+    ({ t, v } = await setup());
     const fix = (s: number, kph: number) => ({ type: 'location', time: iso(s), lat: 39.8, lon: -89.65 + s / 100_000, speed_kph: kph, bearing_deg: 90 });
     await send(t, v, [
       engine(S, 'on', { lat: 39.8, lon: -89.65 }), fix(S + 10, 0), fix(S + 400, 0), fix(S + 410, 80),
