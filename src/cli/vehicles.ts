@@ -1,10 +1,13 @@
 /** `fleet vehicle create`: a vehicle to put a device on, without going through the API. */
 import { createVehicle } from '../domain/vehicles/service.js';
-import { companyRef, findCompany, optionalFlag, requireFlag, type Command } from './io.js';
+import { companyRef, findCompany, optionalFlag, requireFlag, UsageError, type Command } from './io.js';
+
+/** The longest value of each flag, as POST /v1/vehicles accepts (src/http/v1/vehicles.ts). */
+const MAX_LENGTH = { number: 64, vin: 255, make: 255, model: 255, year: 8 } as const;
 
 export const vehicleCreate: Command = {
   usage: 'vehicle create --company ID --number NUMBER [--vin VIN] [--make M] [--model M] [--year Y]',
-  summary: 'Create a vehicle (the same checks as POST /v1/vehicles); its id is what `device create --vehicle` takes.',
+  summary: 'Create a vehicle; its id is what `device create --vehicle` takes.',
   flags: {
     company: { type: 'string' },
     number: { type: 'string' },
@@ -20,6 +23,9 @@ export const vehicleCreate: Command = {
     for (const f of ['vin', 'make', 'model', 'year'] as const) {
       const v = optionalFlag(flags, f);
       if (v !== undefined) input[f] = v;
+    }
+    for (const [f, max] of Object.entries(MAX_LENGTH)) {
+      if (input[f] !== undefined && input[f].length > max) throw new UsageError(`--${f} must be at most ${max} characters long`);
     }
     const { db } = await ctx.database();
     const company = await findCompany(db, ref);

@@ -11,7 +11,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import { deviceByIdentifier, identifierRevoked } from '../domain/devices/service.js';
+import { deviceByIdentifier } from '../domain/devices/service.js';
 import { KPH_PER_KNOT } from './units.js';
 import type { Telemetry } from './store/runner.js';
 
@@ -114,12 +114,9 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
       return reply.code(400).type('text/plain').send((err as Error).message);
     }
     const device = await deviceByIdentifier(telemetry.db, parsed.id);
-    if (!device) {
-      if (await identifierRevoked(telemetry.db, parsed.id)) {
-        return reply.code(403).type('text/plain').send(`device ${parsed.id} has been revoked; provision a new device`);
-      }
-      return reply.code(404).type('text/plain').send(`device ${parsed.id} not found`);
-    }
+    // One answer for unknown and revoked: the protocol has no credential, so telling them apart would
+    // let anyone list the revoked serials.
+    if (!device) return reply.code(404).type('text/plain').send(`device ${parsed.id} not found (no active device has this identifier; a revoked one needs a new device)`);
     const out = await telemetry.ingest(device, 1, [parsed.record]);
     const r = out.results[0];
     if (r.status === 'rejected') return reply.code(400).type('text/plain').send(osmandMessage(r.error_message ?? 'rejected'));

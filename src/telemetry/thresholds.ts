@@ -32,7 +32,7 @@ export interface Thresholds {
   hardCornerG: number;
   /** Harsh events below this speed are ignored, kph (D-12). Default 16. */
   harshMinSpeedKph: number;
-  /** Accelerations are derived from speed and heading samples at most this far apart, s (§6.4: at 1 Hz or faster). Default 1. */
+  /** Accelerations are derived from speed and heading samples at most this far apart, s (§6.4: at 1 Hz or faster; up to 2 tolerates a late sample). Default 1. */
   derivedMaxSampleS: number;
   /** Policy maximum speed (D-13), kph. Default 120.7008 (75 mph). */
   speedingKph: number;
@@ -66,17 +66,23 @@ interface Spec {
   def: number;
   min: number;
   max: number;
+  /**
+   * Accepted up to `max`, used up to this: 8.05, the rounded 5 mph that was once the default, is read
+   * as 5 mph exactly (the ELD rule's ceiling), so that a setting written then still starts the server.
+   */
+  atMost?: number;
 }
 
 /** Miles per hour in kph, exactly (1 mi = 1.609344 km): the rules' limits are set in mph. */
 const mph = (v: number) => Math.round(mphToKph(v) * 1e6) / 1e6;
+const FIVE_MPH = mph(5);
 
 /** Every threshold with its environment variable, default and accepted range. */
 export const THRESHOLD_SPECS: Record<keyof Thresholds, Spec> = {
-  movingSpeedKph: { env: 'MOVING_SPEED_KPH', def: mph(5), min: 1, max: mph(5) },
+  movingSpeedKph: { env: 'MOVING_SPEED_KPH', def: FIVE_MPH, min: 1, max: 8.05, atMost: FIVE_MPH },
   drivingStopTimeoutS: { env: 'DRIVING_STOP_TIMEOUT_S', def: 360, min: 3, max: 3600 },
   idleThresholdS: { env: 'IDLE_THRESHOLD_S', def: 300, min: 60, max: 14_400 },
-  idleSpeedKph: { env: 'IDLE_SPEED_KPH', def: mph(3), min: 0, max: mph(5) },
+  idleSpeedKph: { env: 'IDLE_SPEED_KPH', def: mph(3), min: 0, max: 8.05, atMost: FIVE_MPH },
   gapS: { env: 'TELEMETRY_GAP_S', def: 600, min: 30, max: 86_400 },
   geofenceConfirmPings: { env: 'GEOFENCE_CONFIRM_PINGS', def: 2, min: 1, max: 10 },
   geofenceExitBufferM: { env: 'GEOFENCE_EXIT_BUFFER_M', def: 50, min: 0, max: 500 },
@@ -86,7 +92,7 @@ export const THRESHOLD_SPECS: Record<keyof Thresholds, Spec> = {
   hardAccelG: { env: 'HARD_ACCEL_G', def: 0.22, min: 0.1, max: 2 },
   hardCornerG: { env: 'HARD_CORNER_G', def: 0.28, min: 0.1, max: 2 },
   harshMinSpeedKph: { env: 'HARSH_MIN_SPEED_KPH', def: 16, min: 0, max: 60 },
-  derivedMaxSampleS: { env: 'DERIVED_MAX_SAMPLE_S', def: 1, min: 0.1, max: 1 },
+  derivedMaxSampleS: { env: 'DERIVED_MAX_SAMPLE_S', def: 1, min: 0.1, max: 2 },
   speedingKph: { env: 'SPEEDING_KPH', def: mph(75), min: 30, max: 250 },
   speedingMinS: { env: 'SPEEDING_MIN_S', def: 60, min: 0, max: 3600 },
 };
@@ -132,7 +138,7 @@ function flag(env: Env, name: string, fail: (m: string) => Error): boolean {
 export function telemetryConfig(env: Env, fail: (m: string) => Error): TelemetryConfig {
   const thresholds = {} as Thresholds;
   for (const [key, s] of Object.entries(THRESHOLD_SPECS)) {
-    thresholds[key as keyof Thresholds] = num(env, s.env, s.def, s.min, s.max, fail);
+    thresholds[key as keyof Thresholds] = Math.min(num(env, s.env, s.def, s.min, s.max, fail), s.atMost ?? Infinity);
   }
   if (!Number.isInteger(thresholds.geofenceConfirmPings)) throw fail('GEOFENCE_CONFIRM_PINGS must be a whole number');
   return {

@@ -6,6 +6,11 @@ export const KPH_PER_KNOT = 1.852;
 export const KPHPS_PER_G = 35.30394;
 const EARTH_RADIUS_M = 6_371_008.8;
 
+/**
+ * Speeds are compared with their thresholds to within this (kph): a speed converted from exactly
+ * 5 or 75 mph (8.046720000000001, 120.70080000000002) is at the threshold, not above it.
+ */
+export const KPH_TOLERANCE = 1e-6;
 export const kphToMph = (kph: number) => kph / KM_PER_MI;
 export const mphToKph = (mph: number) => mph * KM_PER_MI;
 export const kmToMi = (km: number) => km / KM_PER_MI;

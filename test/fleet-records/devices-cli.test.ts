@@ -147,6 +147,8 @@ for (const dialect of dialects()) {
         const d = await fleet(['device', 'create', '--company', '1', '--vehicle', '1', '--identifier', 'SN-V1', '--json'], env);
         assert.equal(d.code, 0, d.stderr);
         assert.equal(json(d).vehicle_id, 1);
+        const long = await fleet(['vehicle', 'create', '--company', '1', '--number', 'T-11', '--year', '1234567890', '--json'], env);
+        assert.deepEqual([long.code, json(long)], [2, { error_message: '--year must be at most 8 characters long' }]);
         const missing = await fleet(['vehicle', 'create', '--company', '1', '--json'], env);
         assert.deepEqual([missing.code, json(missing)], [2, { error_message: '--number is required' }]);
         const taken = await fleet(['vehicle', 'create', '--company', '1', '--number', 'T-9', '--json'], env);

@@ -33,7 +33,7 @@ test('a free OSMAND_PORT answers the protocol while the API serves', async () =>
   const s = await serve(config(port), { handleSignals: false, out: () => {} });
   try {
     const res = await fetch(`http://127.0.0.1:${port}/?id=NO-SUCH&lat=41&lon=-95`);
-    assert.deepEqual([res.status, await res.text()], [404, 'device NO-SUCH not found']);
+    assert.deepEqual([res.status, await res.text()], [404, 'device NO-SUCH not found (no active device has this identifier; a revoked one needs a new device)']);
     assert.equal((await fetch(`${s.url}/healthz`)).status, 200);
   } finally {
     await s.close();

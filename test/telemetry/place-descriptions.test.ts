@@ -19,9 +19,13 @@ test('a place itself within half a mile; otherwise distance, compass direction a
 });
 
 test('across a border: described from a place of the point\'s own country', () => {
-  // Downtown Detroit is 3.7 km from Windsor's centre; the Detroit side is Detroit, the Windsor side Windsor.
+  // Downtown Detroit is 3.7 km from Windsor's centre: each side is described from its own city.
   assert.deepEqual(d(42.3314, -83.0458), ['Detroit, MI', 'Detroit', 'MI', true]);
   assert.deepEqual(d(42.30008, -83.01654), ['Windsor, ON', 'Windsor', 'ON', true]);
+  // Near the border the boundary data (1:10M) is not trusted: the Renaissance Center, which it puts in
+  // Ontario, and Prospect Point at Niagara Falls keep their nearest place, on the US side.
+  assert.deepEqual(d(42.3293, -83.0398), ['Detroit, MI', 'Detroit', 'MI', true]);
+  assert.match(describePlace(43.0845, -79.0673)!.description, /^0\.\d mi [NESW]{1,2} of Niagara Falls, NY$/);
   // Near Columbus, NM the nearest town of 5,000 is Puerto Palomas in Mexico; the point is in New Mexico.
   const nm = describePlace(31.827491, -107.333967)!;
   assert.equal(nm.state, 'NM');

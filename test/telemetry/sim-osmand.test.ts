@@ -91,7 +91,7 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     assert.equal(json.status, 200, await json.text());
     const unknown = await fetch(`${osmand.url}/?id=NOPE-1&lat=41.25&lon=-95.99`);
     assert.equal(unknown.status, 404);
-    assert.equal(await unknown.text(), 'device NOPE-1 not found');
+    assert.equal(await unknown.text(), 'device NOPE-1 not found (no active device has this identifier; a revoked one needs a new device)');
     const bad = await fetch(`${osmand.url}/?id=${id}&lat=95&lon=-95.99&timestamp=${ts + 30}`);
     assert.equal(bad.status, 400);
     assert.equal(await bad.text(), 'lat must be between -90 and 90, got 95');
@@ -144,14 +144,14 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     assert.equal(row.data, null);
   });
 
-  test('OsmAnd: a revoked device is told so (403), an unknown one 404; nothing is stored', async () => {
+  test('OsmAnd: a revoked device and an unknown one get the same 404 (no credential to tell them apart to); nothing is stored', async () => {
     const v = await rig(t);
     await revokeDevice(t.db, { companyId: t.company.id }, v.device.id);
     const ts = Math.floor(Date.now() / 1000) - 60;
     const revoked = await fetch(`${osmand.url}/?id=${v.device.identifier}&lat=41.25&lon=-95.99&timestamp=${ts}`);
-    assert.deepEqual([revoked.status, await revoked.text()], [403, `device ${v.device.identifier} has been revoked; provision a new device`]);
+    assert.deepEqual([revoked.status, await revoked.text()], [404, `device ${v.device.identifier} not found (no active device has this identifier; a revoked one needs a new device)`]);
     const unknown = await fetch(`${osmand.url}/?id=NO-SUCH-${v.device.identifier}&lat=41.25&lon=-95.99&timestamp=${ts}`);
-    assert.deepEqual([unknown.status, await unknown.text()], [404, `device NO-SUCH-${v.device.identifier} not found`]);
+    assert.deepEqual([unknown.status, await unknown.text()], [404, `device NO-SUCH-${v.device.identifier} not found (no active device has this identifier; a revoked one needs a new device)`]);
     assert.equal(await storedRows(v.device.id), 0);
   });
 });

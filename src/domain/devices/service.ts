@@ -151,12 +151,6 @@ export async function deviceByIdentifier(db: Db, identifier: string): Promise<De
   };
 }
 
-/** Whether a revoked device (and no live one) carries this identifier: answered apart from an unknown one. */
-export async function identifierRevoked(db: Db, identifier: string): Promise<boolean> {
-  const row = await db.kysely.selectFrom('devices').select('id').where('identifier', '=', identifier.trim()).where('revoked_at', 'is not', null).executeTakeFirst();
-  return row !== undefined;
-}
-
 /** Revokes a device: its credential stops working at once. Revoking twice is not an error. */
 export async function revokeDevice(db: Db, t: Tenant, id: number): Promise<DeviceRow> {
   const row = await db.kysely.selectFrom('devices').selectAll().where('company_id', '=', t.companyId).where('id', '=', id).executeTakeFirst();

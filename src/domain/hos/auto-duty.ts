@@ -8,6 +8,8 @@
  *   instant. Moving again before then keeps the driving going. A driver's own status record that
  *   arrives earlier overrides the proposal (the service records whatever the driver sends).
  */
+import { KPH_TOLERANCE } from '../../telemetry/units.js';
+
 export interface AutoDutyOptions {
   movingKph: number;
   stoppedS: number;
@@ -44,7 +46,7 @@ export function stepAutoDuty(state: AutoDutyState, s: SpeedSample, o: AutoDutyOp
   if (state.lastT !== null && s.t < state.lastT) return { state, proposals: [] };
   const proposals: DutyProposal[] = [];
   let { driving, zeroSince } = state;
-  if (s.speedKph > o.movingKph) {
+  if (s.speedKph > o.movingKph + KPH_TOLERANCE) {
     zeroSince = null;
     if (!driving && !s.special) {
       driving = true;

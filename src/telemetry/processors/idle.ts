@@ -9,6 +9,7 @@
  * event is flagged when the power take-off was engaged at any record while it lasted (D-3).
  */
 import { hasFix, type Input, type Output, type Step, type Env } from './types.js';
+import { KPH_TOLERANCE } from '../units.js';
 
 interface Idling {
   start: number;
@@ -56,7 +57,6 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
   // A driver who logs in while the engine already idles (the usual warm-up) is the event's driver, as
   // utilization counts that idling for them; a driver already set stays.
   if (idling && idling.driverId === null && r.ctx.driverId !== null) idling = { ...idling, driverId: r.ctx.driverId };
-  if (idling && r.ctx.pto && !idling.pto) idling = { ...idling, pto: true };
   const pos = hasFix(r) ? { lat: r.lat, lon: r.lon } : state.lastPos;
   let standing = state.standing;
 
@@ -64,12 +64,12 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
     if (r.data?.state === 'off') {
       if (idling) outputs.push(...end(idling, r.t, 'engine_stop', fuel, env));
       idling = null;
-    } else if (!idling && standing && (r.speedKph === null || r.speedKph <= env.th.idleSpeedKph)) {
+    } else if (!idling && standing && (r.speedKph === null || r.speedKph <= env.th.idleSpeedKph + KPH_TOLERANCE)) {
       idling = { start: r.t, lat: pos?.lat ?? null, lon: pos?.lon ?? null, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel, pto: r.ctx.pto };
     }
   } else if (r.type === 'location' && hasFix(r)) {
     // A fix whose speed is unknown (no report, nothing to derive it from) leaves standing as it was.
-    standing = r.ctx.speedKph === null ? standing : r.ctx.speedKph <= env.th.idleSpeedKph;
+    standing = r.ctx.speedKph === null ? standing : r.ctx.speedKph <= env.th.idleSpeedKph + KPH_TOLERANCE;
     const engineOn = r.ctx.engine === 'on';
     if (engineOn && standing) {
       if (idling && idling.lat === null) idling = { ...idling, lat: r.lat, lon: r.lon };
@@ -79,5 +79,7 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
       idling = null;
     }
   }
+  // PTO engaged at a record that keeps the vehicle idling (not at the one that ends it, moving with PTO on).
+  if (idling && r.ctx.pto && !idling.pto) idling = { ...idling, pto: true };
   return { state: { idling, lastT: r.t, lastFuelL: fuel, lastPos: pos, standing }, outputs };
 }

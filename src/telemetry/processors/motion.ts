@@ -16,7 +16,7 @@
  * A fix without speed gets the speed implied by the distance from the previous fix. Distance comes
  * from the odometer when both ends have one, else from the fixes (segments where the vehicle moved).
  */
-import { haversineM } from '../units.js';
+import { haversineM, KPH_TOLERANCE } from '../units.js';
 import { hasFix, type Ctx, type Input, type Output, type PeriodRow, type RecordIn, type Step, type Env } from './types.js';
 
 interface Point {
@@ -85,9 +85,28 @@ export function speedOf(r: RecordIn & { lat: number; lon: number }, last: Point 
   return (haversineM(last.lat, last.lon, r.lat, r.lon) / ((r.t - last.t) / 1000)) * 3.6;
 }
 
-function statusEvent(state: MotionState, r: Input, outputs: Output[]): MotionState {
+/**
+ * What a record at `t` finds of the open period once the rules a fix would apply there have run: ended
+ * at the last fix across a data gap, or at stop + timeout when that has passed; else still open.
+ */
+function settled(open: Open | null, last: MotionState['last'], t: number, env: Env, outputs: Output[]): Open | null {
+  if (!open) return null;
+  if (last && t - last.t > env.th.gapS * 1000) {
+    outputs.push(closeAt(open, last.t, last));
+    return null;
+  }
+  const timeout = env.th.drivingStopTimeoutS * 1000;
+  if (open.stopAt !== null && t >= open.stopAt + timeout) {
+    outputs.push(closeAt(open, open.stopAt + timeout, open.stop!));
+    return null;
+  }
+  return open;
+}
+
+function statusEvent(state: MotionState, r: Input, env: Env, outputs: Output[]): MotionState {
   const { last } = state;
-  let { open, tail } = state;
+  let { tail } = state;
+  let open = settled(state.open, last, r.t, env, outputs);
   if (tail && endsStanding(r, tail.open.row)) {
     outputs.push(closeAt(tail.open, r.t, tail.open.stop!));
     tail = null;
@@ -105,12 +124,9 @@ function statusEvent(state: MotionState, r: Input, outputs: Output[]): MotionSta
 }
 
 function engineStop(state: MotionState, r: Input, env: Env, outputs: Output[]): MotionState {
-  const { open, last } = state;
-  if (!open) return state;
-  if (last && r.t - last.t > env.th.gapS * 1000) {
-    outputs.push(closeAt(open, last.t, last));
-    return { open: null, last, tail: null };
-  }
+  const { last } = state;
+  const open = settled(state.open, last, r.t, env, outputs);
+  if (!open) return { open: null, last, tail: state.tail };
   const stopAt = open.stopAt ?? r.t;
   const stop = open.stop ?? (hasFix(r) ? point(r) : (last ?? pointOfRow(open.row)));
   const closed: Open = { row: open.row, gpsM: open.gpsM, stopAt, stop };
@@ -123,7 +139,7 @@ export function motion(state: MotionState, r: Input, env: Env): Step<MotionState
   const th = env.th;
   const outputs: Output[] = [];
   if (state.tail && r.t >= state.tail.end) state = { open: state.open, last: state.last, tail: null };
-  if (r.type === 'duty_status' || r.type === 'driver') return { state: statusEvent(state, r, outputs), outputs };
+  if (r.type === 'duty_status' || r.type === 'driver') return { state: statusEvent(state, r, env, outputs), outputs };
   if (r.type === 'engine' && r.data?.state === 'off') return { state: engineStop(state, r, env, outputs), outputs };
   if (r.type !== 'location' || !hasFix(r)) return { state, outputs };
 
@@ -134,19 +150,22 @@ export function motion(state: MotionState, r: Input, env: Env): Step<MotionState
   if (gap) {
     if (open) outputs.push(closeAt(open, last.t, last));
     open = null;
-    tail = null;
   }
   const speed = r.ctx.speedKph;
-  const moving = speed !== null && speed > th.movingSpeedKph;
+  const moving = speed !== null && speed > th.movingSpeedKph + KPH_TOLERANCE;
   if (moving && tail) {
     // Moving again before the engine stop's timeout ran out: the period goes on (reopened), unless
-    // its type or driver changed meanwhile.
-    if (!differs(tail.open.row, r.ctx)) {
+    // its type or driver changed meanwhile or data went missing; then it ends where the next begins.
+    if (!gap && !differs(tail.open.row, r.ctx)) {
       open = { row: tail.open.row, gpsM: tail.open.gpsM, stopAt: null, stop: null };
       outputs.push({ kind: 'period', row: open.row });
+    } else {
+      outputs.push(closeAt(tail.open, r.t, tail.open.stop!));
     }
     tail = null;
   }
+  // Standing after a gap: the tail's end stands (nothing moved before it), nothing more to correct.
+  if (gap) tail = null;
   if (moving) {
     if (open && differs(open.row, r.ctx)) {
       outputs.push(closeAt(open, r.t, here));

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { drive, engineRec, fix, only, rec, run, sec } from './build.js';
 import { mphToKph } from '../../../src/telemetry/units.js';
+import { telemetryConfig } from '../../../src/telemetry/thresholds.js';
 
 const dtc = (s: number, key = 'j1939:0:100:1') =>
   rec(s, 'fault', { data: { protocol: 'j1939', status: 'active', key, code: '100', spn: 100, fmi: 1, source_address: 0, is_sid: false, occurrence_count: null, lamps: null } });
@@ -26,6 +27,7 @@ const perf = (records: ReturnType<typeof drive>) =>
 test('speeding: above 75 mph (120.7008 kph), for at least 60 s', () => {
   assert.equal(mphToKph(75).toFixed(4), '120.7008');
   assert.deepEqual(perf([...drive(0, 120, 120.7008), fix(130, 100)]), [], 'exactly 75 mph is not speeding');
+  assert.deepEqual(perf([...drive(0, 120, mphToKph(75)), fix(130, 100)]), [], '75 mph converted in floating point (120.70080000000002) is not speeding either');
   assert.deepEqual(perf([...drive(0, 60, 120.71), fix(70, 100)]), [{ type: 'speeding', start: 0, end: 60 }, { type: 'speeding', start: 0, end: 70 }], 'exactly 60 s is an event');
   assert.deepEqual(perf([...drive(0, 50, 120.71), fix(58, 120.71), fix(59, 100)]), [], '59 s over (until the first fix at or below) is not');
 });
@@ -47,6 +49,20 @@ test('utilization: crawling above 3 mph is driving time, at or below it idle tim
     only(run([engineRec(0, 'on'), ...drive(10, 620, kph)]).outputs, 'utilization').reduce((a, o) => ({ driving: a.driving + o.row.drivingS, idle: a.idle + o.row.idleS }), { driving: 0, idle: 0 });
   assert.deepEqual(split(6), { driving: 610, idle: 10 }, '6 kph (3.7 mph): the engine start to the first fix is idle, then driving');
   assert.deepEqual(split(mphToKph(3)), { driving: 0, idle: 620 });
+  assert.deepEqual(only(run(drive(0, 300, mphToKph(5))).outputs, 'period'), [], '5 mph converted in floating point is not moving');
   // The idle processor agrees: crawling at 6 kph is no idle event.
   assert.deepEqual(only(run([engineRec(0, 'on'), ...drive(10, 620, 6)]).outputs, 'idle'), []);
+});
+
+test('settings written for the older ranges still start: 8.05 kph is read as 5 mph', () => {
+  const fail = (m: string) => new Error(m);
+  const th = telemetryConfig({ MOVING_SPEED_KPH: '8.05', IDLE_SPEED_KPH: '8.05', DERIVED_MAX_SAMPLE_S: '2' }, fail).thresholds;
+  assert.deepEqual([th.movingSpeedKph, th.idleSpeedKph, th.derivedMaxSampleS], [8.04672, 8.04672, 2]);
+  assert.throws(() => telemetryConfig({ MOVING_SPEED_KPH: '8.1' }, fail), /MOVING_SPEED_KPH must be between 1 and 8.05, got 8.1/);
+  assert.throws(() => telemetryConfig({ DERIVED_MAX_SAMPLE_S: '3' }, fail), /DERIVED_MAX_SAMPLE_S must be between 0.1 and 2, got 3/);
+});
+
+test('a DM1 of no active DTCs stored before the parser marked it (key j1939:SA:0:0) still closes, on replay too', () => {
+  const old = rec(20, 'fault', { data: { protocol: 'j1939', status: 'active', key: 'j1939:0:0:0', code: '0', spn: 0, fmi: 0, source_address: 0, is_sid: false, occurrence_count: null, lamps: null } });
+  assert.deepEqual(faultEvents([engineRec(0, 'on'), dtc(10), old, fix(30, 0)]), [['opened', 10], ['closed', 20]]);
 });

@@ -119,3 +119,48 @@ test('a period reopened after an engine stop keeps its distance and loses its de
   const closed = final(only(run([...records, fix(1420, 0, { lon: lonAfter(60, 1200), odometerKm: 1020, description: 'End' }), engineRec(1430, 'off')]).outputs, 'period').map((o) => o.row));
   assert.deepEqual(closed.map((r) => [sec(r.start), sec(r.end), r.distanceKm, r.destination]), [[0, 1420 + 360, 20, 'End']]);
 });
+
+test('a status event finds the period as a fix would: ended across a gap, or at stop + timeout', () => {
+  const cases: Array<{ name: string; records: Records; want: ReturnType<typeof periods> }> = [
+    {
+      name: 'moving, an hour without data, then a logout: ended at the last fix, nothing split',
+      records: [loginRec(-1, 42), ...drive(0, 600, 80), logout(4000), ...drive(4010, 4100, 80, { lon0: lonAfter(80, 600) })],
+      want: [{ start: 0, end: 600, type: 'driving', driver: 42 }, { start: 4010, end: null, type: 'driving', driver: null }],
+    },
+    {
+      name: 'personal conveyance set after a gap: no period of it before the next movement',
+      records: [...drive(0, 600, 80), duty(4000, 'personal_conveyance'), ...drive(4010, 4100, 80, { lon0: lonAfter(80, 600) })],
+      want: [{ start: 0, end: 600, type: 'driving', driver: null }, { start: 4010, end: null, type: 'personal_conveyance', driver: null }],
+    },
+    {
+      name: 'stopped at 610 s, no fix until on duty at 1100 s: ended at 970 s',
+      records: [...drive(0, 600, 80), fix(610, 0, { lon: lonAfter(80, 600) }), fix(900, 0, { lon: lonAfter(80, 600) }), duty(1100, 'on_duty')],
+      want: [{ start: 0, end: 970, type: 'driving', driver: null }],
+    },
+  ];
+  for (const c of cases) {
+    const got = periods(c.records);
+    assert.deepEqual(got, c.want, c.name);
+    for (const p of got) assert.ok(p.end === null || p.end >= p.start!, `${c.name}: ends before it starts`);
+  }
+});
+
+test('an engine stop\'s period that cannot go on ends where the next movement starts: no overlap', () => {
+  const cases: Array<{ name: string; records: Records; want: ReturnType<typeof periods> }> = [
+    {
+      name: 'personal conveyance ended by the power cycle',
+      records: [duty(-1, 'personal_conveyance'), ...drive(0, 600, 80), fix(610, 0, { lon: lonAfter(80, 600) }), engineRec(700, 'off'), engineRec(790, 'on'), ...drive(800, 900, 80, { lon0: lonAfter(80, 600) })],
+      want: [{ start: 0, end: 800, type: 'personal_conveyance', driver: null }, { start: 800, end: null, type: 'driving', driver: null }],
+    },
+    {
+      name: 'a yard move cleared by a driving status while the engine was off',
+      records: [duty(-1, 'yard_move'), ...drive(0, 600, 20), fix(610, 0, { lon: lonAfter(20, 600) }), engineRec(700, 'off'), duty(750, 'driving'), engineRec(790, 'on'), ...drive(800, 900, 80, { lon0: lonAfter(20, 600) })],
+      want: [{ start: 0, end: 800, type: 'yard_move', driver: null }, { start: 800, end: null, type: 'driving', driver: null }],
+    },
+  ];
+  for (const c of cases) assert.deepEqual(periods(c.records), c.want, c.name);
+  // A data gap shorter than the timeout (TELEMETRY_GAP_S 60): moving again after it starts a new period, and the old one ends there.
+  const th = { gapS: 60 };
+  const rows = final(only(run([...drive(0, 600, 80), engineRec(601, 'off'), engineRec(690, 'on'), ...drive(700, 800, 80, { lon0: lonAfter(80, 600) })], th).outputs, 'period').map((o) => o.row));
+  assert.deepEqual(rows.map((p) => [sec(p.start), sec(p.end)]), [[0, 700], [700, null]]);
+});

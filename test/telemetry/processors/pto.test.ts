@@ -18,6 +18,10 @@ test('an idle event is flagged when the PTO was engaged at any time during it', 
     [{ start: 0, end: 410, pto: true }, { start: 500, end: 910, pto: false }]);
 });
 
+test('PTO engaged by the fix that ends the idling (driving off with the drum turning) does not flag it', () => {
+  assert.deepEqual(idles([engineRec(0, 'on'), ...drive(10, 400, 0), fix(410, 50, { data: { pto: true } }), fix(420, 50)]), [{ start: 0, end: 410, pto: false }]);
+});
+
 test('utilization counts the idle time with PTO engaged apart, as a part of idle time', () => {
   const u = util([engineRec(0, 'on'), ...drive(10, 100, 0), ptoFix(110, true), ...drive(120, 300, 0), ptoFix(310, false), ...drive(320, 400, 0), fix(410, 50)]);
   assert.deepEqual(u, { idle: 410, pto: 200 });
