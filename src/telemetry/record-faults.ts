@@ -2,8 +2,8 @@
  * Fault records (domain-rules §5): a J1939 DTC (source address, SPN, FMI, occurrence count), a J1708
  * code (MID, PID or SID, FMI) or an OBD-II code ("P0420"), observed active or explicitly cleared. A
  * fault is identified by its key; `status: "cleared"` without a code clears every open fault (DM11,
- * mode 04). A J1939 report of SPN 0 / FMI 0 is a DM1 saying "no active DTCs" (domain-rules §5.1): it
- * closes the open J1939 faults of that source address and opens nothing.
+ * mode 04). A J1939 report of SPN 0 / FMI 0 is stored as sent; the fault processor reads it as a DM1
+ * saying "no active DTCs" (processors/faults.ts).
  */
 
 export interface FaultFields {
@@ -11,8 +11,6 @@ export interface FaultFields {
   status: 'active' | 'cleared';
   /** j1939:SA:SPN:FMI, obd2:CODE, j1708:MID:P|S:ID:FMI; null for "clear everything". */
   key: string | null;
-  /** Set on a DM1 with no active DTCs (SPN 0 / FMI 0): the prefix of the keys it closes, `j1939:SA:`. */
-  none_active?: string;
   /** What the wire shows as `code`: the OBD-II code, or the SPN (PID/SID) as text. */
   code: string | null;
   spn: number | null;
@@ -66,9 +64,6 @@ export function fault(r: Record<string, unknown>, h: Helpers): FaultFields {
     const spn = h.intIn(r, 'spn', 0, 524_287, true)!;
     const fmi = h.intIn(r, 'fmi', 0, 31, true)!;
     const sa = h.intIn(r, 'source_address', 0, 255) ?? 0;
-    if (spn === 0 && fmi === 0) {
-      return { ...base, status: 'active', key: null, code: null, spn, fmi, source_address: sa, is_sid: false, none_active: `j1939:${sa}:` };
-    }
     return { ...base, key: `j1939:${sa}:${spn}:${fmi}`, code: String(spn), spn, fmi, source_address: sa, is_sid: false };
   }
   const mid = h.intIn(r, 'mid', 0, 255, true)!;

@@ -4,6 +4,7 @@
  * table in docs/telemetry.md lists the same names, defaults and ranges.
  */
 import { mphToKph } from './units.js';
+import { flag } from '../config/env.js';
 
 export interface Thresholds {
   /** In motion above this speed, kph. ELD rule: at most 5 mph (8.04672 kph). Default 8.04672. */
@@ -127,13 +128,6 @@ function osmandPort(env: Env, fail: (m: string) => Error): number | null {
   return whole(env, 'OSMAND_PORT', OSMAND_DEFAULT_PORT, 0, 65_535, fail);
 }
 
-function flag(env: Env, name: string, fail: (m: string) => Error): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase();
-  if (raw === '' || raw === '0' || raw === 'false' || raw === 'off') return false;
-  if (raw === '1' || raw === 'true' || raw === 'on') return true;
-  throw fail(`${name} must be true or false, got "${env[name]}"`);
-}
-
 /** The telemetry settings of an environment; `fail` builds the configuration error to throw. */
 export function telemetryConfig(env: Env, fail: (m: string) => Error): TelemetryConfig {
   const thresholds = {} as Thresholds;
@@ -149,6 +143,6 @@ export function telemetryConfig(env: Env, fail: (m: string) => Error): Telemetry
     futureSlackS: whole(env, 'TELEMETRY_FUTURE_SLACK_S', 300, 0, 86_400, fail),
     maxAgeDays: whole(env, 'TELEMETRY_MAX_AGE_DAYS', 400, 1, 36_500, fail),
     osmandPort: osmandPort(env, fail),
-    idleExcludePto: flag(env, 'IDLE_EXCLUDE_PTO', fail),
+    idleExcludePto: flag(env, 'IDLE_EXCLUDE_PTO', false, fail),
   };
 }

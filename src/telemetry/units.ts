@@ -11,6 +11,8 @@ const EARTH_RADIUS_M = 6_371_008.8;
  * 5 or 75 mph (8.046720000000001, 120.70080000000002) is at the threshold, not above it.
  */
 export const KPH_TOLERANCE = 1e-6;
+/** Whether a speed is above a speed threshold (both kph), to within KPH_TOLERANCE. */
+export const exceeds = (kph: number, limitKph: number) => kph > limitKph + KPH_TOLERANCE;
 export const kphToMph = (kph: number) => kph / KM_PER_MI;
 export const mphToKph = (mph: number) => mph * KM_PER_MI;
 export const kmToMi = (km: number) => km / KM_PER_MI;

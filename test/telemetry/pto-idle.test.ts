@@ -51,11 +51,11 @@ eachDialect('PTO idling, excluded (IDLE_EXCLUDE_PTO=true)', (dialect) => {
   });
 });
 
-test('IDLE_EXCLUDE_PTO: true/false/1/0/on/off, default false; anything else is refused by name', () => {
+test('IDLE_EXCLUDE_PTO: true/false/1/0/on/off/yes/no, default false; anything else is refused by name', () => {
   const fail = (m: string) => new Error(m);
   assert.equal(telemetryConfig({}, fail).idleExcludePto, false);
-  for (const [raw, want] of [['true', true], ['1', true], ['on', true], ['false', false], ['0', false], ['off', false]] as const) {
+  for (const [raw, want] of [['true', true], ['1', true], ['on', true], ['yes', true], ['false', false], ['0', false], ['off', false], ['no', false]] as const) {
     assert.equal(telemetryConfig({ IDLE_EXCLUDE_PTO: raw }, fail).idleExcludePto, want, raw);
   }
-  assert.throws(() => telemetryConfig({ IDLE_EXCLUDE_PTO: 'yes please' }, fail), /IDLE_EXCLUDE_PTO must be true or false, got "yes please"/);
+  assert.throws(() => telemetryConfig({ IDLE_EXCLUDE_PTO: 'yes please' }, fail), /IDLE_EXCLUDE_PTO must be 1 or 0 \(true or false\), got "yes please"/);
 });

@@ -101,12 +101,13 @@ export function checkHoles(outer: LatLon[], holes: LatLon[][]): { holes: LatLon[
     const [lon, lat] = crossings[0].geometry.coordinates;
     return { problem: `holes must lie inside location_points without crossing it or each other; edges cross near lat ${round(lat)}, lon ${round(lon)}` };
   }
+  const strictlyIn = (p: LatLon, poly: ReturnType<typeof toTurf>) => booleanPointInPolygon(turfPoint([p.lon, p.lat]), poly, { ignoreBoundary: true });
   const outerPolygon = toTurf(outer);
+  const holePolygons = rings.map((r) => toTurf(r));
   for (let i = 0; i < rings.length; i++) {
-    const strictlyIn = (p: LatLon, poly: ReturnType<typeof toTurf>) => booleanPointInPolygon(turfPoint([p.lon, p.lat]), poly, { ignoreBoundary: true });
     if (!rings[i].every((p) => strictlyIn(p, outerPolygon))) return { problem: `holes[${i}] must lie inside location_points` };
     for (let j = 0; j < rings.length; j++) {
-      if (j !== i && strictlyIn(rings[i][0], toTurf(rings[j]))) return { problem: `holes[${i}] must not lie inside holes[${j}]` };
+      if (j !== i && strictlyIn(rings[i][0], holePolygons[j])) return { problem: `holes[${i}] must not lie inside holes[${j}]` };
     }
   }
   return { holes: rings };

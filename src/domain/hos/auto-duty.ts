@@ -8,7 +8,7 @@
  *   instant. Moving again before then keeps the driving going. A driver's own status record that
  *   arrives earlier overrides the proposal (the service records whatever the driver sends).
  */
-import { KPH_TOLERANCE } from '../../telemetry/units.js';
+import { exceeds, mphToKph } from '../../telemetry/units.js';
 
 export interface AutoDutyOptions {
   movingKph: number;
@@ -18,7 +18,7 @@ export interface AutoDutyOptions {
 }
 
 /** 5 mph, the most the ELD rule allows, in kph. */
-const MOVING_KPH = 8.04672;
+const MOVING_KPH = mphToKph(5);
 
 export const AUTO_DUTY_DEFAULTS: AutoDutyOptions = { movingKph: MOVING_KPH, stoppedS: 3, promptS: 300, responseS: 60 };
 
@@ -46,7 +46,7 @@ export function stepAutoDuty(state: AutoDutyState, s: SpeedSample, o: AutoDutyOp
   if (state.lastT !== null && s.t < state.lastT) return { state, proposals: [] };
   const proposals: DutyProposal[] = [];
   let { driving, zeroSince } = state;
-  if (s.speedKph > o.movingKph + KPH_TOLERANCE) {
+  if (exceeds(s.speedKph, o.movingKph)) {
     zeroSince = null;
     if (!driving && !s.special) {
       driving = true;

@@ -142,20 +142,17 @@ function nearest(lat: number, lon: number, country: 'US' | 'CA' | null): { p: Pl
 const BORDER_MARGIN_KM = 3;
 
 /**
- * The country of a point in the US or Canada, or null: null too within BORDER_MARGIN_KM of a border,
- * where the boundary data (1:10M) may put the point on the wrong side.
+ * Whether a point placed in `country` is clearly there: every point BORDER_MARGIN_KM away from it is
+ * too. Near a border the boundary data (1:10M) may put the point on the wrong side.
  */
-function clearCountry(lat: number, lon: number): 'US' | 'CA' | null {
-  const code = jurisdictionAt(lat, lon);
-  const country = code === null ? null : countryOf(code);
-  if (country === null) return null;
+function clearlyIn(lat: number, lon: number, country: 'US' | 'CA'): boolean {
   const dLat = BORDER_MARGIN_KM / 111.32;
   const dLon = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
   for (const [a, b] of [[dLat, 0], [-dLat, 0], [0, dLon], [0, -dLon]]) {
     const c = jurisdictionAt(lat + a, lon + b);
-    if (c === null || countryOf(c) !== country) return null;
+    if (c === null || countryOf(c) !== country) return false;
   }
-  return country;
+  return true;
 }
 
 /** The nearest place and the point's distance and direction from it, or null far from every place. */
@@ -168,9 +165,8 @@ export function describePlace(lat: number, lon: number): PlaceDescription | null
   if (p) {
     const code = jurisdictionAt(lat, lon);
     const pointCountry = code === null ? null : countryOf(code);
-    if (pointCountry !== null && pointCountry !== p.country) {
-      const country = clearCountry(lat, lon);
-      if (country !== null) ({ p, meters } = nearest(lat, lon, country));
+    if (pointCountry !== null && pointCountry !== p.country && clearlyIn(lat, lon, pointCountry)) {
+      ({ p, meters } = nearest(lat, lon, pointCountry));
     }
   }
   if (!p || meters > MAX_DISTANCE_KM * 1000) return null;

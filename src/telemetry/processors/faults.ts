@@ -23,6 +23,14 @@ export interface FaultState {
   lastT?: number | null;
 }
 
+/**
+ * A J1939 report of SPN 0 / FMI 0 is a DM1 saying "no active DTCs" (domain-rules §5.1): the prefix of
+ * the keys it closes (that source address's), or undefined for any other record.
+ */
+function noneActive(d: Record<string, any>): string | undefined {
+  return d.protocol === 'j1939' && d.spn === 0 && d.fmi === 0 && d.status !== 'cleared' ? `j1939:${d.source_address ?? 0}:` : undefined;
+}
+
 export const initialFaults = (): FaultState => ({ open: {}, engineOnAt: null, engine: 'unknown', lastT: null });
 
 /**
@@ -60,17 +68,15 @@ export function faults(state: FaultState, r: Input, env: Env): Step<FaultState> 
   const now = r.ctx.engine;
   const gap = state.lastT !== null && state.lastT !== undefined && r.t - state.lastT > env.th.gapS * 1000;
   if (!gap && was !== 'off' && Object.keys(open).length > 0) {
-    const seen = r.type === 'fault' && r.data && r.data.status !== 'cleared' && !(r.data.spn === 0 && r.data.fmi === 0) ? (r.data.key as string | null) : null;
+    const seen = r.type === 'fault' && r.data && r.data.status !== 'cleared' && !noneActive(r.data) ? (r.data.key as string) : null;
     open = expire(open, r.t, engineOnAt, env.th.faultCloseGraceS * 1000, seen, outputs);
     if (was === 'on' && now === 'off' && engineOnAt !== null) open = endCycle(open, r.t, engineOnAt, outputs);
   }
   if ((now === 'on' && was !== 'on') || (gap && now !== 'off')) engineOnAt = r.t;
   if (r.type === 'fault' && r.data) {
     const d = r.data;
-    // A DM1 of a source address with no active DTCs (SPN 0 / FMI 0) closes that source's faults as no
-    // longer observed (not cleared by a tool); records stored before the parser marked it say so by SPN/FMI.
-    const prefix = (d.none_active as string | undefined)
-      ?? (d.protocol === 'j1939' && d.spn === 0 && d.fmi === 0 && d.status !== 'cleared' ? `j1939:${d.source_address ?? 0}:` : undefined);
+    // A DM1 with no active DTCs closes its source address's faults as no longer observed (not cleared by a tool).
+    const prefix = noneActive(d);
     if (d.status === 'cleared' || prefix) {
       const keys = prefix ? Object.keys(open).filter((k) => k.startsWith(prefix)) : d.key ? [d.key as string] : Object.keys(open);
       for (const key of keys) {

@@ -9,7 +9,7 @@
  * event is flagged when the power take-off was engaged at any record while it lasted (D-3).
  */
 import { hasFix, type Input, type Output, type Step, type Env } from './types.js';
-import { KPH_TOLERANCE } from '../units.js';
+import { exceeds } from '../units.js';
 
 interface Idling {
   start: number;
@@ -64,12 +64,12 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
     if (r.data?.state === 'off') {
       if (idling) outputs.push(...end(idling, r.t, 'engine_stop', fuel, env));
       idling = null;
-    } else if (!idling && standing && (r.speedKph === null || r.speedKph <= env.th.idleSpeedKph + KPH_TOLERANCE)) {
+    } else if (!idling && standing && (r.speedKph === null || !exceeds(r.speedKph, env.th.idleSpeedKph))) {
       idling = { start: r.t, lat: pos?.lat ?? null, lon: pos?.lon ?? null, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel, pto: r.ctx.pto };
     }
   } else if (r.type === 'location' && hasFix(r)) {
     // A fix whose speed is unknown (no report, nothing to derive it from) leaves standing as it was.
-    standing = r.ctx.speedKph === null ? standing : r.ctx.speedKph <= env.th.idleSpeedKph + KPH_TOLERANCE;
+    standing = r.ctx.speedKph === null ? standing : !exceeds(r.ctx.speedKph, env.th.idleSpeedKph);
     const engineOn = r.ctx.engine === 'on';
     if (engineOn && standing) {
       if (idling && idling.lat === null) idling = { ...idling, lat: r.lat, lon: r.lon };

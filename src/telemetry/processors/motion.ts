@@ -16,7 +16,7 @@
  * A fix without speed gets the speed implied by the distance from the previous fix. Distance comes
  * from the odometer when both ends have one, else from the fixes (segments where the vehicle moved).
  */
-import { haversineM, KPH_TOLERANCE } from '../units.js';
+import { exceeds, haversineM } from '../units.js';
 import { hasFix, type Ctx, type Input, type Output, type PeriodRow, type RecordIn, type Step, type Env } from './types.js';
 
 interface Point {
@@ -152,7 +152,7 @@ export function motion(state: MotionState, r: Input, env: Env): Step<MotionState
     open = null;
   }
   const speed = r.ctx.speedKph;
-  const moving = speed !== null && speed > th.movingSpeedKph + KPH_TOLERANCE;
+  const moving = speed !== null && exceeds(speed, th.movingSpeedKph);
   if (moving && tail) {
     // Moving again before the engine stop's timeout ran out: the period goes on (reopened), unless
     // its type or driver changed meanwhile or data went missing; then it ends where the next begins.

@@ -7,7 +7,7 @@
  * fix before a data gap). A speeding event is described twice: as soon as it has lasted `speedingMinS`
  * (ending at that fix) and when it ends; the writer stores the first and updates it with the second.
  */
-import { headingDelta, KPH_TOLERANCE, KPHPS_PER_G } from '../units.js';
+import { exceeds, headingDelta, KPHPS_PER_G } from '../units.js';
 import { hasFix, type Env, type Input, type Output, type PerformanceRow, type Step } from './types.js';
 
 type Harsh = 'hard_brake' | 'hard_accel' | 'hard_corner';
@@ -107,7 +107,7 @@ export function performance(state: PerformanceState, r: Input, env: Env): Step<P
   let { excursion, speeding } = state;
 
   // Speeding: an excursion over the policy maximum lasting speedingMinS.
-  const over = s.speed > th.speedingKph + KPH_TOLERANCE;
+  const over = exceeds(s.speed, th.speedingKph);
   if (speeding && (gap || !over)) {
     const end = gap ? speeding.lastS : s;
     if (end.t - speeding.first.t >= th.speedingMinS * 1000) {

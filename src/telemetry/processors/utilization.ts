@@ -7,7 +7,7 @@
  * with the power take-off engaged is also counted apart (a part of idle time), so that reports can
  * leave it out (D-3).
  */
-import { haversineM, KPH_TOLERANCE } from '../units.js';
+import { exceeds, haversineM } from '../units.js';
 import { hasFix, type Input, type Output, type Step, type Env, type UtilizationRow } from './types.js';
 
 export const BUCKET_MS = 15 * 60_000;
@@ -53,7 +53,7 @@ export function utilization(state: UtilizationState, r: Input, env: Env): Step<U
   const prev = state.last;
   // Standing is the idle processor's standing (at or below idleSpeedKph, D-3), so crawling between
   // 3 and 5 mph is driving time here, never idle time without an idle event.
-  const moving = isFix ? (r.ctx.speedKph ?? 0) > th.idleSpeedKph + KPH_TOLERANCE : false;
+  const moving = isFix ? exceeds(r.ctx.speedKph ?? 0, th.idleSpeedKph) : false;
   const running = r.ctx.engine === 'on' || (r.ctx.engine === 'unknown' && moving);
   const mark: Mark = {
     t: r.t, running, moving, pto: r.ctx.pto, driverId: r.ctx.driverId,
