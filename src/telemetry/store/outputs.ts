@@ -2,7 +2,8 @@
  * Writes processor outputs inside the processing transaction: each derived row is upserted by its
  * natural key (so a replay rewrites rather than duplicates), and what a webhook would announce is
  * recorded as a domain event in the same transaction (wire-format §7.6): fault_code_opened/closed,
- * driver_performance_event_created/updated, vehicle_geofence_event and asset_geofence_event
+ * driver_performance_event_created/updated (and, for speeding, speeding_event_created/updated),
+ * vehicle_geofence_event and asset_geofence_event
  * (./outputs-geofences.ts), engine_toggle_event. A replay writes rows without events
  * (`announce: false`). Utilization increments add up per bucket.
  */
@@ -130,12 +131,7 @@ async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now
       .onConflict((oc) => oc.columns(['vehicle_id', 'type', 'start_time']).doNothing())
       .returning('id')
       .executeTakeFirst();
-    if (created && t.announce) {
-      await recordEvent(trx, {
-        companyId: t.companyId, action: 'driver_performance_event_created',
-        subject: { type: 'driver_performance_event', id: created.id }, data: await performanceBody(trx, created.id),
-      });
-    }
+    if (created && t.announce) await announcePerformance(trx, t, created.id, p.type, 'created');
     if (created) continue;
     const saved = await trx
       .selectFrom('driver_performance_events')
@@ -144,13 +140,26 @@ async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now
       .executeTakeFirstOrThrow();
     if (PERFORMANCE_FIELDS.every((c) => saved[c] === values[c])) continue;
     await trx.updateTable('driver_performance_events').set({ ...values, updated_at: now }).where('id', '=', saved.id).execute();
-    if (t.announce) {
-      await recordEvent(trx, {
-        companyId: t.companyId, action: 'driver_performance_event_updated',
-        subject: { type: 'driver_performance_event', id: saved.id }, data: await performanceBody(trx, saved.id),
-      });
-    }
+    if (t.announce) await announcePerformance(trx, t, saved.id, p.type, 'updated');
   }
+}
+
+/**
+ * Announces a stored performance event as `driver_performance_event_created` / `_updated`; a speeding
+ * event is also a `speeding_event_created` / `_updated`, with the same body and subject (so a webhook
+ * subscribed to both gets them in this order, in one lane).
+ */
+async function announcePerformance(trx: Trx, t: Target, id: number, type: PerformanceRow['type'], change: 'created' | 'updated') {
+  const created = change === 'created';
+  const subject = { type: 'driver_performance_event', id };
+  const data = await performanceBody(trx, id);
+  await recordEvent(trx, {
+    companyId: t.companyId, action: created ? 'driver_performance_event_created' : 'driver_performance_event_updated', subject, data,
+  });
+  if (type !== 'speeding') return;
+  await recordEvent(trx, {
+    companyId: t.companyId, action: created ? 'speeding_event_created' : 'speeding_event_updated', subject, data,
+  });
 }
 
 async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow[]) {

@@ -1,0 +1,120 @@
+/**
+ * speeding_event_created / speeding_event_updated (wire-format §7.6, docs/webhooks.md): a speeding event
+ * is recorded both as a driver performance event and as a speeding event, in the same transaction, with
+ * the same body; a hard brake only as a driver performance event. Webhooks receive exactly the actions
+ * they subscribe to.
+ */
+import { before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { eachDialect } from '../helper.js';
+import { at, login, rig, send, track, type Rig } from '../telemetry/fixtures.js';
+import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+
+const w = (s: number) => `${at(s).slice(0, 19)}Z`;
+const PERF = ['driver_performance_event_created', 'driver_performance_event_updated', 'speeding_event_created', 'speeding_event_updated'];
+
+eachDialect('speeding event webhooks', (dialect) => {
+  const getApp = useHookApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const getReceiver = useReceiver();
+  let t: HookApp;
+  let r: Receiver;
+  before(async () => {
+    t = await getApp();
+    r = await getReceiver();
+  });
+
+  /** The company's recorded performance and speeding events, in id order: [action, subject id]. */
+  const recorded = async (since: number) =>
+    (await t.db.kysely.selectFrom('domain_events').select(['id', 'action', 'subject_type', 'subject_id', 'data'])
+      .where('company_id', '=', t.company.id).where('action', 'in', PERF).where('id', '>', since).orderBy('id').execute());
+  const lastEventId = async () =>
+    Number((await t.db.kysely.selectFrom('domain_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+  /** Fan out and deliver until nothing is left (one lane delivers one at a time). */
+  const drain = async () => {
+    for (let i = 0; i < 5; i++) await t.run();
+  };
+  const hardBrake = (s: number) => ({
+    type: 'acceleration', time: at(s), longitudinal_g: -0.45, duration_ms: 2000, speed_kph: 125, end_speed_kph: 95, lat: 39.8, lon: -89.6, bearing_deg: 90,
+  });
+
+  it('a speeding event is also speeding_event_created, then speeding_event_updated when it ends; a hard brake is not', async () => {
+    const v: Rig = await rig(t as never);
+    const onlyCreated = await registerHook(t, r, ['speeding_event_created']);
+    const onlyUpdated = await registerHook(t, r, ['speeding_event_updated']);
+    const perfOnly = await registerHook(t, r, ['driver_performance_event_created', 'driver_performance_event_updated']);
+    const all = await registerHook(t, r, PERF);
+    const since = await lastEventId();
+
+    await send(t as never, v, [login(-1, v.driver.id)]);
+    // Over 75 mph from 0 s: a speeding event once it has lasted 60 s.
+    await send(t as never, v, track({ fromS: 0, toS: 90, kph: 125 }));
+    await send(t as never, v, [hardBrake(95)]);
+    // Still over the limit, then under it at 130 s: the speeding event ends.
+    await send(t as never, v, [...track({ fromS: 100, toS: 120, kph: 130, lon: -89.6 }), ...track({ fromS: 130, toS: 130, kph: 100, lon: -89.58 })]);
+
+    const list = (await t.call({ method: 'GET', url: `/v1/driver_performance_events?vehicle_ids=${v.vehicle.id}` })).body.driver_performance_events
+      .map((x: any) => x.driver_performance_event);
+    const speeding = list.find((e: any) => e.type === 'speeding');
+    const brake = list.find((e: any) => e.type === 'hard_brake');
+    assert.equal(list.length, 2);
+    assert.deepEqual([speeding.start_time, speeding.end_time], [w(0), w(130)]);
+    assert.deepEqual([brake.start_time], [w(95)]);
+
+    // The outbox: each speeding change twice, driver performance first; the hard brake once.
+    const events = await recorded(since);
+    assert.deepEqual(events.map((e) => [e.action, e.subject_type, Number(e.subject_id)]), [
+      ['driver_performance_event_created', 'driver_performance_event', speeding.id],
+      ['speeding_event_created', 'driver_performance_event', speeding.id],
+      ['driver_performance_event_created', 'driver_performance_event', brake.id],
+      ['driver_performance_event_updated', 'driver_performance_event', speeding.id],
+      ['speeding_event_updated', 'driver_performance_event', speeding.id],
+    ]);
+    assert.equal(events[1].data, events[0].data, 'the same snapshot');
+    assert.equal(events[4].data, events[3].data, 'the same snapshot');
+
+    await drain();
+    const bodies = (hook: { path: string }) => r.deliveries(hook.path).map((d) => d.body);
+    const extra = { driver_id: v.driver.id, vehicle_id: v.vehicle.id, eld_device_id: v.device.id };
+    const [created] = bodies(onlyCreated);
+    const [updated] = bodies(onlyUpdated);
+    assert.deepEqual(bodies(onlyCreated).map((b) => b.action), ['speeding_event_created']);
+    assert.deepEqual(bodies(onlyUpdated).map((b) => b.action), ['speeding_event_updated']);
+    // The driver performance event's wire body, as it was when recorded, under the speeding action.
+    // At 60 s: ending at the fix that made it an event (125 kph, 60 s east of the start).
+    const lonAt60 = -89.65 + (125 * 60) / 3600 / (111.32 * Math.cos((39.8 * Math.PI) / 180));
+    const at60 = { m_gps_lat: [39.8, 39.8], m_gps_lon: [-89.65, lonAt60], m_gps_heading: [90, 90], m_gps_spd: [125, 125], m_veh_spd: [125, 125] };
+    assert.deepEqual(created, {
+      action: 'speeding_event_created', ...speeding, end_time: w(60), duration: 60, end_speed: 125, ...at60, ...extra, max_speed: 125,
+    });
+    assert.deepEqual([created.type, created.start_time, created.coaching_status], ['speeding', w(0), 'pending_review']);
+    assert.deepEqual(updated, { action: 'speeding_event_updated', ...speeding, ...extra, max_speed: 130 });
+
+    const perfBodies = bodies(perfOnly);
+    assert.deepEqual(perfBodies.map((b) => [b.action, b.type]).sort(), [
+      ['driver_performance_event_created', 'hard_brake'], ['driver_performance_event_created', 'speeding'], ['driver_performance_event_updated', 'speeding'],
+    ]);
+    const perfCreated = perfBodies.find((b) => b.action === 'driver_performance_event_created' && b.type === 'speeding');
+    const perfUpdated = perfBodies.find((b) => b.action === 'driver_performance_event_updated');
+    assert.deepEqual({ ...created, action: perfCreated.action }, perfCreated);
+    assert.deepEqual({ ...updated, action: perfUpdated.action }, perfUpdated);
+
+    // Subscribed to all four: the speeding event's lane in recording order; the hard brake only once.
+    const got = bodies(all);
+    assert.deepEqual(got.filter((b) => b.id === speeding.id).map((b) => b.action), [
+      'driver_performance_event_created', 'speeding_event_created', 'driver_performance_event_updated', 'speeding_event_updated',
+    ]);
+    assert.deepEqual(got.filter((b) => b.id === brake.id).map((b) => b.action), ['driver_performance_event_created']);
+    assert.equal(got.length, 5);
+  });
+
+  it('a hard brake alone records no speeding_event_* action and reaches no speeding subscriber', async () => {
+    const v: Rig = await rig(t as never);
+    const hook = await registerHook(t, r, ['speeding_event_created', 'speeding_event_updated']);
+    const since = await lastEventId();
+    await send(t as never, v, [login(-1, v.driver.id), ...track({ fromS: 0, toS: 20, kph: 90 }), { ...hardBrake(25), speed_kph: 90, end_speed_kph: 60 }]);
+    await send(t as never, v, track({ fromS: 30, toS: 40, kph: 60, lon: -89.64 }));
+    assert.deepEqual((await recorded(since)).map((e) => e.action), ['driver_performance_event_created']);
+    await drain();
+    assert.deepEqual(r.deliveries(hook.path), []);
+  });
+});
