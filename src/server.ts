@@ -59,7 +59,8 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   }
   out(`fleet: listening on ${url}\n`);
   if (demo) out(demoBanner(demo, url));
-  const sim = demo ? await startDemoSimulation(app, url, demo.company.id, out) : null;
+  // Only on the demo company: a database with someone's own company gets no simulated trucks.
+  const sim = demo && (demo.created || demo.demo) ? await startDemoSimulation(app, url, demo.company.id, out) : null;
 
   const running: RunningServer = { app, url, close: async () => { await sim?.stop(); await app.close(); } };
   if (opts.handleSignals !== false) installShutdown(app, config, out);

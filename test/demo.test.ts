@@ -134,12 +134,12 @@ eachDialect('demo seed', (dialect) => {
 
       const again = await seedDemo(db);
       assert.equal(again.created, false);
-      assert.deepEqual(again.company, r.company);
+      assert.deepEqual(again, { created: false, company: r.company, demo: true });
       assert.equal(await count(db, 'companies'), 1);
       assert.equal(await count(db, 'users'), 43);
       assert.equal(await count(db, 'vehicles'), 35);
       assert.equal(await count(db, 'api_keys'), 1);
-      assert.match(demoBanner(again, 'http://127.0.0.1:3000'), /api-key create --company 1/);
+      assert.match(demoBanner(again, 'http://127.0.0.1:3000'), /already has the demo company \(company 1 .*api-key create --company 1/s);
     } finally {
       await app?.close();
       await db.close();
@@ -164,6 +164,8 @@ eachDialect('demo seed', (dialect) => {
       const r = await seedDemo(db);
       assert.equal(r.created, false);
       assert.equal(r.company.name, 'Real Co');
+      assert.equal(r.created === false && r.demo, false);
+      assert.match(demoBanner(r, 'http://127.0.0.1:3000'), /data the demo did not create \(company \d+ FP0000001 "Real Co"\); nothing was seeded\nand no truck is simulated on it\./);
       assert.equal(await count(db, 'users'), 0);
       assert.equal(await count(db, 'api_keys'), 0);
     } finally {

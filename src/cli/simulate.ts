@@ -74,10 +74,12 @@ export const simulateCommand: Command = {
     const stats = await sim.run();
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    if (stats.refused.length === devices.length) throw new AppError('bad_request', `the server refused every vehicle: ${stats.refused.join('; ')}`);
     ctx.print(
       { company_id: company.id, vehicles: devices.length, ...stats },
-      `Simulated ${stats.simulatedS} s for ${devices.length} vehicles: ${stats.records} records in ${stats.batches} batches (${stats.rejected} rejected, ${stats.retries} retries).`,
+      `Simulated ${stats.simulatedS} s for ${devices.length} vehicles: ${stats.records} records in ${stats.batches} batches (${stats.rejected} rejected, ${stats.retries} retries`
+        + `${stats.refused.length ? `, ${stats.refused.length} vehicles refused by the server` : ''}).`,
     );
-    return stats.rejected > 0 ? 1 : 0;
+    return stats.rejected > 0 || stats.refused.length > 0 ? 1 : 0;
   },
 };

@@ -35,7 +35,8 @@ export interface DemoCounts {
 
 export type DemoResult =
   | { created: true; company: DemoCompany; adminEmail: string; password: string; apiKey: CreatedApiKey; counts: DemoCounts }
-  | { created: false; company: DemoCompany };
+  /** `demo`: the company is the demo company an earlier run seeded (its admin is DEMO_ADMIN_EMAIL), not someone's own. */
+  | { created: false; company: DemoCompany; demo: boolean };
 
 export interface SeedOptions {
   /** PRNG seed of the fleet; the default gives the documented demo. */
@@ -171,19 +172,26 @@ function countsOf(fleet: DemoFleet): DemoCounts {
   };
 }
 
-async function firstCompany(db: Db): Promise<DemoCompany> {
-  return db.kysely
+/** The demo company an earlier run seeded if there is one (found by its admin's address), else the first company. */
+async function existing(db: Db): Promise<DemoResult & { created: false }> {
+  const demo = await db.kysely
     .selectFrom('companies')
-    .select(['id', 'company_code', 'name'])
-    .orderBy('id')
+    .innerJoin('users', 'users.company_id', 'companies.id')
+    .select(['companies.id', 'companies.company_code', 'companies.name'])
+    .where('users.email', '=', DEMO_ADMIN_EMAIL)
+    .where('users.role', '=', 'admin')
+    .orderBy('companies.id')
     .limit(1)
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (demo) return { created: false, company: demo, demo: true };
+  const first = await db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']).orderBy('id').limit(1).executeTakeFirstOrThrow();
+  return { created: false, company: first, demo: false };
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResult> {
   // Cheap check first (no password hashing on every restart); the transaction checks again under a lock.
   if (await db.kysely.selectFrom('companies').select('id').limit(1).executeTakeFirst()) {
-    return { created: false, company: await firstCompany(db) };
+    return existing(db);
   }
   const fleet = demoFleet(opts.seed ?? DEMO_SEED, opts.year ?? new Date().getUTCFullYear());
   const password = opts.password ?? randomBytes(9).toString('base64url');
@@ -201,7 +209,7 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
     await insertMembers(trx, fleet, company.id, groupIds, userId, vehicleIds);
     return company;
   });
-  if (!company) return { created: false, company: await firstCompany(db) };
+  if (!company) return existing(db);
   for (const area of AREA_SEEDERS) await area.seed(db, { companyId: company.id });
   const apiKey = await createApiKey(db, company.id, 'demo');
   return { created: true, company, adminEmail: DEMO_ADMIN_EMAIL, password, apiKey, counts: countsOf(fleet) };
@@ -210,9 +218,17 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
 /** What `fleet serve --demo` prints once the server listens on `url`. */
 export function demoBanner(result: DemoResult, url: string): string {
   const c = result.company;
+  if (!result.created && !result.demo) {
+    return [
+      `Demo: this database already has data the demo did not create (company ${c.id} ${c.company_code} "${c.name}"); nothing was seeded`,
+      'and no truck is simulated on it. To drive simulated trucks there, run (with the server running):',
+      `  npm run -s fleet -- simulate --company ${c.id} --vehicles 3 --speedup 60`,
+      '',
+    ].join('\n');
+  }
   if (!result.created) {
     return [
-      `Demo: this database already has data (company ${c.id} ${c.company_code} "${c.name}"); nothing was seeded.`,
+      `Demo: this database already has the demo company (company ${c.id} ${c.company_code} "${c.name}"); nothing was seeded.`,
       'API keys are shown only once. Create a new one with:',
       `  npm run -s fleet -- api-key create --company ${c.id}`,
       `Then: curl -H "X-Api-Key: <key>" ${url}/v1/vehicles`,

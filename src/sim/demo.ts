@@ -1,7 +1,9 @@
 /**
  * The simulator behind `fleet serve --demo`: a few of the demo company's trucks driving through the
  * server's own device API — an hour of history caught up at 60× on start, then live — so that a
- * newcomer sees vehicles move, idle, raise faults and cross geofences.
+ * newcomer sees vehicles move, idle, raise faults and cross geofences. A restart goes on from where each
+ * truck was last seen (no second track over the time already stored). Only the demo company is
+ * simulated: the server does not start this on a database whose company someone created themselves.
  */
 import type { FastifyInstance } from 'fastify';
 import { simDevices } from './devices.js';
@@ -18,6 +20,6 @@ export async function startDemoSimulation(app: FastifyInstance, url: string, com
     log: (line) => app.log.warn(`demo simulator: ${line}`),
   });
   void sim.run().catch((err: unknown) => app.log.error({ err }, 'demo simulator stopped'));
-  out(`Demo: ${devices.length} simulated trucks report through ${url}/device/v1/batches (an hour of history first, then live).\n`);
+  out(`Demo: ${devices.length} simulated ${devices.length === 1 ? 'truck reports' : 'trucks report'} through ${url}/device/v1/batches (an hour of history first, then live).\n`);
   return sim;
 }

@@ -2,7 +2,8 @@
  * The simulator's devices and drivers. Each simulated vehicle gets an ELD named `SIM-<company>-<vehicle>`,
  * provisioned through the devices service (a credential is shown only once, so a new run revokes the
  * previous run's device and provisions a fresh one). Vehicles with another live ELD are left alone.
- * Drivers: the vehicle's permanent or current driver, else a driver no other vehicle uses.
+ * Drivers: the vehicle's permanent or current driver, else a driver no other vehicle uses. A vehicle
+ * with stored fixes resumes from its last one (SimResume).
  */
 import type { Db } from '../storage/db.js';
 import { provisionDevice, revokeDevice } from '../domain/devices/service.js';
@@ -10,6 +11,8 @@ import { createGeofence } from '../domain/geofences/service.js';
 import type { Tenant } from '../domain/tenant.js';
 import type { SimDevice } from './runner.js';
 import { simCities } from './route.js';
+import type { SimResume } from './vehicle.js';
+import { describe } from '../telemetry/geocode/places.js';
 
 export const simIdentifier = (companyId: number, vehicleId: number) => `SIM-${companyId}-${vehicleId}`;
 
@@ -45,9 +48,29 @@ export async function simDevices(db: Db, t: Tenant, count: number): Promise<SimD
     if (existing && !existing.identifier.startsWith('SIM-')) continue;
     if (existing) await revokeDevice(db, t, existing.id);
     const device = await provisionDevice(db, t, { identifier: simIdentifier(t.companyId, v.id), vehicleId: v.id, model: 'sim-eld-1' });
-    out.push({ vehicleId: v.id, driverId: v.permanent_driver_id ?? v.current_driver_id ?? spare.shift() ?? null, token: device.device_token });
+    out.push({
+      vehicleId: v.id, driverId: v.permanent_driver_id ?? v.current_driver_id ?? spare.shift() ?? null, token: device.device_token,
+      resume: await lastFix(db, v.id),
+    });
   }
   return out;
+}
+
+/** Where the vehicle was last seen, from its stored records (any device's): a new run goes on from there. */
+async function lastFix(db: Db, vehicleId: number): Promise<SimResume | null> {
+  const r = await db.kysely
+    .selectFrom('telemetry_records')
+    .select(['fix_time', 'lat', 'lon', 'odometer_km', 'engine_hours', 'fuel_used_l', 'fuel_level_pct'])
+    .where('vehicle_id', '=', vehicleId)
+    .where('type', '=', 'location')
+    .orderBy('fix_time', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!r || r.lat === null || r.lon === null) return null;
+  return {
+    t: Date.parse(r.fix_time), lat: r.lat, lon: r.lon, place: describe(r.lat, r.lon) ?? `${r.lat.toFixed(4)}, ${r.lon.toFixed(4)}`,
+    odometerKm: r.odometer_km, engineHours: r.engine_hours, fuelUsedL: r.fuel_used_l, fuelPct: r.fuel_level_pct,
+  };
 }
 
 /** Demo data: a terminal geofence (3 km circle) around each of the simulator's 12 largest cities, so trucks cross them. */

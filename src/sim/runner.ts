@@ -3,15 +3,19 @@
  * device takes). The simulated clock runs `speedup` times faster than the wall clock but never ahead
  * of it: a bounded run of `durationS` starts that far in the past (minus the time it takes) and ends
  * now; an open-ended run starts `backfillS` in the past, catches up, then runs in real time. Each
- * vehicle posts its records in order, in batches; a failed post is retried with the same records and
- * sequence numbers (harmless: the server answers duplicates).
+ * vehicle posts its records in order, in batches; a failed post (no answer, 5xx, 408, 429) is retried
+ * with the same records and sequence numbers (harmless: the server answers duplicates). Any other 4xx
+ * (an unknown or revoked credential, a refused body) would be answered the same way again: that
+ * vehicle stops and the run reports why. A vehicle with stored fixes resumes after its last one.
  */
-import { SimVehicle, type SimRecord } from './vehicle.js';
+import { SimVehicle, type SimRecord, type SimResume } from './vehicle.js';
 
 export interface SimDevice {
   vehicleId: number;
   driverId: number | null;
   token: string;
+  /** The vehicle's last stored fix: it goes on from there (SimVehicle). */
+  resume?: SimResume | null;
 }
 
 export interface SimOptions {
@@ -37,6 +41,8 @@ export interface SimStats {
   retries: number;
   rejected: number;
   simulatedS: number;
+  /** Vehicles stopped because the server refused their batches for good (a 4xx answer), with why. */
+  refused: string[];
 }
 
 interface Lane {
@@ -44,6 +50,8 @@ interface Lane {
   vehicle: SimVehicle;
   pending: SimRecord[];
   seq: number;
+  /** Why the server refused this vehicle's batches for good; the lane is stopped. */
+  refused: string | null;
 }
 
 export class Simulation {
@@ -51,14 +59,16 @@ export class Simulation {
   private stopped = false;
   private readonly start: number;
   private readonly wallStart: number;
-  readonly stats: SimStats = { records: 0, batches: 0, retries: 0, rejected: 0, simulatedS: 0 };
+  readonly stats: SimStats = { records: 0, batches: 0, retries: 0, rejected: 0, simulatedS: 0, refused: [] };
   private done: Promise<SimStats> | null = null;
 
   constructor(private readonly opts: SimOptions) {
     const now = (opts.now ?? Date.now)();
     this.wallStart = now;
     this.start = opts.durationS !== undefined ? now + (opts.durationS * 1000) / opts.speedup - opts.durationS * 1000 : now - (opts.backfillS ?? 0) * 1000;
-    this.lanes = opts.devices.map((device, i) => ({ device, vehicle: new SimVehicle(i, opts.seed, this.start, device.driverId), pending: [], seq: 0 }));
+    this.lanes = opts.devices.map((device, i) => ({
+      device, vehicle: new SimVehicle(i, opts.seed, this.start, device.driverId, device.resume ?? null), pending: [], seq: 0, refused: null,
+    }));
   }
 
   /** The simulated instant for a wall instant: speedup times faster, never ahead of the wall clock. */
@@ -85,8 +95,17 @@ export class Simulation {
         return;
       }
       if (!res.ok) {
-        this.stats.retries++;
-        this.opts.log?.(`vehicle ${lane.device.vehicleId}: HTTP ${res.status} ${await res.text()}; retrying`);
+        const answer = `HTTP ${res.status} ${await res.text()}`;
+        if (!permanent(res.status)) {
+          this.stats.retries++;
+          this.opts.log?.(`vehicle ${lane.device.vehicleId}: ${answer}; retrying`);
+          return;
+        }
+        // Sending the same batch again would get the same answer: this vehicle stops, the others go on.
+        lane.refused = `vehicle ${lane.device.vehicleId}: ${answer}${res.status === 401 ? ' (the server does not know this device: does this command use the server\'s DATABASE_URL?)' : ''}`;
+        lane.pending = [];
+        this.stats.refused.push(lane.refused);
+        this.opts.log?.(`${lane.refused}; this vehicle is stopped`);
         return;
       }
       const body = (await res.json()) as { rejected: number };
@@ -101,15 +120,17 @@ export class Simulation {
   async round(): Promise<boolean> {
     const sim = this.clock((this.opts.now ?? Date.now)());
     this.stats.simulatedS = Math.round((sim - this.start) / 1000);
-    for (const lane of this.lanes) {
+    const live = this.lanes.filter((l) => l.refused === null);
+    for (const lane of live) {
       for (const r of lane.vehicle.advance(sim)) lane.pending.push({ ...r, seq: ++lane.seq });
     }
-    await Promise.all(this.lanes.map((l) => this.post(l)));
+    await Promise.all(live.map((l) => this.post(l)));
+    if (this.lanes.every((l) => l.refused !== null)) return true;
     const finished = this.opts.durationS !== undefined && sim >= this.start + this.opts.durationS * 1000;
     return finished && this.lanes.every((l) => l.pending.length === 0);
   }
 
-  /** Runs rounds until the duration is simulated (and posted) or stop() is called. */
+  /** Runs rounds until the duration is simulated (and posted), every vehicle is refused, or stop() is called. */
   run(): Promise<SimStats> {
     this.done ??= (async () => {
       const tick = this.opts.tickMs ?? 1000;
@@ -139,3 +160,6 @@ export class Simulation {
     return this.lanes.map((l) => `vehicle ${l.device.vehicleId}: ${l.vehicle.where()}`);
   }
 }
+
+/** A 4xx answer other than 408 (timeout) and 429 (slow down): sending the same batch again cannot help. */
+const permanent = (status: number) => status >= 400 && status < 500 && status !== 408 && status !== 429;

@@ -10,6 +10,19 @@ import { along, nextDestination, planRoute, simCities, type City, type Route } f
 
 export type SimRecord = Record<string, unknown> & { type: string; time: string };
 
+/** A vehicle's last stored fix (time in ms; the counters null when its device did not send them). */
+export interface SimResume {
+  t: number;
+  lat: number;
+  lon: number;
+  /** What the vehicle's current place is called, for `where()`. */
+  place: string;
+  odometerKm: number | null;
+  engineHours: number | null;
+  fuelUsedL: number | null;
+  fuelPct: number | null;
+}
+
 const STEP_S = 10;
 const TANK_L = 600;
 const FAULTS = [
@@ -40,20 +53,32 @@ export class SimVehicle {
   private speedingUntil = 0;
   private fault: { spec: (typeof FAULTS)[number]; until: number; nextReport: number; clear: boolean } | null = null;
 
-  constructor(readonly index: number, seed: number, startMs: number, private readonly driverId: number | null) {
+  /**
+   * `resume`: the vehicle's last stored fix, if it has one. The truck then starts parked where that fix
+   * was, after it (never before `startMs`), with its counters going on from there: a new run continues
+   * a vehicle's history instead of writing a second track over time it already has.
+   */
+  constructor(readonly index: number, seed: number, startMs: number, private readonly driverId: number | null, resume: SimResume | null = null) {
     this.rng = new Prng((seed * 1_000_003 + index * 7919) >>> 0);
-    this.t = startMs;
+    this.t = resume ? Math.max(startMs, resume.t) : startMs;
     const cities = simCities().slice(0, 40);
     this.city = cities[(index + this.rng.int(0, cities.length - 1)) % cities.length];
-    this.until = startMs + this.rng.int(0, 20) * 60_000;
+    this.until = this.t + this.rng.int(0, 20) * 60_000;
     this.odometerKm = 150_000 + this.rng.int(0, 400_000);
     this.engineHours = 4000 + this.rng.int(0, 9000);
     this.fuelUsedL = 50_000 + this.rng.int(0, 200_000);
+    if (resume) {
+      this.city = { name: resume.place, region: '', lat: resume.lat, lon: resume.lon };
+      this.odometerKm = resume.odometerKm ?? this.odometerKm;
+      this.engineHours = resume.engineHours ?? this.engineHours;
+      this.fuelUsedL = resume.fuelUsedL ?? this.fuelUsedL;
+      this.fuelPct = resume.fuelPct ?? this.fuelPct;
+    }
   }
 
-  /** The current city (parked) or the route's destination. */
+  /** The current place (parked) or the route's ends. */
   where(): string {
-    return this.route ? `${this.route.from.name} → ${this.route.to.name}` : `${this.city.name}, ${this.city.region}`;
+    return this.route ? `${this.route.from.name} → ${this.route.to.name}` : [this.city.name, this.city.region].filter(Boolean).join(', ');
   }
 
   private pos() {

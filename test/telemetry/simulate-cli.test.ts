@@ -49,3 +49,27 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
     }
   });
 });
+
+test('fleet simulate: a server on another database refuses the devices; the run ends at once, exit 1, saying why', async () => {
+  await withSqliteFile(async (serverDb, serverUrl) => {
+    const app = await buildApp(loadConfig({ DATABASE_URL: serverUrl, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (app.server.address() as { port: number }).port;
+      await withSqliteFile(async (db, url) => {
+        const company = await createCompany(db, { name: 'Elsewhere Co' });
+        const now = new Date().toISOString();
+        await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'E1', created_at: now, updated_at: now }).execute();
+        const started = Date.now();
+        const res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '1', '--duration', '1h', '--speedup', '3600', '--url', `http://127.0.0.1:${port}`], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+        assert.ok(Date.now() - started < 10_000);
+        assert.equal(res.code, 1, res.err);
+        assert.match(res.err, /the server refused every vehicle: vehicle \d+: HTTP 401 \{"error_message":"invalid device credential"\} \(the server does not know this device: does this command use the server's DATABASE_URL\?\)/);
+        assert.doesNotMatch(res.err, /retrying/);
+      });
+      assert.deepEqual(await serverDb.kysely.selectFrom('telemetry_records').select('id').execute(), []);
+    } finally {
+      await app.close();
+    }
+  });
+});
