@@ -3,8 +3,10 @@
  * corner from accelerometer records, or — for vehicles that never sent one — derived from speed and
  * heading samples at most `derivedMaxSampleS` apart (a = Δv/Δt, lateral ≈ v·Δheading/Δt), ignored
  * below `harshMinSpeedKph`, one event per excursion with its peak. Speeding: above the policy maximum
- * `speedingKph` for at least `speedingMinS`, ending at the first fix at or below it (or at the last
- * fix before a data gap). A speeding event is described twice: as soon as it has lasted `speedingMinS`
+ * `speedingKph` for at least `speedingMinS`, ending at the first fix at or below it — but when a fix
+ * comes more than `gapS` after the previous one, whatever its speed, it ends at the last fix before
+ * the data gap, with that fix's time and speed, and the time without fixes counts for nothing (not
+ * toward `speedingMinS` either). A speeding event is described twice: as soon as it has lasted `speedingMinS`
  * (ending at that fix) and when it ends; the writer stores the first and updates it with the second.
  */
 import { exceeds, headingDelta, KPHPS_PER_G } from '../units.js';
