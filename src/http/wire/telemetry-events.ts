@@ -25,11 +25,16 @@ export const DrivingPeriod = Type.Object({
   start_hvb_state_of_charge: NNum(), end_hvb_state_of_charge: NNum(), start_hvb_lifetime_energy_output: NNum(), end_hvb_lifetime_energy_output: NNum(),
 });
 
+/**
+ * A period closed by an engine stop is stored with its end at stop + timeout (D-10 (a)), up to
+ * DRIVING_STOP_TIMEOUT_S ahead of the clock; until that end has come it is shown as it stands now, in
+ * progress (end_time null, duration so far), so that no answer carries an end that has not happened.
+ */
 export function drivingPeriod(p: Selectable<DrivingPeriodsTable>, e: Embeds, nowMs: number) {
-  const done = p.end_time !== null;
+  const done = p.end_time !== null && Date.parse(p.end_time) <= nowMs;
   const start = Date.parse(p.start_time);
   return {
-    id: p.id, start_time: wireTime(p.start_time)!, end_time: wireTime(p.end_time), status: p.status, type: p.type,
+    id: p.id, start_time: wireTime(p.start_time)!, end_time: done ? wireTime(p.end_time) : null, status: done ? 'complete' : 'in_progress', type: p.type,
     annotation_status: null, notes: null, duration: ((done ? Date.parse(p.end_time!) : Math.max(start, nowMs)) - start) / 1000,
     start_kilometers: rounded(p.start_km, 2), end_kilometers: done ? rounded(p.end_km, 2) : null, source: p.source,
     driver: e.user(p.driver_id), vehicle: e.vehicle(p.vehicle_id), origin: p.origin, origin_lat: p.origin_lat, origin_lon: p.origin_lon,
