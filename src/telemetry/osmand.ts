@@ -7,10 +7,13 @@
  * `id` is the identifier of a provisioned device (no credential: the protocol has none, which is why
  * the listener is off unless OSMAND_PORT is set). Each position is stored as a location record on
  * channel 1 with seq = its fix time in milliseconds, so a re-sent position is a duplicate. Answers:
- * 200 (stored or duplicate), 400 (bad position, with the reason as text), 404 (unknown device).
+ * 200 (stored or duplicate), 400 (bad position, with the reason as text), 404 (unknown device), 405
+ * (another method than GET or POST, HEAD and OPTIONS included, with `Allow: GET, POST`): all plain text.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import { deviceByIdentifier } from '../domain/devices/service.js';
 import { KPH_PER_KNOT } from './units.js';
 import type { Telemetry } from './store/runner.js';
@@ -103,9 +106,37 @@ export function osmandMessage(m: string): string {
   return m;
 }
 
+/** The protocol's methods; any other is answered 405. */
+const ALLOWED = ['GET', 'POST'];
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them — a method it does not know, a malformed
+ * request line, headers too large, too slow — answered in text as well (Fastify's default is JSON).
+ */
+function clientError(err: Error & { code?: string }, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, allow] = err.code === 'HPE_INVALID_METHOD' ? [405, 'unknown method: send positions with GET or POST', `Allow: ${ALLOWED.join(', ')}\r\n`]
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout', '']
+      : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request headers too large', ''] : [400, 'bad request', ''];
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${allow}Content-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  }
+  socket.destroy(err);
+}
+
 export async function startOsmand(telemetry: Telemetry, opts: { host: string; port: number; log?: FastifyBaseLogger }): Promise<OsmandServer> {
-  const app = Fastify({ logger: false, bodyLimit: 65_536 });
+  // No implicit HEAD routes: a HEAD would run the GET handler and store a position.
+  const app = Fastify({
+    logger: false, bodyLimit: 65_536, exposeHeadRoutes: false, clientErrorHandler: clientError,
+    // A path that cannot be decoded (`/%zz`), refused before routing (the only framework error without route constraints).
+    frameworkErrors: (_err, _req, reply) => void (reply as FastifyReply).code(400).type('text/plain').send('the path is not valid percent-encoding'),
+  });
   await app.register(formbody);
+  // Before the body is read or parsed, so that a PUT with a JSON body is refused for its method, not its body.
+  app.addHook('onRequest', async (req, reply) => {
+    if (ALLOWED.includes(req.method)) return;
+    return reply.code(405).header('allow', ALLOWED.join(', ')).type('text/plain').send(`method ${req.method} not allowed: send positions with GET or POST`);
+  });
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     let parsed: ReturnType<typeof osmandRecord>;
     try {
@@ -128,8 +159,9 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
     if (status === 500) opts.log?.error({ err }, 'OsmAnd request failed');
     return reply.code(status).type('text/plain').send(status === 500 ? 'internal server error' : err.message);
   });
-  app.route({ method: ['GET', 'POST'], url: '/', handler });
-  app.route({ method: ['GET', 'POST'], url: '/*', handler });
+  // Every path takes positions (apps and proxies put their own before the query), so no path is unknown.
+  app.route({ method: ALLOWED, url: '/', handler });
+  app.route({ method: ALLOWED, url: '/*', handler });
   try {
     await app.listen({ host: opts.host, port: opts.port });
   } catch (err) {
