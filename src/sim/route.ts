@@ -1,11 +1,14 @@
 /**
  * Routes for the simulator: legs between real US and Canadian cities (the bundled place list), as a
- * line of waypoints along the great circle with a gentle deterministic sideways wander so that tracks
- * look like roads rather than rulers. Pure functions of their inputs and the PRNG.
+ * line of waypoints through bends drawn from the PRNG, so that tracks run about as much longer than
+ * the straight line as roads do, and staying on land in the US and Canada (the IFTA boundaries). Pure
+ * functions of their inputs and the PRNG.
  */
 import { bigPlaces } from '../telemetry/geocode/places.js';
 import { bearingDeg, haversineM } from '../telemetry/units.js';
-import type { Prng } from '../demo/random.js';
+import { Prng } from '../demo/random.js';
+import { nearestJurisdiction } from '../domain/ifta/boundaries.js';
+import { inLakeCore } from './water.js';
 
 export interface City {
   name: string;
@@ -16,10 +19,22 @@ export interface City {
 
 let cache: City[] | null = null;
 
-/** Cities of 200,000+ inhabitants in the US and Canada, largest first (the simulator's route ends). */
+/**
+ * Cities of 200,000+ inhabitants in the US and Canada, largest first (the simulator's route ends),
+ * keeping those with a leg on land to another within 650 km: no Honolulu, Anchorage, Victoria or
+ * Halifax, which trucks could neither reach nor leave by road here.
+ */
 export function simCities(): City[] {
-  cache ??= bigPlaces(['US', 'CA'], 200_000).map(({ name, region, lat, lon }) => ({ name, region, lat, lon }));
+  if (cache) return cache;
+  const all = bigPlaces(['US', 'CA'], 200_000).map(({ name, region, lat, lon }) => ({ name, region, lat, lon }));
+  cache = all.filter((c) => landLinked(c, all));
   return cache;
+}
+
+function landLinked(from: City, cities: City[]): boolean {
+  const rng = new Prng(1);
+  const near = cities.filter((c) => c !== from && haversineM(from.lat, from.lon, c.lat, c.lon) <= 650_000);
+  return near.some((to) => Array.from({ length: TRIES }, () => planRoute(from, to, rng)).some(onLand));
 }
 
 export interface Route {
@@ -31,31 +46,100 @@ export interface Route {
 
 const WAYPOINT_KM = 5;
 
-/** The next destination: a city 150–650 km away (else the nearest other one). */
-export function nextDestination(from: City, rng: Prng, cities = simCities()): City {
+/**
+ * Where a leg from `from` may go: the cities 150–650 km away in an order drawn from the PRNG, then the
+ * DESTINATIONS nearest others (for a city with few or no neighbours in that range).
+ */
+function destinations(from: City, rng: Prng, cities: City[]): City[] {
+  const km = (c: City) => haversineM(from.lat, from.lon, c.lat, c.lon) / 1000;
   const others = cities.filter((c) => c !== from && c.name !== from.name);
-  const inRange = others.filter((c) => {
-    const km = haversineM(from.lat, from.lon, c.lat, c.lon) / 1000;
-    return km >= 150 && km <= 650;
-  });
-  if (inRange.length) return rng.pick(inRange);
-  return others.sort((a, b) => haversineM(from.lat, from.lon, a.lat, a.lon) - haversineM(from.lat, from.lon, b.lat, b.lon))[0];
+  const inRange = others.filter((c) => km(c) >= 150 && km(c) <= 650);
+  for (let i = inRange.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [inRange[i], inRange[j]] = [inRange[j], inRange[i]];
+  }
+  const rest = others.filter((c) => !inRange.includes(c)).sort((a, b) => km(a) - km(b));
+  return [...inRange.slice(0, DESTINATIONS), ...rest.slice(0, DESTINATIONS)];
 }
 
+/** Spacing of the points onLand checks along a route, km. */
+const CHECK_KM = 1;
+
+/**
+ * The whole path, checked every CHECK_KM, lies in a US state or Canadian province (within the IFTA
+ * snap distance of one: coastline generalisation) and off the Great Lakes (./water.ts): no leg through
+ * Mexico or across open water.
+ */
+export function onLand(route: Route): boolean {
+  const pts = route.points;
+  const ok = (lat: number, lon: number) => nearestJurisdiction(lat, lon) !== null && !inLakeCore(lat, lon);
+  if (!ok(pts[0].lat, pts[0].lon)) return false;
+  for (let i = 1; i < pts.length; i++) {
+    const [a, b] = [pts[i - 1], pts[i]];
+    const n = Math.max(1, Math.ceil((b.km - a.km) / CHECK_KM));
+    for (let k = 1; k <= n; k++) {
+      if (!ok(a.lat + ((b.lat - a.lat) * k) / n, a.lon + ((b.lon - a.lon) * k) / n)) return false;
+    }
+  }
+  return true;
+}
+
+/** Tries per destination, and destinations, before a leg is taken as it comes. */
+const TRIES = 3;
+const DESTINATIONS = 12;
+
+/**
+ * The next leg from `from`: a destination 150–650 km away (else a nearer or farther one) and a path to
+ * it that stays on land in the US and Canada (onLand). A place with no such leg (a truck resumed on an
+ * island, say) takes the first one tried.
+ */
+export function planLeg(from: City, rng: Prng, cities = simCities()): Route {
+  let first: Route | null = null;
+  for (const to of destinations(from, rng, cities)) {
+    for (let k = 0; k < TRIES; k++) {
+      const route = planRoute(from, to, rng);
+      if (onLand(route)) return route;
+      first ??= route;
+    }
+  }
+  return first!;
+}
+
+/** Kilometres between control points of a leg: about one bend of the road in this many. */
+const BEND_KM = 60;
+/** Sideways offset of a control point, at most this share of the distance between control points. */
+const BEND = 0.8;
+
+/**
+ * A path like a road's between two cities: control points about every BEND_KM along the straight line,
+ * each moved sideways by up to BEND of that spacing (so the path runs longer than the
+ * straight line: 1.05–1.3 times, 1.15 typically, as roads do), then waypoints every WAYPOINT_KM along the bends.
+ */
 export function planRoute(from: City, to: City, rng: Prng): Route {
   const direct = haversineM(from.lat, from.lon, to.lat, to.lon) / 1000;
-  const n = Math.max(2, Math.ceil(direct / WAYPOINT_KM));
-  const amp = Math.min(0.15, direct / 2000) * (rng.next() - 0.5) * 2;
-  const waves = 1 + rng.int(0, 2);
-  const raw: Array<{ lat: number; lon: number }> = [];
-  for (let i = 0; i <= n; i++) {
-    const f = i / n;
-    const lat = from.lat + (to.lat - from.lat) * f;
-    const lon = from.lon + (to.lon - from.lon) * f;
-    // Wander perpendicular to the straight line, zero at both ends.
-    const off = amp * Math.sin(Math.PI * f * waves) * Math.sin(Math.PI * f);
-    raw.push({ lat: lat + off * (to.lon - from.lon) * 0.1, lon: lon - off * (to.lat - from.lat) * 0.1 });
+  // A local plane (x: east km, y: north km) around the start.
+  const kx = 111.32 * Math.cos((from.lat * Math.PI) / 180);
+  const ky = 110.57;
+  const end = { x: (to.lon - from.lon) * kx, y: (to.lat - from.lat) * ky };
+  const len = Math.hypot(end.x, end.y) || 1;
+  const side = { x: -end.y / len, y: end.x / len };
+  const m = Math.max(1, Math.round(direct / BEND_KM));
+  const controls = [{ x: 0, y: 0 }];
+  for (let i = 1; i < m; i++) {
+    const off = (rng.next() - 0.5) * 2 * BEND * (len / m);
+    controls.push({ x: (end.x * i) / m + side.x * off, y: (end.y * i) / m + side.y * off });
   }
+  controls.push(end);
+  const raw: Array<{ lat: number; lon: number }> = [{ lat: from.lat, lon: from.lon }];
+  for (let i = 1; i < controls.length; i++) {
+    const [a, b] = [controls[i - 1], controls[i]];
+    const n = Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / WAYPOINT_KM));
+    for (let j = 1; j <= n; j++) {
+      const f = j / n;
+      raw.push({ lat: from.lat + (a.y + (b.y - a.y) * f) / ky, lon: from.lon + (a.x + (b.x - a.x) * f) / kx });
+    }
+  }
+  raw[raw.length - 1] = { lat: to.lat, lon: to.lon };
   const points: Route['points'] = [];
   let km = 0;
   raw.forEach((p, i) => {

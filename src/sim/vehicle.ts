@@ -2,11 +2,12 @@
  * One simulated truck: a deterministic state machine (seeded PRNG, simulated clock) that emits
  * device-protocol records every 10 s while the engine runs. A day looks like: engine on, driver login,
  * warm-up idle, a leg to another city at highway speed with now and then a hard brake, a speeding
- * stretch or an engine fault (broadcast every minute, then cleared or left to expire), a rest or fuel
- * stop every 2–3 hours, arrival, idle, engine off, logout, a break, and the next leg.
+ * stretch or an engine fault (broadcast every minute while the engine runs, then cleared or left to
+ * expire), a rest or fuel stop every 2–3 hours, arrival, idle, engine off, logout, a break, and the
+ * next leg.
  */
 import { Prng } from '../demo/random.js';
-import { along, nextDestination, planRoute, simCities, type City, type Route } from './route.js';
+import { along, planLeg, simCities, type City, type Route } from './route.js';
 
 export type SimRecord = Record<string, unknown> & { type: string; time: string };
 
@@ -121,8 +122,7 @@ export class SimVehicle {
       this.startEngine(out);
       if (this.phase === 'parked') {
         if (this.driverId !== null) out.push({ type: 'driver', time: new Date(this.t).toISOString(), action: 'login', driver_id: this.driverId });
-        const to = nextDestination(this.city, rng);
-        this.route = planRoute(this.city, to, rng);
+        this.route = planLeg(this.city, rng);
         this.km = 0;
       }
       this.phase = 'warmup';
@@ -132,6 +132,8 @@ export class SimVehicle {
     this.engineHours += STEP_S / 3600;
     if (this.phase === 'warmup' || this.phase === 'stopped') {
       this.fuelUsedL += (3 * STEP_S) / 3600;
+      // An active fault goes on being broadcast while the engine runs (DM1), standing or not.
+      this.faults(out, false);
       out.push(this.fix());
       if (this.t < this.until) return;
       if (this.phase === 'stopped') return this.endStop(out);
@@ -181,9 +183,10 @@ export class SimVehicle {
     }
   }
 
-  private faults(out: SimRecord[]) {
+  /** Reports the active fault (every minute) or clears it; `mayStart`: a new one may come up (while driving). */
+  private faults(out: SimRecord[], mayStart = true) {
     const rng = this.rng;
-    if (!this.fault && rng.next() < 0.0004) {
+    if (!this.fault && mayStart && rng.next() < 0.0004) {
       const spec = rng.pick(FAULTS);
       this.fault = { spec, until: this.t + rng.int(10, 40) * 60_000, nextReport: this.t, clear: rng.next() < 0.5 };
     }

@@ -18,8 +18,8 @@ import { settle } from './fixtures.js';
 
 const TRUCKS = 4;
 const HOURS = 10;
-/** Seed 56: in ten hours its four trucks raise and clear faults and one drives into a terminal and out again. */
-const SEED = 56;
+/** Seed 34: in ten hours its four trucks raise faults, clear some and leave others to expire, and drive into terminals and out again. */
+const SEED = 34;
 const SPEEDUP = 3600;
 
 /** The API's second-precision time of a stored fix time. */
@@ -95,7 +95,7 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
     for (const p of periods) {
       assert.deepEqual([p.type, p.source, p.driver?.id], ['driving', 'eld', driverOf(p.vehicle.id)], `period ${p.id}`);
       if (p.status !== 'complete') continue;
-      assert.ok(p.end_kilometers - p.start_kilometers > 10, `period ${p.id}: ${p.start_kilometers} → ${p.end_kilometers} km`);
+      assert.ok(p.end_kilometers - p.start_kilometers > 1, `period ${p.id}: ${p.start_kilometers} → ${p.end_kilometers} km`);
       assert.ok(secs(p.start_time, p.end_time) > 600, `period ${p.id} from ${p.start_time} to ${p.end_time}`);
     }
   });
