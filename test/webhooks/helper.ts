@@ -3,7 +3,7 @@
  * OAuth module takes), and a real HTTP receiver on 127.0.0.1 that records every request and answers
  * as the test tells it to.
  */
-import { after } from 'node:test';
+import { after, before } from 'node:test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -78,6 +78,21 @@ export async function makeHookApp(dialect: Dialect, env: Record<string, string> 
 /** makeHookApp for a describe block: built on first use, closed after the block. */
 export function useHookApp(dialect: Dialect, env: Record<string, string> = {}): () => Promise<HookApp> {
   return useOnce(() => makeHookApp(dialect, env));
+}
+
+/**
+ * A test file's webhook app and receiver, made once and ready before its tests: they read `.t` and
+ * `.r` (both closed after the file).
+ */
+export function useHookSuite(dialect: Dialect, env: Record<string, string> = {}): { t: HookApp; r: Receiver } {
+  const getApp = useHookApp(dialect, env);
+  const getReceiver = useReceiver();
+  const suite = {} as { t: HookApp; r: Receiver };
+  before(async () => {
+    suite.t = await getApp();
+    suite.r = await getReceiver();
+  });
+  return suite;
 }
 
 export interface Received {

@@ -4,40 +4,34 @@
  * the same body; a hard brake only as a driver performance event. Webhooks receive exactly the actions
  * they subscribe to.
  */
-import { before, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../helper.js';
 import { at, login, rig, send, track, type Rig } from '../telemetry/fixtures.js';
-import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { registerHook, useHookSuite } from './helper.js';
 
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;
 const PERF = ['driver_performance_event_created', 'driver_performance_event_updated', 'speeding_event_created', 'speeding_event_updated'];
 
 eachDialect('speeding event webhooks', (dialect) => {
-  const getApp = useHookApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
-  const getReceiver = useReceiver();
-  let t: HookApp;
-  let r: Receiver;
-  before(async () => {
-    t = await getApp();
-    r = await getReceiver();
-  });
+  const suite = useHookSuite(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
 
   /** The company's recorded performance and speeding events, in id order: [action, subject id]. */
   const recorded = async (since: number) =>
-    (await t.db.kysely.selectFrom('domain_events').select(['id', 'action', 'subject_type', 'subject_id', 'data'])
-      .where('company_id', '=', t.company.id).where('action', 'in', PERF).where('id', '>', since).orderBy('id').execute());
+    (await suite.t.db.kysely.selectFrom('domain_events').select(['id', 'action', 'subject_type', 'subject_id', 'data'])
+      .where('company_id', '=', suite.t.company.id).where('action', 'in', PERF).where('id', '>', since).orderBy('id').execute());
   const lastEventId = async () =>
-    Number((await t.db.kysely.selectFrom('domain_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
+    Number((await suite.t.db.kysely.selectFrom('domain_events').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst())?.m ?? 0);
   /** Fan out and deliver until nothing is left (one lane delivers one at a time). */
   const drain = async () => {
-    for (let i = 0; i < 5; i++) await t.run();
+    for (let i = 0; i < 5; i++) await suite.t.run();
   };
   const hardBrake = (s: number) => ({
     type: 'acceleration', time: at(s), longitudinal_g: -0.45, duration_ms: 2000, speed_kph: 125, end_speed_kph: 95, lat: 39.8, lon: -89.6, bearing_deg: 90,
   });
 
   it('a speeding event is also speeding_event_created, then speeding_event_updated when it ends; a hard brake is not', async () => {
+    const { t, r } = suite;
     const v: Rig = await rig(t as never);
     const onlyCreated = await registerHook(t, r, ['speeding_event_created']);
     const onlyUpdated = await registerHook(t, r, ['speeding_event_updated']);
@@ -108,6 +102,7 @@ eachDialect('speeding event webhooks', (dialect) => {
   });
 
   it('a hard brake alone records no speeding_event_* action and reaches no speeding subscriber', async () => {
+    const { t, r } = suite;
     const v: Rig = await rig(t as never);
     const hook = await registerHook(t, r, ['speeding_event_created', 'speeding_event_updated']);
     const since = await lastEventId();
