@@ -102,7 +102,8 @@ export function planLeg(from: City, rng: Prng, cities = simCities()): Route {
       first ??= route;
     }
   }
-  return first!;
+  if (!first) throw new Error(`no city to drive to from ${from.name}`);
+  return first;
 }
 
 /** Kilometres between control points of a leg: about one bend of the road in this many. */
