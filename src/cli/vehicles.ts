@@ -1,9 +1,10 @@
 /** `fleet vehicle create`: a vehicle to put a device on, without going through the API. */
 import { createVehicle } from '../domain/vehicles/service.js';
+import { VEHICLE_MAX_LENGTH } from '../domain/vehicles/fields.js';
 import { companyRef, findCompany, optionalFlag, requireFlag, UsageError, type Command } from './io.js';
 
-/** The longest value of each flag, as POST /v1/vehicles accepts (src/http/v1/vehicles.ts). */
-const MAX_LENGTH = { number: 64, vin: 255, make: 255, model: 255, year: 8 } as const;
+/** The longest value of each flag: the limits POST /v1/vehicles applies. */
+const MAX_LENGTH = { number: VEHICLE_MAX_LENGTH.number, year: VEHICLE_MAX_LENGTH.year, vin: VEHICLE_MAX_LENGTH.text, make: VEHICLE_MAX_LENGTH.text, model: VEHICLE_MAX_LENGTH.text };
 
 export const vehicleCreate: Command = {
   usage: 'vehicle create --company ID --number NUMBER [--vin VIN] [--make M] [--model M] [--year Y]',

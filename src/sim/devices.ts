@@ -12,7 +12,6 @@ import type { Tenant } from '../domain/tenant.js';
 import type { SimDevice } from './runner.js';
 import { simCities } from './route.js';
 import type { SimResume } from './vehicle.js';
-import { describe } from '../telemetry/geocode/places.js';
 
 export const simIdentifier = (companyId: number, vehicleId: number) => `SIM-${companyId}-${vehicleId}`;
 
@@ -60,7 +59,7 @@ export async function simDevices(db: Db, t: Tenant, count: number): Promise<SimD
 async function lastFix(db: Db, vehicleId: number): Promise<SimResume | null> {
   const r = await db.kysely
     .selectFrom('telemetry_records')
-    .select(['fix_time', 'lat', 'lon', 'odometer_km', 'engine_hours', 'fuel_used_l', 'fuel_level_pct'])
+    .select(['fix_time', 'lat', 'lon', 'description', 'odometer_km', 'engine_hours', 'fuel_used_l', 'fuel_level_pct'])
     .where('vehicle_id', '=', vehicleId)
     .where('type', '=', 'location')
     .orderBy('fix_time', 'desc')
@@ -68,7 +67,7 @@ async function lastFix(db: Db, vehicleId: number): Promise<SimResume | null> {
     .executeTakeFirst();
   if (!r || r.lat === null || r.lon === null) return null;
   return {
-    t: Date.parse(r.fix_time), lat: r.lat, lon: r.lon, place: describe(r.lat, r.lon) ?? `${r.lat.toFixed(4)}, ${r.lon.toFixed(4)}`,
+    t: Date.parse(r.fix_time), lat: r.lat, lon: r.lon, place: r.description ?? `${r.lat.toFixed(4)}, ${r.lon.toFixed(4)}`,
     odometerKm: r.odometer_km, engineHours: r.engine_hours, fuelUsedL: r.fuel_used_l, fuelPct: r.fuel_level_pct,
   };
 }

@@ -5,8 +5,7 @@
  * Ontario), each drawn 10–20 km inside the shore so that no land, and no shore road, falls in them;
  * [lat, lon] vertices in order around the lake, our own approximate tracing of the shorelines.
  */
-import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
-import { polygon, point } from '@turf/helpers';
+import { boundsOf, contains, inBounds, type GeofenceShape, type LatLon } from '../domain/geofences/geometry.js';
 
 const CORES: Record<string, Array<[number, number]>> = {
   'Lake Michigan': [[42.0, -87.45], [43.0, -87.7], [44.0, -87.45], [44.7, -87.0], [44.7, -86.45], [44.0, -86.65], [43.0, -86.45], [42.2, -86.7], [42.0, -87.0]],
@@ -14,9 +13,13 @@ const CORES: Record<string, Array<[number, number]>> = {
   'Lake Ontario': [[43.4, -79.5], [43.35, -78.5], [43.35, -77.6], [43.5, -76.8], [43.7, -76.6], [43.75, -77.4], [43.8, -78.2], [43.7, -78.9], [43.55, -79.4]],
 };
 
-const polygons = Object.values(CORES).map((ring) => polygon([[...ring, ring[0]].map(([lat, lon]) => [lon, lat])]));
+/** The cores as polygons of the geofence geometry, with their bounding boxes (the cheap test first). */
+const LAKES = Object.values(CORES).map((ring) => {
+  const shape: GeofenceShape = { shape: 'polygon', points: ring.map(([lat, lon]) => ({ lat, lon })) };
+  return { shape, bounds: boundsOf(shape) };
+});
 
 export function inLakeCore(lat: number, lon: number): boolean {
-  const p = point([lon, lat]);
-  return polygons.some((poly) => booleanPointInPolygon(p, poly));
+  const p: LatLon = { lat, lon };
+  return LAKES.some((l) => inBounds(l.bounds, p) && contains(l.shape, p));
 }

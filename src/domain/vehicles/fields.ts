@@ -9,6 +9,8 @@ export const VEHICLE_TEXT_FIELDS = [
   'vin', 'make', 'model', 'license_plate_state', 'license_plate_number', 'license_plate_country_code', 'notes',
   'carb_ctc_emission_status', 'registration_expiry_date',
 ] as const;
+/** Longest accepted values, characters: `number`, `year` (as text) and each of VEHICLE_TEXT_FIELDS. */
+export const VEHICLE_MAX_LENGTH = { number: 64, year: 8, text: 255 } as const;
 /** Boolean fields, stored as 0/1. */
 export const VEHICLE_BOOL_FIELDS = ['ifta', 'metric_units', 'prevent_auto_odometer_entry'] as const;
 /** Camera settings: -1 means not configured. */

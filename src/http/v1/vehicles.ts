@@ -6,21 +6,21 @@ import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQ
 import { Id, IdList, IdParams } from '../wire/types.js';
 import { Vehicle, vehiclesWire } from '../wire/vehicle.js';
 import * as vehicles from '../../domain/vehicles/service.js';
-import { AVAILABILITY, FUEL_TYPES, VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_STATUSES, VEHICLE_TEXT_FIELDS } from '../../domain/vehicles/fields.js';
+import { AVAILABILITY, FUEL_TYPES, VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_MAX_LENGTH, VEHICLE_STATUSES, VEHICLE_TEXT_FIELDS } from '../../domain/vehicles/fields.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 
 const VehicleBody = Type.Object({
-  number: opt(Type.String({ maxLength: 64 })),
+  number: opt(Type.String({ maxLength: VEHICLE_MAX_LENGTH.number })),
   status: opt(Enum(VEHICLE_STATUSES)),
-  year: opt(Type.Union([Type.String({ maxLength: 8 }), Type.Integer({ minimum: 0, maximum: 9999 }), Type.Null()])),
+  year: opt(Type.Union([Type.String({ maxLength: VEHICLE_MAX_LENGTH.year }), Type.Integer({ minimum: 0, maximum: 9999 }), Type.Null()])),
   fuel_type: opt(Type.Union([Enum(FUEL_TYPES), Type.Null()])),
   permanent_driver_id: opt(Type.Union([Id(), Type.Null()])),
   group_ids: opt(Type.Array(Id(), { maxItems: 1000 })),
   availability_status: opt(Enum(AVAILABILITY)),
   carb_ctc_test_enabled: opt(Type.Union([Type.Boolean(), Type.Null()])),
-  ...Object.fromEntries(VEHICLE_TEXT_FIELDS.map((f) => [f, opt(Type.Union([Type.String({ maxLength: 255 }), Type.Null()]))])),
+  ...Object.fromEntries(VEHICLE_TEXT_FIELDS.map((f) => [f, opt(Type.Union([Type.String({ maxLength: VEHICLE_MAX_LENGTH.text }), Type.Null()]))])),
   ...Object.fromEntries(VEHICLE_BOOL_FIELDS.map((f) => [f, opt(Type.Boolean())])),
   ...Object.fromEntries(VEHICLE_CAMERA_FIELDS.map((f) => [f, opt(Type.Integer({ minimum: -1, maximum: 1 }))])),
 });
