@@ -6,7 +6,7 @@ import { isCalendarDay } from '../storage/values.js';
 import { serviceRecordError } from './record-services.js';
 import { fault as parseFault, type FaultFields } from './record-faults.js';
 
-export const RECORD_TYPES = ['location', 'engine', 'driver', 'fault', 'acceleration', 'duty_status', 'inspection', 'form_entry'] as const;
+export const RECORD_TYPES = ['location', 'engine', 'driver', 'fault', 'acceleration', 'power', 'duty_status', 'inspection', 'form_entry'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const DUTY_STATUSES = ['off_duty', 'sleeper', 'driving', 'on_duty', 'personal_conveyance', 'yard_move', 'waiting'] as const;
@@ -187,6 +187,12 @@ function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driv
       const state = oneOf(r, 'state', ['on', 'off'] as const);
       const pto = bool(r, 'pto');
       return { pos: position(r, false), data: pto === null ? { state } : { state, pto }, driverRef: null };
+    }
+    case 'power': {
+      // The gateway lost or regained the vehicle's power (unplugged from, or plugged back into, the
+      // diagnostic port); it reports on its own battery.
+      const state = oneOf(r, 'state', ['disconnected', 'connected'] as const);
+      return { pos: position(r, false), data: { state }, driverRef: null };
     }
     case 'driver': {
       const action = oneOf(r, 'action', ['login', 'logout'] as const);

@@ -169,7 +169,9 @@ export type Output =
   | { kind: 'performance'; row: PerformanceRow }
   | { kind: 'geofence'; row: GeofenceEventRow; event: 'entered' | 'exited' }
   | { kind: 'utilization'; row: UtilizationRow }
-  | { kind: 'engine'; on: boolean; t: number; lat: number | null; lon: number | null; driverId: number | null };
+  | { kind: 'engine'; on: boolean; t: number; lat: number | null; lon: number | null; driverId: number | null }
+  /** The gateway lost the vehicle's power at `since` (disconnected), or has it back at `t` after losing it at `since`. */
+  | { kind: 'gateway'; disconnected: boolean; since: number; t: number; lat: number | null; lon: number | null; driverId: number | null; deviceId: number };
 
 export interface Step<S> {
   state: S;

@@ -4,7 +4,7 @@
  * recorded as a domain event in the same transaction (wire-format §7.6): fault_code_opened/closed,
  * driver_performance_event_created/updated (and, for speeding, speeding_event_created/updated),
  * vehicle_geofence_event and asset_geofence_event
- * (./outputs-geofences.ts), engine_toggle_event. A replay writes rows without events
+ * (./outputs-geofences.ts), engine_toggle_event, vehicle_gateway_disconnected/_disconnect_ended. A replay writes rows without events
  * (`announce: false`). Utilization increments add up per bucket.
  */
 import { sql } from 'kysely';
@@ -15,7 +15,7 @@ import { describePlace } from '../geocode/places.js';
 import type { Trx } from './tx.js';
 import type { DbKind } from '../../storage/db.js';
 import { prepared } from '../../storage/prepared.js';
-import { faultBody, performanceBody } from './payloads-derived.js';
+import { faultBody, gatewayBody, performanceBody } from './payloads-derived.js';
 import { writeAssetGeofences, writeVehicleGeofences } from './outputs-geofences.js';
 
 export interface Target {
@@ -211,6 +211,12 @@ export async function writeOutputs(trx: Trx, t: Target, outputs: Output[]): Prom
       companyId: t.companyId, action: 'engine_toggle_event', trigger: e.on ? 'on' : 'off',
       subject: { type: 'vehicle', id: t.vehicleId },
       data: { vehicle_id: t.vehicleId, driver_id: e.driverId, trigger: e.on ? 'on' : 'off', occurred_at: toIso(e.t).slice(0, 19) + 'Z', lat: e.lat, lon: e.lon },
+    });
+  }
+  for (const g of pick('gateway')) {
+    await recordEvent(trx, {
+      companyId: t.companyId, action: g.disconnected ? 'vehicle_gateway_disconnected' : 'vehicle_gateway_disconnect_ended',
+      subject: { type: 'vehicle', id: t.vehicleId }, data: await gatewayBody(trx, t.companyId, t.vehicleId, g),
     });
   }
 }

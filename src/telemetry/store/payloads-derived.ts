@@ -1,13 +1,16 @@
 /**
- * Webhook bodies of derived telemetry (fault codes, driver performance events, geofence visits): the
+ * Webhook bodies of derived telemetry (fault codes, driver performance events, geofence visits, a
+ * gateway's loss of vehicle power): the
  * object exactly as its REST endpoint shows it, rendered by the same wire mappers (with the vehicle,
  * drivers and ELD device as objects, wire-format §7.6), plus the additions the catalogue names
  * (docs/webhooks.md). Read in the transaction that wrote the row, so the body is what was committed.
  */
 import { sql, type Selectable } from 'kysely';
-import { fromBool, wireTime } from '../../storage/values.js';
+import { fromBool, toIso, wireTime } from '../../storage/values.js';
+import { describePlace } from '../geocode/places.js';
 import { loadEmbeds, rounded } from '../../http/wire/telemetry-common.js';
 import { faultCode, geofenceEvent, performanceEvent, visitDuration } from '../../http/wire/telemetry-events.js';
+import type { Output } from '../processors/types.js';
 import type { FaultCodesTable } from './tables.js';
 import type { Trx } from './tx.js';
 
@@ -49,5 +52,21 @@ export async function assetVisitBody(trx: Trx, id: number) {
     id: row.id, geofence_id: row.geofence_id, start_time: wireTime(row.start_time), end_time: wireTime(row.end_time),
     duration: visitDuration(row.start_time, row.end_time, Date.parse(row.start_time)),
     asset, start_driver: null, end_driver: null,
+  };
+}
+
+/**
+ * `vehicle_gateway_disconnected` / `_disconnect_ended`: the ids, when the power was lost and (when it
+ * has ended) when it came back and how long it was out, in seconds, where the report was made, and the
+ * vehicle, gateway and driver as the telemetry endpoints embed them (docs/webhooks.md).
+ */
+export async function gatewayBody(trx: Trx, companyId: number, vehicleId: number, g: Extract<Output, { kind: 'gateway' }>) {
+  const e = await loadEmbeds({ kysely: trx }, companyId, { users: [g.driverId], vehicles: [vehicleId], devices: [g.deviceId] });
+  const ended = !g.disconnected;
+  return {
+    vehicle_id: vehicleId, eld_device_id: g.deviceId, driver_id: g.driverId,
+    disconnected_at: wireTime(toIso(g.since)), reconnected_at: ended ? wireTime(toIso(g.t)) : null, duration: ended ? (g.t - g.since) / 1000 : null,
+    lat: g.lat, lon: g.lon, location: g.lat === null || g.lon === null ? null : (describePlace(g.lat, g.lon)?.description ?? null),
+    vehicle: e.vehicle(vehicleId), eld_device: e.device(g.deviceId), driver: e.user(g.driverId),
   };
 }

@@ -15,7 +15,7 @@ export interface TelemetryRecordsTable extends Position {
   seq: number;
   vehicle_id: number | null;
   asset_id: number | null;
-  /** location, engine, driver, fault, acceleration, duty_status, inspection, form_entry. */
+  /** location, engine, driver, fault, acceleration, power, duty_status, inspection, form_entry. */
   type: string;
   fix_time: string;
   received_at: string;
