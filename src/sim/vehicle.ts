@@ -3,7 +3,8 @@
  * device-protocol records every 10 s while the engine runs. A day looks like: engine on, driver login,
  * warm-up idle, a leg to another city at highway speed with now and then a hard brake, a speeding
  * stretch or an engine fault (broadcast every minute while the engine runs, then cleared or left to
- * expire), a rest or fuel stop every 2–3 hours, arrival, idle, engine off, logout, a break, and the
+ * expire), a rest or fuel stop every 2–3 hours (now and then with the gateway unplugged while the
+ * engine is off, reported by `power` records), arrival, idle, engine off, logout, a break, and the
  * next leg.
  */
 import { Prng } from '../demo/random.js';
@@ -38,6 +39,10 @@ type Phase = 'parked' | 'warmup' | 'driving' | 'braking' | 'stopped' | 'resting'
 
 export class SimVehicle {
   private rng: Prng;
+  /** Draws for the gateway's unplugging, apart from `rng` so that adding them left every trip as it was. */
+  private tamper: Prng;
+  /** The gateway is unplugged (since a rest stop's engine stop) or its power state is not yet reported this run. */
+  private power: 'unplugged' | 'unreported' | 'reported' = 'unreported';
   private t: number;
   private phase: Phase = 'parked';
   private until: number;
@@ -61,6 +66,7 @@ export class SimVehicle {
    */
   constructor(readonly index: number, seed: number, startMs: number, private readonly driverId: number | null, resume: SimResume | null = null) {
     this.rng = new Prng((seed * 1_000_003 + index * 7919) >>> 0);
+    this.tamper = new Prng(((seed * 1_000_003 + index * 7919) ^ 0x5bd1e995) >>> 0);
     this.t = resume ? Math.max(startMs, resume.t) : startMs;
     const cities = simCities().slice(0, 40);
     this.city = cities[(index + this.rng.int(0, cities.length - 1)) % cities.length];
@@ -112,6 +118,10 @@ export class SimVehicle {
   }
 
   private startEngine(out: SimRecord[]) {
+    // Plugged (back) in: reported before the engine starts, and once at the first start of a run, so
+    // that a run stopped while the gateway was out does not leave it out.
+    if (this.power !== 'reported') out.push(this.at('power', { state: 'connected' }));
+    this.power = 'reported';
     out.push(this.at('engine', { state: 'on', odometer_km: round(this.odometerKm, 2), fuel_used_l: round(this.fuelUsedL, 2) }));
   }
 
@@ -216,6 +226,10 @@ export class SimVehicle {
       if (this.fuelPct < 60) this.fuelPct = 95;
       this.phase = 'resting';
       this.until = this.t + rng.int(15, 30) * 60_000;
+      if (this.tamper.next() < 0.1) {
+        out.push(this.at('power', { state: 'disconnected' }));
+        this.power = 'unplugged';
+      }
     }
     this.drivenSinceRestS = 0;
   }

@@ -237,3 +237,32 @@ test('every fix is in a US state or a Canadian province, and the trucks cross st
   assert.ok(lines.size >= 5, [...lines].join(' '));
   assert.ok(international.length >= 2, `US–Canada crossings: ${international.join(' ')}`);
 });
+
+test('now and then the gateway is unplugged at a rest stop with the engine off, and plugged back in before the engine starts', () => {
+  let unplugged = 0;
+  for (const { index, records } of trucks()) {
+    const power = records.filter((r) => r.type === 'power');
+    // The run's first engine start reports the gateway connected (so a run stopped while it was out ends it).
+    const firstEngine = records.findIndex((r) => r.type === 'engine');
+    assert.deepEqual([records[firstEngine - 1].type, records[firstEngine - 1].state, records[firstEngine - 1].time], ['power', 'connected', records[firstEngine].time]);
+    for (const [a, b] of pairs(power)) {
+      assert.notEqual(a.state, b.state, `truck ${index}: ${a.state} twice, at ${a.time} and ${b.time}`);
+    }
+    for (const r of power.slice(1)) {
+      const k = records.indexOf(r);
+      if (r.state === 'disconnected') {
+        unplugged++;
+        // Right after the engine stops, at a rest stop: no logout (the leg goes on).
+        assert.deepEqual([records[k - 1].type, records[k - 1].state, records[k - 1].time], ['engine', 'off', r.time], `truck ${index} at ${r.time}`);
+        assert.notEqual(records[k + 1]?.type, 'driver', `truck ${index}: unplugged at the end of a leg`);
+      } else {
+        assert.deepEqual([records[k + 1].type, records[k + 1].state, records[k + 1].time], ['engine', 'on', r.time], `truck ${index} at ${r.time}`);
+        assert.deepEqual([records[k + 1].lat, records[k + 1].lon], [r.lat, r.lon]);
+      }
+    }
+    // Plugged back in when the rest (15–30 min) ends: only one at the end of the two days may still be out.
+    const last = power[power.length - 1];
+    if (last.state === 'disconnected') assert.ok(UNTIL - ms(last) <= 30 * 60_000, `truck ${index} is left unplugged from ${last.time}`);
+  }
+  assert.ok(unplugged >= 2, `${unplugged} unplugged gateways in two days of three trucks`);
+});

@@ -4,7 +4,7 @@
  * simulated hour per round), processed, then read back through the public API and compared with what
  * the trucks sent: driving periods with their drivers, idle events of at least IDLE_THRESHOLD_S, faults
  * opened and closed (cleared or expired), every hard brake sent, speeding, a terminal entered and left,
- * and each truck's last fix as its location.
+ * gateways unplugged and plugged back in, and each truck's last fix as its location.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -159,5 +159,32 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
       const far = inside.filter((r) => haversineM(r.lat!, r.lon!, fence.center.lat, fence.center.lon) > fence.radius_m + TH.geofenceExitBufferM);
       assert.ok(inside.length > 0 && far.length === 0, `visit ${v.id} to ${fence.name}: ${inside.length} fixes, ${far.length} outside`);
     }
+  });
+
+  test('gateway webhooks: each unplugging at a rest stop is announced, and its end when plugged back in, with the duration', async () => {
+    const events = await t.db.kysely.selectFrom('domain_events').select(['action', 'subject_id', 'data'])
+      .where('company_id', '=', t.company.id).where('action', 'in', ['vehicle_gateway_disconnected', 'vehicle_gateway_disconnect_ended']).orderBy('id').execute();
+    const got = events.map((e) => {
+      const d = JSON.parse(e.data);
+      return [Number(e.subject_id), e.action, d.disconnected_at, d.reconnected_at, d.duration, d.driver_id];
+    });
+    // From what was sent: every "disconnected", and the "connected" after it (a truck's first one only says it is plugged in).
+    const want: unknown[] = [];
+    for (const d of devices) {
+      let out: string | null = null;
+      for (const r of sent.filter((x) => x.vehicle_id === d.vehicleId && x.type === 'power')) {
+        const state = JSON.parse(r.data!).state;
+        if (state === 'disconnected') {
+          out = wire(r.fix_time);
+          want.push([d.vehicleId, 'vehicle_gateway_disconnected', out, null, null, d.driverId]);
+        } else if (out !== null) {
+          want.push([d.vehicleId, 'vehicle_gateway_disconnect_ended', out, wire(r.fix_time), secs(out, wire(r.fix_time)), d.driverId]);
+          out = null;
+        }
+      }
+    }
+    const byVehicle = (xs: unknown[]) => [...xs].sort((a: any, b: any) => a[0] - b[0]);
+    assert.ok(want.length >= 2, `${want.length} gateway changes sent`);
+    assert.deepEqual(byVehicle(got), byVehicle(want));
   });
 });
