@@ -51,8 +51,14 @@ eachDialect('telemetry endpoints', (dialect) => {
       assert.equal(c.speed, 0);
       assert.equal(c.battery_voltage, 13.8);
       assert.equal(c.fuel_primary_remaining_percentage, 61);
-      assert.ok(Math.abs(c.odometer - (1000 + 29.75) / 1.609344) < 0.01, String(c.odometer));
+      assert.equal(c.odometer, 639.9, '1029.75 km in miles, to 0.1 as in the history');
       assert.match(c.description, /^\d+\.\d mi [NESW]{1,2} of [A-Za-z .]+, IL$/);
+      // The same point in the day's history, with the same values.
+      const history = (await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, headers: UTC })).body.vehicle_locations;
+      const same = history.map((p: any) => p.vehicle_location).find((p: any) => p.id === c.id);
+      const { driver: _d, ...point } = same;
+      assert.deepEqual(point, { id: c.id, located_at: c.located_at, lat: c.lat, lon: c.lon, bearing: c.bearing, engine_hours: c.engine_hours,
+        type: c.type, description: c.description, speed: c.speed, odometer: c.odometer, fuel: c.fuel });
       assert.equal(items[0].current_driver.id, r.driver.id);
       assertKeySet(items[0].current_driver, USER_SUMMARY_KEYS);
     }

@@ -15,6 +15,8 @@ import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } fr
 
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;
 const round2 = (x: number) => Math.round(x * 100) / 100;
+const round1 = (x: number) => Math.round(x * 10) / 10;
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 /** Degrees of longitude for `m` meters along a parallel, with the radius the geometry uses. */
 const lonDeg = (m: number, lat: number) => m / ((6_371_008.8 * Math.cos((lat * Math.PI) / 180) * Math.PI) / 180);
 
@@ -68,8 +70,9 @@ eachDialect('telemetry webhooks', (dialect) => {
     const expected = async (seq: number, s: number, kph: number) => {
       const row = await storedRow(v, seq);
       return {
-        id: pointId(row.id), vehicle_id: v.vehicle.id, located_at: w(s), lat: 39.8, lon: -89.65 + s * 0.0002, bearing: 90, engine_hours: null,
-        speed: round2(kph / 1.609344), odometer: round2((1000 + s / 10) / 1.609344), fuel: round2((500 + s / 100) / 3.785411784),
+        // Wire units rounded as the history shows a point: mph and miles to 0.1, gallons to 0.01, degrees to 1e-6.
+        id: pointId(row.id), vehicle_id: v.vehicle.id, located_at: w(s), lat: 39.8, lon: round6(-89.65 + s * 0.0002), bearing: 90, engine_hours: null,
+        speed: round1(kph / 1.609344), odometer: round1((1000 + s / 10) / 1.609344), fuel: round2((500 + s / 100) / 3.785411784),
         type: kph > 8.05 ? 'vehicle_moving' : 'vehicle_stopped', description: row.description, driver_id: v.driver.id, eld_device_id: v.device.id,
       };
     };

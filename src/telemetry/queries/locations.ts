@@ -214,14 +214,21 @@ export async function driverLocations(db: Db, t: Tenant, driverIds: number[] | u
     if (!was || f.located_at > was.located_at) fixOf.set(f.driver_id!, f);
   }
   const vehicleIds = [...new Set([...fixOf.values()].map((f) => f.vehicle_id))];
-  const vehicles = vehicleIds.length ? await db.kysely.selectFrom('vehicles').selectAll().where('id', 'in', vehicleIds).execute() : [];
+  // A driver logged in nowhere is shown with the vehicle naming them its current driver, and where that vehicle is.
+  const fallback = assigned.filter((v) => !fixOf.has(v.current_driver_id!)).map((v) => v.id);
+  const [vehicles, fallbackFixes] = await Promise.all([
+    vehicleIds.length ? db.kysely.selectFrom('vehicles').selectAll().where('id', 'in', vehicleIds).execute() : [],
+    fallback.length ? db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('vehicle_id', 'in', fallback).execute() : [],
+  ]);
   const byId = new Map([...vehicles, ...assigned].map((v) => [v.id, v]));
+  const fixOfVehicle = new Map(fallbackFixes.map((f) => [f.vehicle_id, f]));
   return {
     total,
     rows: users.map((u) => {
-      const fix = fixOf.get(u.id) ?? null;
-      const vehicle = fix ? byId.get(fix.vehicle_id) : assigned.find((v) => v.current_driver_id === u.id);
-      return { user: u, fix, vehicle: vehicle ?? null };
+      const stamped = fixOf.get(u.id);
+      if (stamped) return { user: u, fix: stamped, vehicle: byId.get(stamped.vehicle_id) ?? null };
+      const vehicle = assigned.find((v) => v.current_driver_id === u.id) ?? null;
+      return { user: u, fix: vehicle ? (fixOfVehicle.get(vehicle.id) ?? null) : null, vehicle };
     }),
   };
 }

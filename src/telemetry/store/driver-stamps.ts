@@ -3,7 +3,8 @@
  * stamps its points with the driver logged in by what had arrived (ingest.ts); a login older than
  * points already stored, or a fix older than the last stored login or logout, leaves stamps that the
  * fix times contradict. Then, from the earliest such record on, the stamps are redone: each stretch
- * between two driver records gets the driver the first of them left logged in. The vehicle's current location follows. Rare (a
+ * between two driver records gets the driver the first of them left logged in; the vehicle's current
+ * location gets the driver logged in now. Rare (a
  * device sends in order), and bounded by how late the record is. Processing needs none of this: it
  * orders driver records and fixes by fix time itself.
  */
@@ -47,8 +48,9 @@ export async function restampDrivers(trx: Trx, vehicleId: number, from: string):
     let q = trx.updateTable('telemetry_records').set({ driver_id: driverId }).where('vehicle_id', '=', vehicleId).where('fix_time', '>=', start);
     if (end !== null) q = q.where('fix_time', '<', end);
     await q.execute();
-    let latest = trx.updateTable('vehicle_locations_latest').set({ driver_id: driverId }).where('vehicle_id', '=', vehicleId).where('located_at', '>=', start);
-    if (end !== null) latest = latest.where('located_at', '<', end);
-    await latest.execute();
   }
+  // The current location names whoever the newest driver record left logged in: the driver of the
+  // fix's time, or a later login or logout (a parked truck sends no further fix), as ingestion does.
+  const now = stretches[stretches.length - 1].driverId;
+  await trx.updateTable('vehicle_locations_latest').set({ driver_id: now }).where('vehicle_id', '=', vehicleId).where('located_at', '>=', from).execute();
 }

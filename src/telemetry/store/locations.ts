@@ -14,24 +14,28 @@ import { anySubscribed } from '../../events/webhooks/repository.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import type { Db } from '../../storage/db.js';
 import { pointId } from '../point-id.js';
-import { kmToMi, kphToMph, litersToGallons } from '../units.js';
+import { kphToMph } from '../units.js';
+import { coord, gallons, miles, mph, rounded } from '../../http/wire/telemetry-common.js';
 import { locationPayload, type LatestRow } from './payloads.js';
 import type { FreshRow } from './ingest.js';
 import type { Trx } from './tx.js';
 import { prepared } from '../../storage/prepared.js';
 
-/** Wire units in the read models other areas share: mph, miles, gallons (rounded to 0.01). */
+/** Asset positions keep mph to 0.01. */
 const convert = (v: number | null | undefined, f: (x: number) => number) => (v === null || v === undefined ? null : Math.round(f(v) * 100) / 100);
 
 const CHUNK = 500;
 
-/** A location record as the current-location read model and the location events show it. */
+/**
+ * A location record as the current-location read model and the location events show it: in wire units
+ * rounded as the history shows the same point (vehicle-location.ts), so a point has one set of values.
+ */
 function latestOf(vehicleId: number, r: FreshRow): LatestRow {
   return {
     vehicle_id: vehicleId, id: pointId(r.id), located_at: r.fix_time,
-    lat: r.lat!, lon: r.lon!, bearing: r.bearing_deg ?? null, speed: convert(r.speed_kph, kphToMph),
-    description: r.description ?? null, odometer: convert(r.odometer_km, kmToMi), engine_hours: r.engine_hours ?? null,
-    fuel: convert(r.fuel_used_l, litersToGallons), type: r.point_type ?? null, driver_id: r.driver_id ?? null,
+    lat: coord(r.lat!), lon: coord(r.lon!), bearing: r.bearing_deg ?? null, speed: mph(r.speed_kph),
+    description: r.description ?? null, odometer: miles(r.odometer_km), engine_hours: rounded(r.engine_hours, 2),
+    fuel: gallons(r.fuel_used_l), type: r.point_type ?? null, driver_id: r.driver_id ?? null,
   };
 }
 
