@@ -9,6 +9,7 @@ import type { Config } from './config/index.js';
 import { openDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrate.js';
 import { installErrorHandler } from './http/plumbing/error-handler.js';
+import { installZonedTimes } from './http/plumbing/zoned-times.js';
 import { installRouteIndex, rewriteUrl } from './http/plumbing/routing.js';
 import { installArrayParams, parseQuery } from './http/plumbing/query.js';
 import { installAuth } from './http/plumbing/auth.js';
@@ -73,6 +74,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.removeContentTypeParser('text/plain');
 
   installErrorHandler(app);
+  installZonedTimes(app);
   installRouteIndex(app);
   installArrayParams(app);
   const limits = await installRateLimits(app, config, { clock: opts.clock });
