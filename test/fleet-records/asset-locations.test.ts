@@ -87,7 +87,8 @@ eachDialect('asset locations', (dialect) => {
       (await t.call({ method: 'GET', url: `/v1/asset_locations/${a2.id}?${q}`, headers })).body.asset_locations.map((w: any) => w.asset_location.located_at);
     assert.deepEqual(await at('start_date=2026-03-05&end_date=2026-03-05'), ['2026-03-05T03:00:00Z']);
     assert.deepEqual(await at('start_date=2026-03-05&end_date=2026-03-05', { 'x-time-zone': 'Central Time (US & Canada)' }), []);
-    assert.deepEqual(await at('start_date=2026-03-04&end_date=2026-03-04', { 'x-time-zone': 'Central Time (US & Canada)' }), ['2026-03-05T03:00:00Z']);
+    // Read in Chicago's days, and written in Chicago time: the same instant.
+    assert.deepEqual(await at('start_date=2026-03-04&end_date=2026-03-04', { 'x-time-zone': 'Central Time (US & Canada)' }), ['2026-03-04T21:00:00-06:00']);
     assert.deepEqual(await at('start_date=2026-03-06'), ['2026-03-06T12:00:00Z']);
     assert.deepEqual(await at('end_date=2026-03-05'), ['2026-03-05T03:00:00Z']);
     assertError(await t.call({ method: 'GET', url: `/v1/asset_locations/${a2.id}?start_date=2026-03-06&end_date=2026-03-05` }), 400, 'end_date must not be before start_date');

@@ -109,7 +109,31 @@ eachDialect('plumbing', (dialect) => {
         assert.equal((await t.call({ method: 'GET', url: '/v1/users', headers: { 'X-Time-Zone': tz } })).status, 200, tz);
         const one = await t.call({ method: 'GET', url: `/v1/users/${driver.id}`, headers: { 'X-Time-Zone': tz } });
         assert.equal(one.status, 200, tz);
-        assert.match(one.body.user.created_at, DATETIME, 'datetimes stay UTC with Z');
+        const utc = (await t.call({ method: 'GET', url: `/v1/users/${driver.id}` })).body.user.created_at;
+        assert.match(utc, DATETIME);
+        const zoned = one.body.user.created_at;
+        // A known zone writes the same instant with its offset; an unknown or empty one leaves UTC.
+        if (tz === 'Mars/Olympus' || tz === '') assert.equal(zoned, utc, tz);
+        else {
+          assert.match(zoned, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-0[4-9]:00$/, tz);
+          assert.equal(Date.parse(zoned), Date.parse(utc), tz);
+        }
+      }
+    });
+
+    test('X-Time-Zone writes every datetime of an answer in the zone, cached or not, and nothing else', async () => {
+      const eastern = { 'X-Time-Zone': 'Eastern Time (US & Canada)' };
+      for (const url of ['/v1/users?per_page=3', `/v1/users/${driver.id}`, '/v1/vehicles?per_page=3']) {
+        const plain = await t.call({ method: 'GET', url });
+        const zoned = await t.call({ method: 'GET', url, headers: eastern });
+        const again = await t.call({ method: 'GET', url });
+        assert.equal(again.raw, plain.raw, `${url}: the zone does not stick to the cached body`);
+        const times = (raw: string) => [...raw.matchAll(/"(\d{4}-\d{2}-\d{2}T[^"]*)"/g)].map((m) => m[1]);
+        assert.ok(times(plain.raw).length > 0, url);
+        assert.ok(times(plain.raw).every((x) => x.endsWith('Z')), url);
+        assert.ok(times(zoned.raw).every((x) => /-0[45]:00$/.test(x)), `${url}: ${times(zoned.raw).slice(0, 3)}`);
+        assert.deepEqual(times(zoned.raw).map(Date.parse), times(plain.raw).map(Date.parse), url);
+        assert.equal(zoned.raw.replace(/"\d{4}-\d{2}-\d{2}T[^"]*"/g, '"T"'), plain.raw.replace(/"\d{4}-\d{2}-\d{2}T[^"]*"/g, '"T"'), `${url}: only the datetimes differ`);
       }
     });
 

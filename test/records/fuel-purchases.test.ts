@@ -79,7 +79,10 @@ eachDialect('fuel purchases: writing', (dialect) => {
 
   test('a bare day is read in X-Time-Zone; a datetime keeps its offset', async () => {
     let res = await t.call({ method: 'POST', url: '/v1/fuel_purchases', headers: { 'X-Time-Zone': 'Eastern Time (US & Canada)' }, payload: { purchased_at: '2024-01-15', jurisdiction: 'NY', fuel: 10 } });
-    assert.equal(res.body.fuel_purchase.purchased_at, '2024-01-15T05:00:00Z');
+    // Midnight in New York, written back in that zone (2024-01-15T05:00:00Z).
+    assert.equal(res.body.fuel_purchase.purchased_at, '2024-01-15T00:00:00-05:00');
+    const stored = await t.call({ method: 'GET', url: `/v1/fuel_purchases/${res.body.fuel_purchase.id}` });
+    assert.equal(stored.body.fuel_purchase.purchased_at, '2024-01-15T05:00:00Z');
     res = await t.call({ method: 'POST', url: '/v1/fuel_purchases', payload: { purchased_at: '2024-01-15T09:30:00-06:00', jurisdiction: 'TX', fuel: 10 } });
     assert.equal(res.body.fuel_purchase.purchased_at, '2024-01-15T15:30:00Z');
   });

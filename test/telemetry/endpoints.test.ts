@@ -105,6 +105,20 @@ eachDialect('telemetry endpoints', (dialect) => {
     assert.deepEqual(again.body, v1.body);
   });
 
+  test('with X-Time-Zone the history text writes each point\'s time in that zone, the same instant, and nothing else differs', async () => {
+    // The day in Arizona (UTC-7 all year) holds the test's afternoon (14:00Z is 07:00 there).
+    const az = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, headers: { 'x-time-zone': 'Arizona' } });
+    const utc = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${DAY}`, headers: UTC });
+    const points = (b: any) => b.vehicle_locations.map((p: any) => p.vehicle_location);
+    assert.equal(points(az.body).length, points(utc.body).length);
+    assert.ok(points(az.body).length > 100);
+    points(az.body).forEach((p: any, k: number) => {
+      const u = points(utc.body)[k];
+      assert.equal(p.located_at, new Date(Date.parse(u.located_at) - 7 * 3_600_000).toISOString().slice(0, 19) + '-07:00');
+      assert.deepEqual({ ...p, located_at: u.located_at }, u);
+    });
+  });
+
   test('a history read while records of a new driver arrive stays valid JSON and covers what was stored when it began', async () => {
     const co = await t.newCompany('History Race Co'); // its own company: the lists below stay as they are
     const v = await rig(t, co);

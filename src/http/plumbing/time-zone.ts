@@ -1,7 +1,7 @@
 /**
- * X-Time-Zone (wire-format §2.3): a Rails zone name that sets the day boundaries of date parameters.
- * An unknown value is ignored (UTC applies) and never fails a request. Datetimes in responses stay in
- * UTC with `Z`; only the reading of `YYYY-MM-DD` parameters changes.
+ * X-Time-Zone (wire-format §2.3): a Rails zone name that sets the day boundaries of date parameters
+ * and the zone datetimes of answers are written in (./zoned-times.ts). An unknown value is ignored
+ * (UTC applies) and never fails a request.
  */
 import type { FastifyRequest } from 'fastify';
 import { TIME_ZONES } from '../../domain/users/fields.js';
