@@ -7,7 +7,7 @@ export const NInt = () => Nullable(Type.Integer());
 export const NNum = () => Nullable(Type.Number());
 export const NBool = () => Nullable(Type.Boolean());
 export const DateTime = (description?: string) =>
-  Type.String({ description: description ?? 'ISO-8601 UTC datetime, e.g. 2016-02-24T06:26:00Z' });
+  Type.String({ description: description ?? 'ISO-8601 datetime: UTC, e.g. 2016-02-24T06:26:00Z, or with X-Time-Zone in that zone, e.g. 2016-02-23T22:26:00-08:00' });
 export const NDateTime = () => Nullable(DateTime());
 /** Ids are 32-bit in storage; a larger value is refused before it reaches the database. */
 export const ID_MAX = 2_147_483_647;
