@@ -169,7 +169,7 @@ export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, ac
     await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
     if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
     const batch = { fresh, storedBefore: state.max_fix_time };
-    const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, process, batch));
+    const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch));
     return { results: out, fresh, inBatch: run.ok ? { processed: run.value } : { error: run.error } };
   });
 }

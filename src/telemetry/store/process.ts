@@ -32,6 +32,8 @@ export interface ProcessOptions {
   thresholds: Thresholds;
   reorderWindowS: number;
   flush: boolean;
+  /** The server's time (ISO-8601), when the caller has one; else the clock is read. */
+  now?: string;
 }
 
 export type StateRow = Selectable<TelemetryStateTable>;
@@ -161,7 +163,11 @@ async function pendingRows(db: Db, trx: Trx, st: StateRow, watermark: string, ba
  */
 export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: ProcessOptions, batch?: BatchRows): Promise<number> {
   if (st.max_fix_time === null) return 0;
-  const watermark = opts.flush ? st.max_fix_time : toIso(Date.parse(st.max_fix_time) - opts.reorderWindowS * 1000);
+  // The window runs back from the newest fix, but from no later than now: a record a device stamps a
+  // little ahead (accepted up to TELEMETRY_FUTURE_SLACK_S) must not make records of the present late.
+  const now = opts.now ?? toIso(Date.now());
+  const newest = st.max_fix_time < now ? st.max_fix_time : now;
+  const watermark = opts.flush ? st.max_fix_time : toIso(Date.parse(newest) - opts.reorderWindowS * 1000);
   if (st.horizon !== null && st.horizon >= watermark) return 0;
   let rows = await pendingRows(db, trx, st, watermark, batch);
   if (rows.length === 0) return 0;
