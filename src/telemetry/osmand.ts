@@ -16,6 +16,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { deviceByIdentifier } from '../domain/devices/service.js';
 import { KPH_PER_KNOT } from './units.js';
+import { isoTextMs } from './records.js';
 import type { Telemetry } from './store/runner.js';
 
 export interface OsmandServer {
@@ -51,7 +52,9 @@ export function osmandTime(raw: string | undefined, nowMs: number): number {
   // A negative number is a time before 1970, never a date text ("-5" would parse as a year).
   const t = /^-\d+(\.\d+)?$/.test(s) ? -1 : /^\d+(\.\d+)?$/.test(s)
     ? Math.round(Number(s) > 1e11 ? Number(s) : Number(s) * 1000)
-    : Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
+    // ISO-8601 as the device protocol reads it (a date that does not exist is refused, not rolled
+    // over), with a space allowed for the T and UTC when no zone is given.
+    : isoTextMs(/[zZ]$|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
   // Before 1970 or past the last representable date: no position of a real phone.
   if (!(t >= 0 && t <= MAX_TIME)) throw new Error(`timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "${s}"`);
   return t;
@@ -78,14 +81,19 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
   let lat = num(p, 'lat');
   let lon = num(p, 'lon');
   const location = str(p.location);
-  if ((lat === undefined || lon === undefined) && location) [lat, lon] = location.split(',').map(Number);
+  if ((lat === undefined || lon === undefined) && location) {
+    const parts = location.split(',').map((x) => x.trim());
+    if (parts.length !== 2 || !parts.every((x) => DECIMAL.test(x))) throw new Error(`location must be "lat,lon" in decimal degrees, got "${location}"`);
+    [lat, lon] = parts.map(Number);
+  }
   if (lat === undefined || lon === undefined) throw new Error('lat and lon are required');
   const t = osmandTime(str(p.timestamp), nowMs);
   const knots = num(p, 'speed');
   const mps = num(p, 'speed_mps');
   const record: Record<string, unknown> = { seq: t, type: 'location', time: t, lat, lon };
   if (knots !== undefined && knots > MAX_KNOTS) throw new Error(`speed must be at most ${MAX_KNOTS.toFixed(1)} knots, got ${knots}`);
-  if (knots !== undefined) record.speed_kph = Math.max(0, knots * KPH_PER_KNOT);
+  // Negative: the app does not know (iOS reports -1 m/s); left out, as for the JSON body.
+  if (knots !== undefined && knots >= 0) record.speed_kph = knots * KPH_PER_KNOT;
   else if (mps !== undefined && mps >= 0) record.speed_kph = mps * 3.6;
   const bearing = num(p, 'bearing', 'heading');
   if (bearing !== undefined && bearing >= 0) record.bearing_deg = bearing % 360;

@@ -102,6 +102,12 @@ function isoMs(m: RegExpExecArray): number {
   return t - offsetMin * 60_000;
 }
 
+/** Epoch milliseconds of an ISO-8601 date-time with a zone, or NaN when it is not one or does not exist. */
+export function isoTextMs(s: string): number {
+  const m = ISO.exec(s);
+  return m ? isoMs(m) : NaN;
+}
+
 /** A time for an error message: ISO when it is within the range of dates, else as given. */
 const shown = (t: number, v: unknown) => (Math.abs(t) <= 8.64e15 ? new Date(t).toISOString() : String(v));
 

@@ -121,6 +121,10 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
       [`timestamp=${ts + 86_400}`, `timestamp ${new Date((ts + 86_400) * 1000).toISOString()} is in the future (more than 300 s ahead of the server clock)`],
       [`timestamp=${ts}&speed=300`, 'speed must be at most 216.0 knots, got 300'],
       [`timestamp=${ts}&altitude=30000`, 'altitude must be between -1000 and 20000, got 30000'],
+      // Dates that do not exist, and free text, are refused rather than rolled over or guessed.
+      [`timestamp=2026-02-30T00:00:00Z`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "2026-02-30T00:00:00Z"'],
+      [`timestamp=2026-03-01T24:00:00Z`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "2026-03-01T24:00:00Z"'],
+      [`timestamp=November%2027,%202026`, 'timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "November 27, 2026"'],
     ];
     for (const [q, message] of cases) {
       const res = await fetch(`${osmand.url}/?id=${id}&lat=41.25&lon=-95.99&${q}`);
@@ -130,6 +134,10 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     }
     const hex = await fetch(`${osmand.url}/?id=${id}&lat=0x10&lon=-95.99&timestamp=${ts}`);
     assert.deepEqual([hex.status, await hex.text()], [400, 'lat must be a decimal number, got "0x10"']);
+    for (const location of ['0x29,-95.8', ',', '41.2', '41.2,-95.9,3']) {
+      const res = await fetch(`${osmand.url}/?id=${id}&location=${encodeURIComponent(location)}&timestamp=${ts}`);
+      assert.deepEqual([res.status, await res.text()], [400, `location must be "lat,lon" in decimal degrees, got "${location}"`]);
+    }
     const broken = await fetch(`${osmand.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device_id":' });
     assert.equal(broken.status, 400);
     assert.match(broken.headers.get('content-type') ?? '', /^text\/plain/);
@@ -142,6 +150,16 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     assert.equal(unknownBattery.status, 200, await unknownBattery.text());
     const [row] = await t.db.kysely.selectFrom('telemetry_records').select('data').where('device_id', '=', v.device.id).execute();
     assert.equal(row.data, null);
+    // An unknown speed (iOS sends -1 m/s, -1.94 knots) is left out, not stored as standing still.
+    const unknownSpeed = await fetch(`${osmand.url}/?id=${id}&lat=41.28&lon=-95.96&timestamp=${ts + 10}&speed=-1.94384`);
+    assert.equal(unknownSpeed.status, 200, await unknownSpeed.text());
+    const speeds = await t.db.kysely.selectFrom('telemetry_records').select(['fix_time', 'speed_kph']).where('device_id', '=', v.device.id).orderBy('fix_time').execute();
+    assert.deepEqual(speeds.map((x) => x.speed_kph), [null, null]);
+    // A time without a zone is UTC; a space may stand for the T.
+    const spaced = await fetch(`${osmand.url}/?id=${id}&lat=41.29&lon=-95.95&timestamp=${encodeURIComponent(new Date((ts + 20) * 1000).toISOString().slice(0, 19).replace('T', ' '))}`);
+    assert.equal(spaced.status, 200, await spaced.text());
+    const last = await t.db.kysely.selectFrom('telemetry_records').select('fix_time').where('device_id', '=', v.device.id).orderBy('fix_time', 'desc').executeTakeFirstOrThrow();
+    assert.equal(last.fix_time, new Date((ts + 20) * 1000).toISOString());
   });
 
   test('OsmAnd: a revoked device and an unknown one get the same 404 (no credential to tell them apart to); nothing is stored', async () => {
