@@ -187,6 +187,13 @@ eachDialect('device ingestion: inspection reports and form entries', (dialect) =
     const entries = await entriesOf(v.driver.id);
     assert.deepEqual(entries.map((e) => e.id), [one.id, orphan.id]);
     assert.equal((await recordData(v.device.id, 2)).form_entry_id, orphan.id);
+    // Another entry of the same form by the same driver at the same instant, with other answers: a new entry.
+    const other = await post(t, v.device.device_token, { records: [{ ...rec(3, 10), entry: { gallons: 99 } }] });
+    assert.deepEqual(statuses(other.body), [[0, 3, 'accepted', null]]);
+    const all = await entriesOf(v.driver.id);
+    assert.equal(all.length, 3);
+    assert.equal((await recordData(v.device.id, 3)).form_entry_id, all[2].id);
+    assert.deepEqual(JSON.parse(all[2].entry), { gallons: 99 });
   });
 
   test('an inspection report from a device is created once, found again by its external id after a crash', async () => {

@@ -8,6 +8,7 @@
  * flag, entries are recorded and change nothing else.
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
@@ -125,12 +126,15 @@ async function lockedDispatch(trx: Kysely<Database>, db: Db, t: Tenant, input: F
 }
 
 /**
- * A driver's entry of a form submitted at an instant, if one exists: what a device re-sending the
- * entry after a crash (the entry created, the answer lost) finds instead of creating it twice.
+ * A driver's entry of a form submitted at an instant with the same answers, if one exists: what a
+ * device re-sending the entry after a crash (the entry created, the answer lost) finds instead of
+ * creating it twice.
  */
-export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string; driver_id: number; submitted_at: string }): Promise<{ id: number } | undefined> {
-  return db.kysely.selectFrom('form_entries').select('id').where('company_id', '=', t.companyId).where('form_id', '=', key.form_id)
-    .where('driver_id', '=', key.driver_id).where('submitted_at', '=', toIso(new Date(key.submitted_at))).executeTakeFirst();
+export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string; driver_id: number; submitted_at: string; entry: Record<string, unknown> }): Promise<{ id: number } | undefined> {
+  const rows = await db.kysely.selectFrom('form_entries').select(['id', 'entry']).where('company_id', '=', t.companyId).where('form_id', '=', key.form_id)
+    .where('driver_id', '=', key.driver_id).where('submitted_at', '=', toIso(new Date(key.submitted_at))).execute();
+  // The same answers too: another entry of the same form by the same driver in the same instant is another entry.
+  return rows.find((r) => isDeepStrictEqual(fromJson(r.entry, null), key.entry));
 }
 
 /** Records a driver's form entry and, under auto_complete_forms, departs the stop it completes. */
