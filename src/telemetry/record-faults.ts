@@ -46,10 +46,11 @@ function lamps(r: Record<string, unknown>, h: Helpers): FaultFields['lamps'] {
 }
 
 export function fault(r: Record<string, unknown>, h: Helpers): FaultFields {
-  const protocol = h.oneOf(r, 'protocol', ['j1939', 'obd2', 'j1708'] as const);
   const status = h.oneOf(r, 'status', ['active', 'cleared'] as const, 'active');
-  const base = { protocol, status, lamps: lamps(r, h), occurrence_count: h.intIn(r, 'occurrence_count', 0, 127) };
   const hasCode = r.spn !== undefined || r.code !== undefined || r.pid !== undefined || r.sid !== undefined;
+  // Clearing everything names no code, so no protocol either (it clears the faults of every protocol).
+  const protocol = h.oneOf(r, 'protocol', ['j1939', 'obd2', 'j1708'] as const, status === 'cleared' && !hasCode ? 'j1939' : undefined);
+  const base = { protocol, status, lamps: lamps(r, h), occurrence_count: h.intIn(r, 'occurrence_count', 0, 127) };
   if (status === 'cleared' && !hasCode) {
     return { ...base, key: null, code: null, spn: null, fmi: null, source_address: null, is_sid: false };
   }

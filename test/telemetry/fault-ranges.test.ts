@@ -37,3 +37,11 @@ test('OBD-II: the second character is 0–3', () => {
     assert.equal(rejected({ protocol: 'obd2', code }), `code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "${code}"`);
   }
 });
+
+test('a clear of everything needs no protocol; an active fault and a clear of one code still do', () => {
+  const all = parse({ status: 'cleared' }).data as any;
+  assert.deepEqual([all.status, all.key], ['cleared', null]);
+  assert.equal(rejected({ status: 'active', spn: 100, fmi: 1 }), 'protocol is required');
+  assert.equal(rejected({ spn: 100, fmi: 1 }), 'protocol is required');
+  assert.equal(rejected({ status: 'cleared', code: 'P0420' }), 'protocol is required');
+});
