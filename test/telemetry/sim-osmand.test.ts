@@ -155,6 +155,10 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     assert.equal(unknownSpeed.status, 200, await unknownSpeed.text());
     const speeds = await t.db.kysely.selectFrom('telemetry_records').select(['fix_time', 'speed_kph']).where('device_id', '=', v.device.id).orderBy('fix_time').execute();
     assert.deepEqual(speeds.map((x) => x.speed_kph), [null, null]);
+    // Without a speed a fix is a breadcrumb in the history: where, not whether it moved.
+    const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
+    const history = await t.call({ method: 'GET', url: `/v3/vehicle_locations/${v.vehicle.id}?start_date=${day(ts)}&end_date=${day(ts + 10)}`, headers: { 'x-time-zone': 'UTC' } });
+    assert.deepEqual(history.body.vehicle_locations.map((p: any) => [p.vehicle_location.type, p.vehicle_location.speed]), [['breadcrumb', null], ['breadcrumb', null]]);
     // A time without a zone is UTC; a space may stand for the T.
     const spaced = await fetch(`${osmand.url}/?id=${id}&lat=41.29&lon=-95.95&timestamp=${encodeURIComponent(new Date((ts + 20) * 1000).toISOString().slice(0, 19).replace('T', ' '))}`);
     assert.equal(spaced.status, 200, await spaced.text());

@@ -62,7 +62,9 @@ export const subjectKey = (d: Pick<DevicePrincipal, 'vehicleId' | 'assetId'>) =>
 export function pointType(r: ParsedRecord, th: Thresholds): string | null {
   if (r.type === 'engine') return r.data?.state === 'on' ? 'ignition_on' : 'ignition_off';
   if (r.type !== 'location') return null;
-  return (r.speed_kph ?? 0) > th.movingSpeedKph ? 'vehicle_moving' : 'vehicle_stopped';
+  // A fix without a speed (phones often send none) says where, not whether it moved.
+  if (r.speed_kph === null) return 'breadcrumb';
+  return r.speed_kph > th.movingSpeedKph ? 'vehicle_moving' : 'vehicle_stopped';
 }
 
 /** The row of one accepted record, in its final shape (id filled in once stored): no copies later. */

@@ -23,7 +23,7 @@ export interface TelemetryRecordsTable extends Position {
   driver_id: number | null;
   /** "3.2 mi SE of Springfield, IL" for records with a position. */
   description: string | null;
-  /** The v1/v3 location point type (vehicle_moving, vehicle_stopped, ignition_on, ignition_off). */
+  /** The v1/v3 location point type (vehicle_moving, vehicle_stopped, breadcrumb, ignition_on, ignition_off). */
   point_type: string | null;
   /** JSON of the record's other fields (type-specific), or null. */
   data: string | null;
