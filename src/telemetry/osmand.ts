@@ -94,6 +94,7 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
   if (knots !== undefined && knots > MAX_KNOTS) throw new Error(`speed must be at most ${MAX_KNOTS.toFixed(1)} knots, got ${knots}`);
   // Negative: the app does not know (iOS reports -1 m/s); left out, as for the JSON body.
   if (knots !== undefined && knots >= 0) record.speed_kph = knots * KPH_PER_KNOT;
+  else if (mps !== undefined && mps > MAX_KNOTS * KPH_PER_KNOT / 3.6) throw new Error(`speed must be at most ${(MAX_KNOTS * KPH_PER_KNOT / 3.6).toFixed(1)} m/s, got ${mps}`);
   else if (mps !== undefined && mps >= 0) record.speed_kph = mps * 3.6;
   const bearing = num(p, 'bearing', 'heading');
   if (bearing !== undefined && bearing >= 0) record.bearing_deg = bearing % 360;
@@ -140,6 +141,9 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
     frameworkErrors: (_err, _req, reply) => void (reply as FastifyReply).code(400).type('text/plain').send('the path is not valid percent-encoding'),
   });
   await app.register(formbody);
+  // A body of another type (apps send their query with whatever Content-Type) is read and ignored:
+  // the position is in the query string. Its size still counts (413 past the limit).
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
   // Before the body is read or parsed, so that a PUT with a JSON body is refused for its method, not its body.
   app.addHook('onRequest', async (req, reply) => {
     if (ALLOWED.includes(req.method)) return;

@@ -138,6 +138,11 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
       const res = await fetch(`${osmand.url}/?id=${id}&location=${encodeURIComponent(location)}&timestamp=${ts}`);
       assert.deepEqual([res.status, await res.text()], [400, `location must be "lat,lon" in decimal degrees, got "${location}"`]);
     }
+    const fast = await fetch(`${osmand.url}/`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ device_id: id, location: { timestamp: new Date(ts * 1000).toISOString(), coords: { latitude: 41.27, longitude: -95.97, speed: 150 } } }),
+    });
+    assert.deepEqual([fast.status, await fast.text()], [400, 'speed must be at most 111.1 m/s, got 150'], 'the JSON body\'s speed is m/s, and named so');
     const broken = await fetch(`${osmand.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"device_id":' });
     assert.equal(broken.status, 400);
     assert.match(broken.headers.get('content-type') ?? '', /^text\/plain/);
@@ -159,11 +164,16 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     const day = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
     const history = await t.call({ method: 'GET', url: `/v3/vehicle_locations/${v.vehicle.id}?start_date=${day(ts)}&end_date=${day(ts + 10)}`, headers: { 'x-time-zone': 'UTC' } });
     assert.deepEqual(history.body.vehicle_locations.map((p: any) => [p.vehicle_location.type, p.vehicle_location.speed]), [['breadcrumb', null], ['breadcrumb', null]]);
+    // A POST whose body is of another type (binary, text) takes its position from the query.
+    for (const [k, headers] of [[30, { 'content-type': 'application/octet-stream' }], [40, {}]] as const) {
+      const res = await fetch(`${osmand.url}/?id=${id}&lat=41.3&lon=-95.9&timestamp=${ts + k}`, { method: 'POST', headers, body: 'ignored' });
+      assert.equal(res.status, 200, `${JSON.stringify(headers)}: ${await res.text()}`);
+    }
     // A time without a zone is UTC; a space may stand for the T.
     const spaced = await fetch(`${osmand.url}/?id=${id}&lat=41.29&lon=-95.95&timestamp=${encodeURIComponent(new Date((ts + 20) * 1000).toISOString().slice(0, 19).replace('T', ' '))}`);
     assert.equal(spaced.status, 200, await spaced.text());
-    const last = await t.db.kysely.selectFrom('telemetry_records').select('fix_time').where('device_id', '=', v.device.id).orderBy('fix_time', 'desc').executeTakeFirstOrThrow();
-    assert.equal(last.fix_time, new Date((ts + 20) * 1000).toISOString());
+    const times = await t.db.kysely.selectFrom('telemetry_records').select('fix_time').where('device_id', '=', v.device.id).orderBy('fix_time').execute();
+    assert.deepEqual(times.map((x) => (Date.parse(x.fix_time) / 1000) - ts), [0, 10, 20, 30, 40]);
   });
 
   test('OsmAnd: a revoked device and an unknown one get the same 404 (no credential to tell them apart to); nothing is stored', async () => {
