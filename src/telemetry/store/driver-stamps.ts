@@ -4,9 +4,8 @@
  * points already stored, or a fix older than the last stored login or logout, leaves stamps that the
  * fix times contradict. Then, from the earliest such record on, the stamps are redone: each stretch
  * between two driver records gets the driver the first of them left logged in; the vehicle's current
- * location gets the driver logged in now. Rare (a
- * device sends in order), and bounded by how late the record is. Processing needs none of this: it
- * orders driver records and fixes by fix time itself.
+ * location gets the driver logged in now. Rare (a device sends in order), and bounded by how late the
+ * record is. Processing needs none of this: it orders driver records and fixes by fix time itself.
  */
 import type { Trx } from './tx.js';
 
