@@ -14,7 +14,8 @@
  * - Across a data gap longer than `gapS` nothing is invented: an open period ends at the last fix before
  *   the gap.
  * A fix without speed gets the speed implied by the distance from the previous fix. Distance comes
- * from the odometer when both ends have one, else from the fixes (segments where the vehicle moved).
+ * from the odometer when both ends have one, else from the fixes (segments where the vehicle moved,
+ * GPS jumps left out).
  */
 import { exceeds, haversineM } from '../units.js';
 import { hasFix, type Ctx, type Input, type Output, type PeriodRow, type RecordIn, type Step, type Env } from './types.js';
@@ -78,11 +79,20 @@ function endsStanding(r: Input, row: PeriodRow): boolean {
   return r.type === 'driver' && r.ctx.driverId !== row.driverId;
 }
 
+/**
+ * Faster than the device protocol's top speed (400 km/h), a move between two fixes is a GPS jump (a
+ * phone's bad fix), not driving: it implies no speed and adds no distance.
+ */
+const JUMP_KPH = 400;
+
+const kphBetween = (a: Point, b: { t: number; lat: number; lon: number }) => (haversineM(a.lat, a.lon, b.lat, b.lon) / ((b.t - a.t) / 1000)) * 3.6;
+
 /** The fix's speed, or the speed implied by the distance from the previous fix (kph), or null. */
 export function speedOf(r: RecordIn & { lat: number; lon: number }, last: Point | null, gapS: number): number | null {
   if (r.speedKph !== null) return r.speedKph;
   if (!last || r.t <= last.t || r.t - last.t > gapS * 1000) return null;
-  return (haversineM(last.lat, last.lon, r.lat, r.lon) / ((r.t - last.t) / 1000)) * 3.6;
+  const kph = kphBetween(last, r);
+  return kph > JUMP_KPH ? null : kph;
 }
 
 /**
@@ -201,5 +211,7 @@ function pointOfRow(row: PeriodRow): Point {
 }
 
 function segment(a: Point | null, b: Point, counts: boolean): number {
-  return a && counts ? haversineM(a.lat, a.lon, b.lat, b.lon) : 0;
+  if (!a || !counts) return 0;
+  const m = haversineM(a.lat, a.lon, b.lat, b.lon);
+  return m === 0 || (b.t > a.t && (m / ((b.t - a.t) / 1000)) * 3.6 <= JUMP_KPH) ? m : 0;
 }
