@@ -31,10 +31,10 @@ test('a 52 km jump in 3 s adds nothing to the period; the drive around it does',
 
 test('the speed a bad fix implies is unknown; at 400 km/h exactly it is still a speed', () => {
   const last = { t: 0, lat: LAT, lon: LON, km: null, description: null };
-  const jump = { ...at(3, 52), t: 3000 };
+  const jump = { ...at(3, 52), lat: LAT, lon: LON + 52 * DEG_PER_KM, t: 3000 };
   assert.equal(speedOf(jump, last, 600), null);
   // 400 km/h: 1/9 km in 1 s.
-  const fast = { ...at(1, 0), lon: LON + (400 / 3600) * DEG_PER_KM, t: 1000 };
+  const fast = { ...at(1, 0), lat: LAT, lon: LON + (400 / 3600) * DEG_PER_KM, t: 1000 };
   const kph = speedOf(fast, last, 600)!;
   assert.ok(Math.abs(kph - 400) < 0.5, String(kph));
 });
