@@ -33,6 +33,8 @@ const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const MAX_TIME = 8.64e15;
 /** The protocol's speed limit in knots: the device protocol's 400 km/h. */
 const MAX_KNOTS = 400 / KPH_PER_KNOT;
+/** The same in m/s (the Traccar Client's JSON body). */
+const MAX_MPS = 400 / 3.6;
 
 function num(p: Params, ...names: string[]): number | undefined {
   for (const n of names) {
@@ -94,7 +96,7 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
   if (knots !== undefined && knots > MAX_KNOTS) throw new Error(`speed must be at most ${MAX_KNOTS.toFixed(1)} knots, got ${knots}`);
   // Negative: the app does not know (iOS reports -1 m/s); left out, as for the JSON body.
   if (knots !== undefined && knots >= 0) record.speed_kph = knots * KPH_PER_KNOT;
-  else if (mps !== undefined && mps > MAX_KNOTS * KPH_PER_KNOT / 3.6) throw new Error(`speed must be at most ${(MAX_KNOTS * KPH_PER_KNOT / 3.6).toFixed(1)} m/s, got ${mps}`);
+  else if (mps !== undefined && mps > MAX_MPS) throw new Error(`speed must be at most ${MAX_MPS.toFixed(1)} m/s, got ${mps}`);
   else if (mps !== undefined && mps >= 0) record.speed_kph = mps * 3.6;
   const bearing = num(p, 'bearing', 'heading');
   if (bearing !== undefined && bearing >= 0) record.bearing_deg = bearing % 360;

@@ -28,6 +28,12 @@ export function roundOrNull(x: number | null | undefined, digits = 1): number | 
   return x === null || x === undefined ? null : round(x, digits);
 }
 
+/** Wire values: mph and miles to 0.1, gallons to 0.01, coordinates to 6 decimals (about 0.1 m). */
+export const mph = (kph: number | null | undefined) => (kph === null || kph === undefined ? null : round(kphToMph(kph), 1));
+export const miles = (km: number | null | undefined) => (km === null || km === undefined ? null : round(kmToMi(km), 1));
+export const gallons = (l: number | null | undefined) => (l === null || l === undefined ? null : round(litersToGallons(l), 2));
+export const coord = (x: number) => round(x, 6);
+
 const rad = (d: number) => (d * Math.PI) / 180;
 
 /** Great-circle distance, meters (haversine; fast enough for every fix). */

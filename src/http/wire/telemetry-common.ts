@@ -9,7 +9,6 @@ import { TIME_ZONES } from '../../domain/users/fields.js';
 import { userSummaryRows } from '../../domain/users/summaries.js';
 import { requestTimeZone } from '../plumbing/time-zone.js';
 import { VEHICLE_SUMMARY_COLUMNS, userSummary, vehicleSummary, type VehicleSummaryRow } from './summaries.js';
-import { kmToMi, kphToMph, litersToGallons } from '../../telemetry/units.js';
 export { pointId } from '../../telemetry/point-id.js';
 
 export const EldDeviceSummary = Type.Object({ id: Type.Integer(), identifier: Type.String(), model: Type.String() });
@@ -58,10 +57,5 @@ export async function companyZone(req: Pick<FastifyRequest, 'headers'>, db: Db, 
   return (c && TIME_ZONES[c.time_zone]) || 'UTC';
 }
 
-const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
-export const mph = (kph: number | null | undefined) => (kph === null || kph === undefined ? null : r(kphToMph(kph), 1));
-export const miles = (km: number | null | undefined) => (km === null || km === undefined ? null : r(kmToMi(km), 1));
-export const gallons = (l: number | null | undefined) => (l === null || l === undefined ? null : r(litersToGallons(l), 2));
-export const rounded = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? null : r(x, d));
-/** Coordinates on history points: 6 decimals (about 0.1 m). */
-export const coord = (x: number) => r(x, 6);
+/** Wire units and their rounding, shared with the telemetry store (the current location rounds as the history). */
+export { coord, gallons, miles, mph, roundOrNull as rounded } from '../../telemetry/units.js';

@@ -85,14 +85,15 @@ function endsStanding(r: Input, row: PeriodRow): boolean {
  */
 const JUMP_KPH = 400;
 
-const kphBetween = (a: Point, b: { t: number; lat: number; lon: number }) => (haversineM(a.lat, a.lon, b.lat, b.lon) / ((b.t - a.t) / 1000)) * 3.6;
+/** The speed of `m` meters covered in `ms` milliseconds, kph. */
+const kph = (m: number, ms: number) => (m / (ms / 1000)) * 3.6;
 
 /** The fix's speed, or the speed implied by the distance from the previous fix (kph), or null. */
 export function speedOf(r: RecordIn & { lat: number; lon: number }, last: Point | null, gapS: number): number | null {
   if (r.speedKph !== null) return r.speedKph;
   if (!last || r.t <= last.t || r.t - last.t > gapS * 1000) return null;
-  const kph = kphBetween(last, r);
-  return kph > JUMP_KPH ? null : kph;
+  const implied = kph(haversineM(last.lat, last.lon, r.lat, r.lon), r.t - last.t);
+  return implied > JUMP_KPH ? null : implied;
 }
 
 /**
@@ -213,5 +214,5 @@ function pointOfRow(row: PeriodRow): Point {
 function segment(a: Point | null, b: Point, counts: boolean): number {
   if (!a || !counts) return 0;
   const m = haversineM(a.lat, a.lon, b.lat, b.lon);
-  return m === 0 || (b.t > a.t && (m / ((b.t - a.t) / 1000)) * 3.6 <= JUMP_KPH) ? m : 0;
+  return m === 0 || (b.t > a.t && kph(m, b.t - a.t) <= JUMP_KPH) ? m : 0;
 }

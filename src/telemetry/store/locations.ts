@@ -14,8 +14,7 @@ import { anySubscribed } from '../../events/webhooks/repository.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import type { Db } from '../../storage/db.js';
 import { pointId } from '../point-id.js';
-import { kphToMph } from '../units.js';
-import { coord, gallons, miles, mph, rounded } from '../../http/wire/telemetry-common.js';
+import { coord, gallons, kphToMph, miles, mph, roundOrNull } from '../units.js';
 import { locationPayload, type LatestRow } from './payloads.js';
 import type { FreshRow } from './ingest.js';
 import type { Trx } from './tx.js';
@@ -34,7 +33,7 @@ function latestOf(vehicleId: number, r: FreshRow): LatestRow {
   return {
     vehicle_id: vehicleId, id: pointId(r.id), located_at: r.fix_time,
     lat: coord(r.lat!), lon: coord(r.lon!), bearing: r.bearing_deg ?? null, speed: mph(r.speed_kph),
-    description: r.description ?? null, odometer: miles(r.odometer_km), engine_hours: rounded(r.engine_hours, 2),
+    description: r.description ?? null, odometer: miles(r.odometer_km), engine_hours: roundOrNull(r.engine_hours, 2),
     fuel: gallons(r.fuel_used_l), type: r.point_type ?? null, driver_id: r.driver_id ?? null,
   };
 }
