@@ -13,7 +13,7 @@ import { checkAuthorizeRequest, errorRedirect, withQuery, type AuthorizeCheck } 
 import { fleetUser, normalizeEmail, verifyFleetUser } from '../auth/oauth/accounts.js';
 import { activeGrant, recordConsent } from '../auth/oauth/grants.js';
 import { issueCode } from '../auth/oauth/tokens.js';
-import { retryAfter } from '../auth/oauth/rate-limit.js';
+import { refusalMessage } from '../limits/failures.js';
 import { runtimeFor } from '../auth/oauth/runtime.js';
 import { createSession, destroySession } from '../auth/oauth/sessions.js';
 import { consentPage, errorPage, signedInAside, signInPage } from '../web/pages.js';
@@ -102,21 +102,21 @@ export async function authorizeRoutes(app: Api): Promise<void> {
     const returnTo = localPath(field(req.body, 'return_to'), DEFAULT_LANDING);
     const ip = clientIp(req);
     const account = normalizeEmail(email);
-    const wait = await retryAfter([[rt.signIn.ip, ip], [rt.signIn.account, account]]);
-    if (wait > 0) {
-      reply.header('Retry-After', String(wait));
-      return showSignIn(req, reply, 429, returnTo, { email, error: `Too many failed attempts. Try again in ${wait} seconds.` });
+    const refusal = await rt.signIn.check(account, ip);
+    if (refusal) {
+      reply.header('Retry-After', String(refusal.retryAfterS));
+      const error = refusalMessage(refusal, 'failed sign-ins', 'account');
+      return showSignIn(req, reply, 429, returnTo, { email, error });
     }
     const result = await verifyFleetUser(app.db, email, password);
     if (!result.ok) {
-      await rt.signIn.ip.fail(ip);
-      await rt.signIn.account.fail(account);
+      await rt.signIn.fail(account, ip);
       const error = result.reason === 'role'
         ? 'Only company admins and fleet managers can sign in here.'
         : 'Wrong email or password.';
       return showSignIn(req, reply, 401, returnTo, { email, error });
     }
-    await rt.signIn.account.reset(account);
+    await rt.signIn.succeed(account, ip);
     const { cookie } = await createSession(app.db, rt, 'fleet', result.user.id);
     reply.setCookie(SESSION_COOKIE.fleet, cookie, cookieOptions(app, app.config.webSessionTtlS));
     return reply.redirect(returnTo, 303);

@@ -8,7 +8,7 @@ import type { Api } from './api.js';
 import { AppError, notFound } from './plumbing/errors.js';
 import { findDeveloper, normalizeEmail, signUpDeveloper, verifyDeveloper } from '../auth/oauth/accounts.js';
 import { appsOfDeveloper, findAppById, registerApp, rotateSecret } from '../auth/oauth/apps.js';
-import { retryAfter } from '../auth/oauth/rate-limit.js';
+import { refusalMessage } from '../limits/failures.js';
 import { runtimeFor } from '../auth/oauth/runtime.js';
 import { createSession, destroySession } from '../auth/oauth/sessions.js';
 import { signedInAside, signInPage } from '../web/pages.js';
@@ -84,18 +84,18 @@ export async function portalRoutes(app: Api): Promise<void> {
     const email = field(req.body, 'email') ?? '';
     const ip = clientIp(req);
     const account = `developer:${normalizeEmail(email)}`;
-    const wait = await retryAfter([[rt.signIn.ip, ip], [rt.signIn.account, account]]);
-    if (wait > 0) {
-      reply.header('Retry-After', String(wait));
-      return signIn(req, reply, 429, { email, error: `Too many failed attempts. Try again in ${wait} seconds.` });
+    const refusal = await rt.signIn.check(account, ip);
+    if (refusal) {
+      reply.header('Retry-After', String(refusal.retryAfterS));
+      const error = refusalMessage(refusal, 'failed sign-ins', 'account');
+      return signIn(req, reply, 429, { email, error });
     }
     const dev = await verifyDeveloper(app.db, email, field(req.body, 'password') ?? '');
     if (!dev) {
-      await rt.signIn.ip.fail(ip);
-      await rt.signIn.account.fail(account);
+      await rt.signIn.fail(account, ip);
       return signIn(req, reply, 401, { email, error: 'Wrong email or password.' });
     }
-    await rt.signIn.account.reset(account);
+    await rt.signIn.succeed(account, ip);
     return startSession(reply, dev.id);
   });
 

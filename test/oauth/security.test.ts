@@ -1,18 +1,18 @@
 /**
  * The security baseline of the web pages and the token endpoint (RFC 6819; DESIGN §5): cookie flags,
- * CSRF on every form, page headers, escaping, sign-in and token rate limits, local return paths, and
- * secrets stored only as digests.
+ * CSRF on every form, page headers, escaping, local return paths, and secrets stored only as digests
+ * (the failed-attempt limits: lockout.test.ts).
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { digest } from '../../src/auth/secrets.js';
 import {
-  Browser, PASSWORD, REDIRECT, assertOAuthError, authorizeUrl, exchange, inputValue, makeOAuthApp, signInAt, tokensFor, useOAuthApp, type OAuthTestApp,
+  Browser, PASSWORD, REDIRECT, authorizeUrl, inputValue, makeOAuthApp, signInAt, tokensFor, useOAuthApp, type OAuthTestApp,
 } from './helper.js';
 
 eachDialect('oauth web security', (dialect) => {
-  const getApp = useOAuthApp(dialect, { AUTH_MAX_FAILURES_PER_ACCOUNT: '3', AUTH_MAX_FAILURES_PER_IP: '6', AUTH_RATE_WINDOW_S: '60' });
+  const getApp = useOAuthApp(dialect);
   let t: OAuthTestApp;
   before(async () => {
     t = await getApp();
@@ -109,53 +109,7 @@ eachDialect('oauth web security', (dialect) => {
       assert.equal(res.headers.location, '/console', `return_to ${evil}`);
     }
   });
-
-  test('sign-in is rate-limited per account: the 4th try within the window → 429 with Retry-After, even with the right password', async () => {
-    const fleet = await t.newFleet('Brute Co');
-    const b = new Browser(t.app, '10.0.0.1');
-    const page = await b.get('/sign-in');
-    const csrf = inputValue(page.body, 'csrf_token');
-    for (let i = 0; i < 3; i++) {
-      const res = await b.post('/sign-in', { csrf_token: csrf, email: fleet.admin.email, password: `wrong-${i}` });
-      assert.equal(res.status, 401);
-      assert.match(res.body, /Wrong email or password/);
-    }
-    const blocked = await new Browser(t.app, '10.0.0.2').post('/sign-in', { csrf_token: csrf, email: fleet.admin.email, password: PASSWORD });
-    assert.equal(blocked.status, 403, 'another browser needs its own CSRF cookie');
-    const res = await b.post('/sign-in', { csrf_token: csrf, email: fleet.admin.email, password: PASSWORD });
-    assert.equal(res.status, 429);
-    assert.match(res.headers['retry-after'], /^\d+$/);
-    assert.ok(Number(res.headers['retry-after']) <= 60);
-    assert.equal(b.jar.has('fleet_session'), false);
-    t.clock.advance(60_000);
-    const later = await b.post('/sign-in', { csrf_token: csrf, email: fleet.admin.email, password: PASSWORD });
-    assert.equal(later.status, 303, 'the window ends');
-  });
-
-  test('sign-in is rate-limited per IP across accounts', async () => {
-    const b = new Browser(t.app, '10.0.0.9');
-    const page = await b.get('/sign-in');
-    const csrf = inputValue(page.body, 'csrf_token');
-    for (let i = 0; i < 6; i++) await b.post('/sign-in', { csrf_token: csrf, email: `nobody${i}@x.test`, password: 'x' });
-    const res = await b.post('/sign-in', { csrf_token: csrf, email: t.fleet.manager.email, password: PASSWORD });
-    assert.equal(res.status, 429);
-    assert.ok(res.headers['retry-after']);
-    t.clock.advance(60_000);
-  });
-
-  test('the token endpoint is rate-limited per client and per IP: failed client authentication → 429 temporarily_unavailable', async () => {
-    const client = await t.newClient();
-    for (let i = 0; i < 3; i++) {
-      const res = await exchange(t, 'fc_x', { ...client, client_secret: 'wrong' });
-      assertOAuthError(res, 401, 'invalid_client');
-    }
-    const blocked = await exchange(t, 'fc_x', client);
-    assertOAuthError(blocked, 429, 'temporarily_unavailable');
-    assert.match(blocked.headers['retry-after'], /^\d+$/);
-    t.clock.advance(60_000);
-    const code = (await tokensFor(t, 'vehicles.read', { client })).access_token;
-    assert.ok(code, 'the client works again after the window');
-  });
+  // Failed sign-ins and failed client authentications: test/oauth/lockout.test.ts.
 });
 
 describe('oauth web security: https', () => {

@@ -2,8 +2,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { TokenCache } from '../../src/auth/oauth/token-cache.js';
-import { StoreRateLimiter, retryAfter } from '../../src/auth/oauth/rate-limit.js';
-import { MemoryStore } from '../../src/limits/memory-store.js';
 import { requestedScopes, splitScopes } from '../../src/auth/oauth/scope-param.js';
 import { basicCredentials } from '../../src/auth/oauth/token-endpoint.js';
 import { redirectUriProblem, registerApp, validateAppInput } from '../../src/auth/oauth/apps.js';
@@ -39,32 +37,6 @@ describe('oauth units', () => {
     const off = new TokenCache(0, 10, () => now);
     off.set('x', { principal, tokenId: 1, grantId: 1, expiresAtMs: 1 });
     assert.equal(off.size, 0, 'a TTL of 0 turns the cache off');
-  });
-
-  test('rate limiter: blocks at the maximum until the window ends; reset forgets; keys are bounded', async () => {
-    let now = 0;
-    const store = new MemoryStore(() => now, 3);
-    const l = new StoreRateLimiter(store, 'l', 2, 60_000);
-    assert.equal(await l.blockedFor('k'), 0);
-    await l.fail('k');
-    assert.equal(await l.blockedFor('k'), 0);
-    await l.fail('k');
-    assert.equal(await l.blockedFor('k'), 60);
-    now = 59_001;
-    assert.equal(await l.blockedFor('k'), 1);
-    now = 60_000;
-    assert.equal(await l.blockedFor('k'), 0);
-    await l.fail('k');
-    await l.fail('k');
-    await l.reset('k');
-    assert.equal(await l.blockedFor('k'), 0);
-    await l.fail('k');
-    await l.fail('k');
-    const other = new StoreRateLimiter(new MemoryStore(() => now), 'o', 1, 1000);
-    await other.fail('z');
-    assert.equal(await retryAfter([[l, 'k'], [other, 'z'], [other, 'free']]), 60);
-    for (const k of ['a', 'b', 'c']) await l.fail(k);
-    assert.equal(await l.blockedFor('k'), 0, 'the oldest key was forgotten past the bound');
   });
 
   test('scope parameter: single spaces separate, repeats collapse, anything else is part of a name', () => {

@@ -7,7 +7,7 @@ import type { Db } from '../../storage/db.js';
 import { loadConfig, type Config } from '../../config/index.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 import { TokenCache } from './token-cache.js';
-import { StoreRateLimiter, type Limits } from './rate-limit.js';
+import { FailureGuard } from '../../limits/failures.js';
 import { MemoryStore } from '../../limits/memory-store.js';
 import type { LimitStore } from '../../limits/store.js';
 
@@ -19,26 +19,21 @@ export interface OAuthRuntime {
   clock: Clock;
   config: Config;
   tokenCache: TokenCache;
-  /** Sign-in failures: per email and per IP. */
-  signIn: Limits;
-  /** Token-endpoint failures: per client id and per IP. */
-  token: Limits;
+  /** Sign-in failures: per email from one address, per address, per email (docs/rate-limits.md). */
+  signIn: FailureGuard;
+  /** Token-endpoint failures: the same, with the client id for the email. */
+  token: FailureGuard;
   nowIso(): string;
 }
 
 /** `store` holds the failed-attempt counters: the app's limits store, or one of its own in memory. */
 export function createRuntime(config: Config, clock: Clock = systemClock, store: LimitStore = new MemoryStore(clock)): OAuthRuntime {
-  const windowMs = config.authRateWindowS * 1000;
-  const limits = (name: string): Limits => ({
-    account: new StoreRateLimiter(store, `f:${name}:account`, config.authMaxFailuresPerAccount, windowMs),
-    ip: new StoreRateLimiter(store, `f:${name}:ip`, config.authMaxFailuresPerIp, windowMs),
-  });
   return {
     clock,
     config,
     tokenCache: new TokenCache(config.oauthTokenCacheMs, config.oauthTokenCacheSize, clock),
-    signIn: limits('sign-in'),
-    token: limits('token'),
+    signIn: new FailureGuard(store, 'sign-in', config.authFailures),
+    token: new FailureGuard(store, 'token', config.authFailures),
     nowIso: () => isoAt(clock()),
   };
 }

@@ -7,7 +7,7 @@ import type { Db } from '../../storage/db.js';
 import { digest } from '../secrets.js';
 import { authenticateClient, type OAuthApp } from './apps.js';
 import { invalidClient, invalidRequest, OAuthError } from './errors.js';
-import { retryAfter } from './rate-limit.js';
+import { refusalMessage } from '../../limits/failures.js';
 import type { OAuthRuntime } from './runtime.js';
 import { TOKEN_FORMAT, type TokenResponse } from './tokens.js';
 import { authorizationCode } from './grant-types/authorization-code.js';
@@ -62,25 +62,19 @@ function credentials(req: ClientRequest): Credentials | null {
   return { clientId: id, secret: secret ?? '' };
 }
 
-/** Refuses early while the client or the IP has too many recent failures (429, Retry-After). */
+/** Refuses early while the client, the IP or the pair has too many recent failures (429, Retry-After). */
 async function throttle(rt: OAuthRuntime, req: ClientRequest, clientId: string | undefined): Promise<void> {
-  const checks: Array<[typeof rt.token.ip, string]> = [[rt.token.ip, req.ip]];
-  if (clientId) checks.push([rt.token.account, clientId]);
-  const wait = await retryAfter(checks);
-  if (wait > 0) {
-    throw new OAuthError('temporarily_unavailable', `Too many failed requests; try again in ${wait} seconds.`, 429, {
-      'Retry-After': String(wait),
+  const refusal = await rt.token.check(clientId, req.ip);
+  if (refusal) {
+    throw new OAuthError('temporarily_unavailable', refusalMessage(refusal, 'failed client authentications', 'client'), 429, {
+      'Retry-After': String(refusal.retryAfterS),
     });
   }
 }
 
-async function countFailure(rt: OAuthRuntime, req: ClientRequest, clientId: string | undefined): Promise<void> {
-  await rt.token.ip.fail(req.ip);
-  if (clientId) await rt.token.account.fail(clientId);
-}
-
 /**
- * Authenticates the client (after the throttle); a failure counts against the client id and the IP.
+ * Authenticates the client (after the throttle); a failure counts against the client id and the IP, a
+ * success makes the IP known to the client (docs/rate-limits.md).
  * Only failed client authentication counts: every other error needs a client that already proved its
  * secret, and codes and tokens (256 bits) cannot be guessed.
  */
@@ -88,14 +82,15 @@ async function client(db: Db, rt: OAuthRuntime, req: ClientRequest): Promise<OAu
   const creds = credentials(req);
   await throttle(rt, req, creds?.clientId);
   if (!creds) {
-    await countFailure(rt, req, undefined);
+    await rt.token.fail(undefined, req.ip);
     throw invalidClient('Client authentication is required: send client_id and client_secret, or HTTP Basic.');
   }
   const app = await authenticateClient(db, creds.clientId, creds.secret);
   if (!app) {
-    await countFailure(rt, req, creds.clientId);
+    await rt.token.fail(creds.clientId, req.ip);
     throw invalidClient();
   }
+  await rt.token.succeed(creds.clientId, req.ip);
   return app;
 }
 
