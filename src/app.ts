@@ -24,6 +24,7 @@ import { installWebhooks } from './events/webhooks/index.js';
 import { requestLogSerializer } from './events/webhooks/log-redaction.js';
 import { installRateLimits } from './limits/index.js';
 import { installMetrics } from './ops/index.js';
+import { installLoadShedding } from './ops/load-shedding.js';
 
 export interface BuildOptions {
   /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
@@ -69,6 +70,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     reply.header('X-Request-Id', req.id);
     done();
   });
+  // Next, so a request refused for load carries its id and costs no rate-limit or credential lookup.
+  installLoadShedding(app, config.shedding);
 
   // JSON is the only request body the API reads; anything else is refused with 400 naming the header.
   app.removeContentTypeParser('text/plain');

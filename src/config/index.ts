@@ -9,8 +9,8 @@ import { whole } from './env.js';
 import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
 import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
 import { limitsConfig, type LimitsConfig } from '../limits/settings.js';
-import { failurePolicy, type FailurePolicy } from '../limits/failures.js';
 import { opsConfig, type OpsConfig } from '../ops/config.js';
+import { sheddingConfig, type SheddingConfig } from '../ops/shedding-config.js';
 
 export interface Config {
   /** TCP port the server listens on. */
@@ -56,8 +56,12 @@ export interface Config {
    * same value (32+ characters) on every node behind a load balancer.
    */
   cookieSecret: string;
-  /** Failed sign-ins and OAuth client authentications: windows, limits, known addresses (AUTH_*; docs/rate-limits.md). */
-  authFailures: FailurePolicy;
+  /** Sign-in and token endpoint: the window over which failed attempts are counted, seconds. */
+  authRateWindowS: number;
+  /** Failed attempts allowed per account (sign-in email) or per OAuth client within the window. */
+  authMaxFailuresPerAccount: number;
+  /** Failed attempts allowed per client IP address within the window. */
+  authMaxFailuresPerIp: number;
   /**
    * Folder of the local-disk blob store (document files). Default: `blobs` next to the database file
    * for `sqlite:<path>`, a folder under the system temp folder for `sqlite::memory:`, else `./data/blobs`.
@@ -75,6 +79,8 @@ export interface Config {
   limits: LimitsConfig;
   /** Operations: the /metrics token and the slow-request log (METRICS_TOKEN, SLOW_REQUEST_MS; docs/operations.md). */
   ops: OpsConfig;
+  /** Load shedding: 503 at once while the event loop lags or too much is in flight (LOAD_SHED_*; docs/operations.md). */
+  shedding: SheddingConfig;
 }
 
 export class ConfigError extends Error {}
@@ -165,7 +171,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauthTokenCacheSize: whole(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000, configError),
     webSessionTtlS: whole(env, 'WEB_SESSION_TTL_S', 43_200, 60, 2_592_000, configError),
     cookieSecret: cookieSecret(env),
-    authFailures: failurePolicy(env, configError),
+    authRateWindowS: whole(env, 'AUTH_RATE_WINDOW_S', 900, 1, 86_400, configError),
+    authMaxFailuresPerAccount: whole(env, 'AUTH_MAX_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000, configError),
+    authMaxFailuresPerIp: whole(env, 'AUTH_MAX_FAILURES_PER_IP', 100, 1, 1_000_000, configError),
     blobDir: blobDir(env, databaseUrl),
     documentMaxBytes: whole(env, 'DOCUMENT_MAX_BYTES', 10_485_760, 1, 1_073_741_824, configError),
     documentContentTypes: contentTypes(env),
@@ -173,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhooks: webhookConfig(env, configError),
     limits: limitsConfig(env, configError),
     ops: opsConfig(env, configError),
+    shedding: sheddingConfig(env, configError),
     ...overrides,
   };
 }

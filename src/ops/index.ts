@@ -14,6 +14,7 @@ import { installRequestScope } from './request-scope.js';
 import { logSlowRequest } from './slow-log.js';
 import { attemptRecorder, scraper } from './scrape.js';
 import { metricsRoute } from './route.js';
+import { registerSheddingMetrics } from './shed-metrics.js';
 
 export function installMetrics(app: FastifyInstance, db: Db, config: Config): void {
   const { metricsToken, slowRequestMs, slowRequestQueries } = config.ops;
@@ -42,6 +43,8 @@ export function installMetrics(app: FastifyInstance, db: Db, config: Config): vo
   });
 
   if (!metrics || !metricsToken) return;
+  // Load shedding is installed after this (buildApp); its state is read at scrape time.
+  registerSheddingMetrics(metrics.registry, () => app.loadShedding);
   const log = app.log.child({ component: 'metrics' });
   const render = scraper(metrics, db, (err) => log.warn({ err: { message: (err as Error)?.message ?? String(err) } }, 'metrics: database read failed'));
   metricsRoute(app, metricsToken, metrics.registry.contentType, render);

@@ -18,6 +18,7 @@ export const ERROR_CODES = {
   rate_limited: 429,
   internal: 500,
   database_unavailable: 503,
+  overloaded: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
