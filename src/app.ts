@@ -14,6 +14,8 @@ import { installRouteIndex, rewriteUrl } from './http/plumbing/routing.js';
 import { installArrayParams, parseQuery } from './http/plumbing/query.js';
 import { installAuth } from './http/plumbing/auth.js';
 import { validatorCompiler } from './http/plumbing/validation.js';
+import { installPortableInput } from './http/plumbing/portable-input.js';
+import { clientErrorHandler, frameworkErrors } from './http/plumbing/framework-errors.js';
 import { authenticators } from './auth/authenticators.js';
 import { openApiInfo } from './http/openapi.js';
 import { routeModules } from './http/routes.js';
@@ -49,6 +51,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     requestIdHeader: 'x-request-id',
     genReqId: () => `req-${process.pid.toString(36)}-${(++reqSeq).toString(36)}`,
+    frameworkErrors,
+    clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: parseQuery },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -65,9 +69,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('config', config);
   if (!opts.db) app.addHook('onClose', async () => db.close());
   installMetrics(app, db, config);
-  // Set as the request starts (a synchronous hook: no promise per request), so every answer carries it.
+  // Set as the request starts (a synchronous hook: no promise per request), so every answer carries them.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
   // Next, so a request refused for load carries its id and costs no rate-limit or credential lookup.
@@ -77,6 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.removeContentTypeParser('text/plain');
 
   installErrorHandler(app);
+  installPortableInput(app);
   installZonedTimes(app);
   installRouteIndex(app);
   installArrayParams(app);

@@ -34,34 +34,62 @@ export const MAX_DEPTH = 64;
 
 /**
  * The first string (value or object key) or number in `value` that the databases disagree on, with
- * its path from `root` (a field name, or '' for the whole body). Integers are not range-checked here:
- * their range belongs to the schema of each field (see http/plumbing/validation.ts).
+ * its path (`stops[2].address`); `whole` names the value itself when it is not an object (e.g. `body`).
+ * Integers are not range-checked here: their range belongs to the schema of each field (see
+ * http/plumbing/validation.ts).
  */
-export function findUnportable(value: unknown, root = ''): Unportable | null {
-  return walk(value, root, 0);
+export function findUnportable(value: unknown, whole = 'value'): Unportable | null {
+  return walk(value, '', 0, whole);
 }
 
-function walk(v: unknown, path: string, depth: number): Unportable | null {
+function walk(v: unknown, path: string, depth: number, whole: string): Unportable | null {
   if (typeof v === 'string') {
     const problem = textProblem(v);
-    return problem ? { field: path || 'value', problem } : null;
+    return problem ? { field: path || whole, problem } : null;
   }
-  if (typeof v === 'number') return Number.isFinite(v) ? null : { field: path || 'value', problem: 'must be a finite number' };
+  if (typeof v === 'number') return Number.isFinite(v) ? null : { field: path || whole, problem: 'must be a finite number' };
   if (v === null || typeof v !== 'object') return null;
-  if (depth >= MAX_DEPTH) return { field: path || 'value', problem: `is nested deeper than ${MAX_DEPTH} levels` };
+  if (depth >= MAX_DEPTH) return { field: path || whole, problem: `is nested deeper than ${MAX_DEPTH} levels` };
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const found = walk(v[i], `${path}[${i}]`, depth + 1);
+      const found = walk(v[i], `${path || whole}[${i}]`, depth + 1, whole);
       if (found) return found;
     }
     return null;
   }
   for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
-    const at = path ? `${path}.${k}` : k;
     const keyProblem = textProblem(k);
-    if (keyProblem) return { field: path ? `a key of ${path}` : 'a key of the body', problem: keyProblem };
-    const found = walk(item, at, depth + 1);
+    if (keyProblem) return { field: `a key of ${path || whole}`, problem: keyProblem };
+    const found = walk(item, path ? `${path}.${k}` : k, depth + 1, whole);
     if (found) return found;
   }
   return null;
+}
+
+/**
+ * The calendar the project accepts: every day and instant a client sends lies in 1970-01-01 ..
+ * 2199-12-31 (UTC). Timestamps are stored as ISO-8601 text whose string order is time order
+ * (storage/values.ts); that holds only for four-digit years, and nothing a fleet records lies before
+ * the Unix epoch or centuries ahead. Date arithmetic near these days stays well inside what Date and
+ * the text form can represent, so no computation from an accepted day produces a malformed one.
+ */
+export const FIRST_DAY = '1970-01-01';
+export const LAST_DAY = '2199-12-31';
+export const FIRST_MS = Date.parse(`${FIRST_DAY}T00:00:00Z`);
+export const END_MS = Date.parse('2200-01-01T00:00:00Z');
+const RANGE = `must be a date from ${FIRST_DAY} to ${LAST_DAY}`;
+
+/** Why `YYYY-MM-DD` text is not an accepted day, or null. */
+export function dayProblem(day: string): string | null {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) {
+    return `is not a valid date (${day})`;
+  }
+  return ms < FIRST_MS || ms >= END_MS ? `${RANGE} (got ${day})` : null;
+}
+
+/** Why an instant (epoch milliseconds) lies outside the accepted calendar, or null. */
+export function instantProblem(ms: number, sent: string): string | null {
+  if (Number.isNaN(ms)) return `is not a valid datetime (${sent})`;
+  return ms < FIRST_MS || ms >= END_MS ? `${RANGE} (got ${sent})` : null;
 }

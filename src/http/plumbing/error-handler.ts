@@ -3,7 +3,9 @@
  * Only errors below 500 expose a message; anything unexpected is an opaque 500 with the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError, ERROR_CODES } from './errors.js';
+
+const CATALOGUE_STATUSES = new Set<number>(Object.values(ERROR_CODES));
 import { isDatabaseUnavailable } from '../../storage/unavailable.js';
 
 interface AjvError {
@@ -55,6 +57,8 @@ export function describeValidation(errors: AjvError[], context: string | undefin
       return `${field} must be a valid ${String(p.format)}`;
     case 'pattern':
       return `${field} has an invalid format`;
+    case 'x-calendar':
+      return `${field} ${String(p.problem)}`;
     default:
       return `${field || where} ${e.message ?? 'is invalid'}`;
   }
@@ -84,7 +88,9 @@ function clientMessage(err: FastifyError): { status: number; message: string } |
     return { status: 400, message: `body is not valid JSON: ${err.message}` };
   }
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return { status: err.statusCode === 422 ? 400 : err.statusCode, message: err.message };
+    // Only the catalogue's statuses reach the wire (docs/errors.md, "Every status"): another 4xx of a
+    // plugin (406, 413, 415, 422, …) is a 400 with its message.
+    return { status: CATALOGUE_STATUSES.has(err.statusCode) ? err.statusCode : 400, message: err.message };
   }
   return null;
 }

@@ -55,11 +55,19 @@ export function startOfDay(date: string, zone: string): Date {
   return new Date(t);
 }
 
+/**
+ * The day `n` days after `day` (before, for negative n). Days come from the accepted calendar
+ * (1970–2199, storage/portable-values.ts), so the result is always a four-digit-year YYYY-MM-DD.
+ */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
 /** The half-open UTC interval [start, end) covering the local days `from`..`to` inclusive. */
 export function dayWindow(from: string, to: string, zone: string): { start: Date; end: Date } {
-  const next = new Date(`${to}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return { start: startOfDay(from, zone), end: startOfDay(next.toISOString().slice(0, 10), zone) };
+  return { start: startOfDay(from, zone), end: startOfDay(addDays(to, 1), zone) };
 }
 
 /** The local calendar date (YYYY-MM-DD) of an instant in `zone`. */

@@ -51,7 +51,7 @@ export async function ingestRoutes(app: Api) {
   });
 
   app.post('/device/v1/batches', {
-    config: { rateLimitBy: 'device' },
+    config: { rateLimitBy: 'device', recordsField: 'records' },
     // The credential is checked before the body: a request without one is a 401 whatever it carries.
     onRequest: async (req) => {
       (req as unknown as { device: DevicePrincipal }).device = await authenticateDeviceRequest(app.db, req);

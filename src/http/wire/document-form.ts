@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { BlobStore } from '../../storage/blobs/index.js';
 import { toIso } from '../../storage/values.js';
+import { findUnportable, textProblem } from '../../storage/portable-values.js';
 import { AppError, badRequest, validation } from '../plumbing/errors.js';
 import { ID_MAX } from './types.js';
 import { MOMENT_PATTERN, momentOf } from './record-dates.js';
@@ -23,6 +24,8 @@ function idField(field: string, v: string): number | undefined {
 
 /** Text fields of the form → the same input a JSON body gives. */
 export function formInput(fields: Record<string, string>, zone: string): DocumentInput {
+  const unportable = findUnportable(fields, 'form');
+  if (unportable) throw validation(unportable.field, unportable.problem);
   const out: DocumentInput = {};
   if (fields.name !== undefined && fields.name.trim() !== '') out.name = fields.name;
   if (fields.doc_type !== undefined) out.doc_type = fields.doc_type;
@@ -33,6 +36,15 @@ export function formInput(fields: Record<string, string>, zone: string): Documen
   }
   for (const f of ['driver_id', 'vehicle_id'] as const) if (fields[f] !== undefined) out[f] = idField(f, fields[f]);
   return out;
+}
+
+/**
+ * The multipart parser reports a body that does not follow its boundary (none in the header, a part
+ * cut short, a malformed part header) as a plain Error with no code; its stack names the parser.
+ * Failures of the blob store carry a system error code and stay 500s.
+ */
+function fromParser(err: unknown): boolean {
+  return err instanceof Error && !(err as { code?: unknown }).code && /[\\/]@fastify[\\/]busboy[\\/]/.test(err.stack ?? '');
 }
 
 function multipartError(err: unknown, limits: DocumentLimits): unknown {
@@ -47,7 +59,7 @@ function multipartError(err: unknown, limits: DocumentLimits): unknown {
       return badRequest('the form has too many fields');
   }
   const status = (err as { statusCode?: number })?.statusCode;
-  if (status && status >= 400 && status < 500) return badRequest(`the multipart body is malformed: ${(err as Error).message}`);
+  if ((status && status >= 400 && status < 500) || fromParser(err)) return badRequest(`the multipart body is malformed: ${(err as Error).message}`);
   return err;
 }
 
@@ -68,6 +80,8 @@ export async function readDocumentForm(
         continue;
       }
       if (part.fieldname !== 'file') throw validation('file', `must be sent in the form field "file", not "${part.fieldname}"`);
+      const nameProblem = textProblem(part.filename ?? '');
+      if (nameProblem) throw validation('file name', nameProblem);
       const type = acceptedType(limits, 'file', part.mimetype);
       file = await storeFile(blobs, limits, companyId, {
         stream: part.file,

@@ -5,7 +5,8 @@
  */
 import { Type } from 'typebox';
 import { validation } from '../plumbing/errors.js';
-import { dayWindow, localDate, startOfDay } from '../plumbing/time-zone.js';
+import { dayProblem, instantProblem } from '../../storage/portable-values.js';
+import { addDays, dayWindow, localDate, startOfDay } from '../plumbing/time-zone.js';
 
 export const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
 /** A day, or a datetime with its offset (`2019-04-23`, `2019-04-23T14:05:00Z`, `2019-04-23T09:05:00-05:00`). */
@@ -14,9 +15,10 @@ export const MOMENT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\
 export const Day = (description: string) => Type.Optional(Type.String({ pattern: DAY_PATTERN, description }));
 export const Moment = (description: string) => Type.String({ pattern: MOMENT_PATTERN, description });
 
+/** A real day of the accepted calendar (1970–2199, storage/portable-values.ts), or a 400 naming the field. */
 export function validDay(field: string, v: string): void {
-  const d = new Date(`${v}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw validation(field, `is not a valid date (${v})`);
+  const problem = dayProblem(v);
+  if (problem) throw validation(field, problem);
 }
 
 /** A day becomes the start of that day in `zone`; a datetime is taken as sent. Returns a Date. */
@@ -27,14 +29,9 @@ export function momentOf(field: string, v: string, zone: string): Date {
   }
   validDay(field, v.slice(0, 10));
   const d = new Date(v);
-  if (Number.isNaN(d.getTime())) throw validation(field, `is not a valid datetime (${v})`);
+  const problem = instantProblem(d.getTime(), v);
+  if (problem) throw validation(field, problem);
   return d;
-}
-
-function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
 }
 
 export interface Window {

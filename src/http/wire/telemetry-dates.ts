@@ -1,16 +1,13 @@
 /**
  * Date windows of the telemetry endpoints (wire-format §9): inclusive `YYYY-MM-DD` days in a zone, with
- * the documented range limits as 400s ("Date range cannot be greater than 30 days").
+ * the documented range limits as 400s ("Date range cannot be greater than 30 days"). Every window is
+ * bounded (MAX_WINDOW_DAYS unless the endpoint's own rule is stricter): these endpoints walk the
+ * window day by day, so its length is work the request costs (docs/errors.md, "Bounded requests").
  */
 import { badRequest, validation } from '../plumbing/errors.js';
-import { dayWindow, localDate } from '../plumbing/time-zone.js';
+import { addDays, dayWindow, localDate } from '../plumbing/time-zone.js';
 import { validDay, type Window } from './record-dates.js';
 
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
 
 export function addMonths(day: string, n: number): string {
   const [y, m, d] = day.split('-').map(Number);
@@ -20,10 +17,13 @@ export function addMonths(day: string, n: number): string {
 
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 
+/** The longest window (end_date − start_date, days) any telemetry endpoint accepts: a leap year. */
+export const MAX_WINDOW_DAYS = 366;
+
 export interface RangeRules {
   /** Without start_date/end_date: the window ends today and spans this many days. */
   defaultDays: number;
-  /** end_date − start_date may be at most this many days (30 for driving periods: exactly 30 is accepted). */
+  /** end_date − start_date may be at most this many days (30 for driving periods: exactly 30 is accepted); default MAX_WINDOW_DAYS. */
   maxDays?: number;
   /** The window may span at most this many calendar months. */
   maxMonths?: number;
@@ -42,9 +42,8 @@ export function dateRange(q: { start_date?: string; end_date?: string }, zone: s
   const endDay = q.end_date ?? (q.start_date ? addDays(q.start_date, rules.defaultDays - 1) : localDate(Date.now(), zone));
   const startDay = q.start_date ?? addDays(endDay, -(rules.defaultDays - 1));
   if (endDay < startDay) throw validation('end_date', 'must not be before start_date');
-  if (rules.maxDays !== undefined && daysBetween(startDay, endDay) > rules.maxDays) {
-    throw badRequest(`Date range cannot be greater than ${rules.maxDays} days`);
-  }
+  const maxDays = rules.maxDays ?? MAX_WINDOW_DAYS;
+  if (daysBetween(startDay, endDay) > maxDays) throw badRequest(`Date range cannot be greater than ${maxDays} days`);
   if (rules.maxMonths !== undefined && endDay >= addMonths(startDay, rules.maxMonths)) {
     throw badRequest(`Date range cannot be greater than ${rules.maxMonths} months`);
   }
