@@ -7,7 +7,8 @@
  * `id` is the identifier of a provisioned device (no credential: the protocol has none, which is why
  * the listener is off unless OSMAND_PORT is set). Each position is stored as a location record on
  * channel 1 with seq = its fix time in milliseconds, so a re-sent position is a duplicate. Answers:
- * 200 (stored or duplicate), 400 (bad position, with the reason as text), 404 (unknown device), 405
+ * 200 (stored or duplicate), 400 (bad position, or a parameter with text the databases disagree on — a
+ * NUL, a lone surrogate —, with the reason as text), 404 (unknown device), 405
  * (another method than GET or POST, HEAD and OPTIONS included, with `Allow: GET, POST`): all plain text.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -16,7 +17,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { deviceByIdentifier } from '../domain/devices/service.js';
 import { KPH_PER_KNOT } from './units.js';
-import { isoTextMs } from './records.js';
+import { isoTextMs, unportableIn } from './records.js';
 import type { Telemetry } from './store/runner.js';
 
 export interface OsmandServer {
@@ -64,6 +65,11 @@ export function osmandTime(raw: string | undefined, nowMs: number): number {
 
 /** The position of one request as a device-protocol location record, and the device identifier. */
 export function osmandRecord(query: Params, body: unknown, nowMs: number): { id: string; record: Record<string, unknown> } {
+  // Every parameter, read or not: text one database stores and the other refuses (a NUL, a lone
+  // surrogate) is a 400 naming it, before the device is looked up.
+  const unportable = unportableIn(query, 'a parameter name')
+    ?? (body && typeof body === 'object' ? unportableIn(body as Params, 'a key of the body') : null);
+  if (unportable) throw new Error(unportable);
   let p: Params = { ...query };
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Params;

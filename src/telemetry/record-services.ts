@@ -9,9 +9,10 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { Type } from 'typebox';
 import { INSPECTION_TYPES } from '../domain/inspections/create.js';
+import { INT32_MAX } from '../storage/portable-values.js';
 
 const Text = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
-const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const Id = Type.Integer({ minimum: 1, maximum: INT32_MAX });
 
 const INSPECTION = Type.Partial(Type.Object({
   inspection_type: Type.Unsafe<string | null>({ enum: [...INSPECTION_TYPES, null] }),

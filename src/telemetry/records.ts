@@ -3,6 +3,7 @@
  * record becomes a ParsedRecord or a clear error naming the field. Pure: the clock is a parameter.
  */
 import { isCalendarDay } from '../storage/values.js';
+import { findUnportable, INT32_MAX, textProblem } from '../storage/portable-values.js';
 import { serviceRecordError } from './record-services.js';
 import { fault as parseFault, type FaultFields } from './record-faults.js';
 
@@ -160,7 +161,7 @@ const NO_POSITION: Position = {
 };
 
 function driverId(r: Obj, required: boolean): number | null {
-  return intIn(r, 'driver_id', 1, 2_147_483_647, required);
+  return intIn(r, 'driver_id', 1, INT32_MAX, required);
 }
 
 function text(r: Obj, field: string, max: number): string | null {
@@ -237,10 +238,28 @@ function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driv
   }
 }
 
+/**
+ * Why the databases would disagree on one of these fields (storage/portable-values.ts), naming it —
+ * `notes must not contain a NUL character (\u0000)`, `defects[0].notes …`, `a key of entry …` — or
+ * null. `keys` names the fields' own names (`a key of the record`).
+ */
+export function unportableIn(fields: Obj, keys: string): string | null {
+  for (const k of Object.keys(fields)) {
+    const problem = textProblem(k);
+    if (problem) return `${keys} ${problem}`;
+  }
+  const found = findUnportable(fields);
+  return found && `${found.field} ${found.problem}`;
+}
+
 /** Validates one record of a batch; throws RecordError with a message naming the field. */
 export function parseRecord(raw: unknown, limits: ParseLimits): ParsedRecord {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('record must be a JSON object');
   const r = raw as Obj;
+  // First, whatever the field: what one database stores and the other refuses never reaches either,
+  // nor an error message.
+  const unportable = unportableIn(r, 'a key of the record');
+  if (unportable) fail(unportable);
   const seq = r.seq;
   if (seq === undefined || seq === null) fail('seq is required');
   if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ) fail(`seq must be a whole number from 0 to ${MAX_SEQ}`);

@@ -137,9 +137,13 @@ export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string; d
   return rows.find((r) => isDeepStrictEqual(fromJson(r.entry, null), key.entry));
 }
 
-/** Records a driver's form entry and, under auto_complete_forms, departs the stop it completes. */
-export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput): Promise<FormEntryRow> {
-  const id = await db.kysely.transaction().execute(async (trx) => {
+/**
+ * Records a driver's form entry and, under auto_complete_forms, departs the stop it completes. With
+ * `joined` (the caller's transaction: a device record is stored with the entry it creates), everything
+ * happens there and is rolled back with it; otherwise in a transaction of its own.
+ */
+export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput, joined?: Kysely<Database>): Promise<FormEntryRow> {
+  const write = async (trx: Kysely<Database>) => {
     const form = await trx.selectFrom('forms').selectAll().where('company_id', '=', t.companyId).where('id', '=', input.form_id).executeTakeFirst();
     if (!form) throw validation('form_id', `names no form of this company ("${input.form_id}")`);
     for (const f of fromJson<FormField[]>(form.fields, [])) {
@@ -182,6 +186,7 @@ export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput):
       if (stop.form_ids.every((f) => submitted.has(f))) await moveStop(trx, t, dispatch, view.stops, stop.vendor_id, 'departed');
     }
     return id;
-  });
-  return db.kysely.selectFrom('form_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  };
+  const id = await (joined ? write(joined) : db.kysely.transaction().execute(write));
+  return (joined ?? db.kysely).selectFrom('form_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }

@@ -58,7 +58,11 @@ function notFuture(field: string, d: Date): void {
   if (d.getTime() > Date.now() + FUTURE_SLACK_MS) throw validation(field, 'must not be in the future');
 }
 
-export async function createInspectionReport(db: Db, t: Tenant, input: NewInspectionReport) {
+/**
+ * With `joined` (the caller's transaction: a device record is stored with the report it creates), the
+ * report is read and written there, and rolled back with it; otherwise in a transaction of its own.
+ */
+export async function createInspectionReport(db: Db, t: Tenant, input: NewInspectionReport, joined?: Kysely<Database>) {
   const time = parseInstant('time', input.time);
   notFuture('time', time);
   const signed = input.driver_signed_at ? parseInstant('driver_signed_at', input.driver_signed_at) : null;
@@ -86,7 +90,7 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
   };
   const carrierName = text('carrier_name', input.carrier_name);
 
-  const k = db.kysely;
+  const k = joined ?? db.kysely;
   const [driver, vehicle, company] = await Promise.all([
     k.selectFrom('users').select(['id', 'role', 'carrier_name', 'time_zone']).where('company_id', '=', t.companyId).where('id', '=', input.driver_id).executeTakeFirst(),
     k.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', t.companyId).where('id', '=', input.vehicle_id).executeTakeFirst(),
@@ -105,7 +109,7 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
   const zone = TIME_ZONES[company.time_zone] ?? 'UTC';
   // The report belongs to the driver's log of that day, in the driver's home-terminal zone.
   const logDate = localDate(time.getTime(), TIME_ZONES[driver.time_zone ?? company.time_zone] ?? zone);
-  const id = await k.transaction().execute(async (trx) => {
+  const write = async (trx: Kysely<Database>) => {
     const logId = input.log_id ?? (await driverLogId(trx, t.companyId, driver.id, logDate, now));
     const row = await trx
       .insertInto('inspection_reports')
@@ -143,8 +147,9 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
     await setExternalIds(trx, t.companyId, 'inspection_report', row.id, externalIds);
     await announceReport(trx, t.companyId, row.id, 'created');
     return row.id;
-  });
-  return getReport(db, t, id);
+  };
+  const id = await (joined ? write(joined) : k.transaction().execute(write));
+  return getReport(joined ? { ...db, kysely: joined } : db, t, id);
 }
 
 /** The id of the driver's log for that day (the log row is created on first use, as the logs endpoint does). */

@@ -132,46 +132,50 @@ function driversOf(accepted: Accepted[], startId: number | null, startAt: number
  * duplicate.
  */
 export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number, process?: ProcessOptions): Promise<Stored> {
+  if (accepted.length === 0) return { results: new Map(), fresh: [], inBatch: null };
+  return writeTx(db, (trx) => storeIn(trx, db, d, channel, accepted, th, nowMs, process));
+}
+
+/** The same in the caller's transaction (a record written together with the rows it creates elsewhere). */
+export async function storeIn(trx: Trx, db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number, process?: ProcessOptions): Promise<Stored> {
   const out = new Map<number, RecordResult>();
   if (accepted.length === 0) return { results: out, fresh: [], inBatch: null };
   const now = toIso(nowMs);
-  return writeTx(db, async (trx) => {
-    const state = await lockState(trx, db, d, now);
-    const drivers = driversOf(await notStored(trx, d, channel, accepted), state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
-    const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
-    const ids = await insertRecords(trx, db, rows);
-    const horizon = state.horizon;
-    let maxFix = state.max_fix_time;
-    const fresh: FreshRow[] = [];
-    for (let i = 0; i < accepted.length; i++) {
-      const a = accepted[i];
-      const id = ids[i];
-      if (id === null) {
-        out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'duplicate' });
-        continue;
-      }
-      const row = rows[i];
-      row.id = id;
-      fresh.push(row);
-      const late = horizon !== null && row.fix_time <= horizon;
-      out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
-      if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
+  const state = await lockState(trx, db, d, now);
+  const drivers = driversOf(await notStored(trx, d, channel, accepted), state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
+  const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
+  const ids = await insertRecords(trx, db, rows);
+  const horizon = state.horizon;
+  let maxFix = state.max_fix_time;
+  const fresh: FreshRow[] = [];
+  for (let i = 0; i < accepted.length; i++) {
+    const a = accepted[i];
+    const id = ids[i];
+    if (id === null) {
+      out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'duplicate' });
+      continue;
     }
-    const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
-    if (fresh.length > 0) {
-      if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);
-      else await assetLocations(trx, d, fresh, now);
-      const from = d.vehicleId !== null ? restampFrom(fresh, state.max_fix_time, state.ingest_driver_at) : null;
-      if (from !== null) await restampDrivers(trx, d.vehicleId!, from);
-    }
-    const changes = {
-      max_fix_time: maxFix, last_received_at: now, updated_at: now,
-      ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id, ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
-    };
-    await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
-    if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
-    const batch = { fresh, storedBefore: state.max_fix_time };
-    const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch));
-    return { results: out, fresh, inBatch: run.ok ? { processed: run.value } : { error: run.error } };
-  });
+    const row = rows[i];
+    row.id = id;
+    fresh.push(row);
+    const late = horizon !== null && row.fix_time <= horizon;
+    out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
+    if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
+  }
+  const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
+  if (fresh.length > 0) {
+    if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);
+    else await assetLocations(trx, d, fresh, now);
+    const from = d.vehicleId !== null ? restampFrom(fresh, state.max_fix_time, state.ingest_driver_at) : null;
+    if (from !== null) await restampDrivers(trx, d.vehicleId!, from);
+  }
+  const changes = {
+    max_fix_time: maxFix, last_received_at: now, updated_at: now,
+    ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id, ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
+  };
+  await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
+  if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
+  const batch = { fresh, storedBefore: state.max_fix_time };
+  const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch));
+  return { results: out, fresh, inBatch: run.ok ? { processed: run.value } : { error: run.error } };
 }
