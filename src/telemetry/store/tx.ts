@@ -52,7 +52,13 @@ class GroupCommit {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.commit(this.queue.splice(0, GROUP_MAX));
+      while (this.queue.length > 0) {
+        await this.commit(this.queue.splice(0, GROUP_MAX));
+        // The statements run synchronously, so without this turn a backlog of groups would hold the event
+        // loop until the last commit: no probe, no other request, not even the load-shedding check
+        // (src/ops/load-shedding.ts) would run meanwhile. One group at a time, then I/O gets its turn.
+        if (this.queue.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
     } finally {
       this.busy = false;
     }
