@@ -5,7 +5,7 @@ import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
 import { DATETIME, USER_SUMMARY_KEYS, assertError, assertList, createUser, createVehicle, totalOf } from '../http/fixtures.js';
 import { scoped } from '../dispatch/fixtures.js';
-import { DOCUMENT_KEYS, PDF, VEHICLE_SUMMARY_KEYS, blobEnv, eventsOf, filesIn, multipart, uploadDocument, type FilePart } from './fixtures.js';
+import { DOCUMENT_KEYS, JPEG, PDF, PNG, VEHICLE_SUMMARY_KEYS, blobEnv, eventsOf, filesIn, multipart, uploadDocument, type FilePart } from './fixtures.js';
 
 const MAX = 4096;
 
@@ -69,7 +69,7 @@ eachDialect('documents', (dialect) => {
 
   test('defaults: name is the file name, doc_time the upload time; fields may follow the file', async () => {
     const before = Date.now() - 1000;
-    const res = await post({}, [{ name: 'scan.png', type: 'image/png', data: Buffer.from('PNG-bytes') }], { notes: 'sent after the file' });
+    const res = await post({}, [{ name: 'scan.png', type: 'image/png', data: PNG }], { notes: 'sent after the file' });
     assert.equal(res.status, 201, res.raw);
     const d = res.body.document;
     assert.equal(d.name, 'scan.png');
@@ -80,7 +80,7 @@ eachDialect('documents', (dialect) => {
   });
 
   test('download returns the exact bytes with type, length and file name', async () => {
-    const data = Buffer.from([0, 1, 2, 250, 251, 252, 10, 13]);
+    const data = JPEG;
     const d = await uploadDocument(t, { name: 'binary' }, { name: 'frühstück menu.jpg', type: 'image/jpeg', data });
     const res = await t.app.inject({ method: 'GET', url: `/v1/documents/${d.id}/download`, headers: t.company.headers });
     assert.equal(res.statusCode, 200);

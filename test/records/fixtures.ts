@@ -70,6 +70,14 @@ export function multipart(fields: Record<string, string>, files: FilePart[] = []
 }
 
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
+/** A 1×1 PNG: signature, IHDR, IDAT, IEND. */
+export const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
+  'hex',
+);
+/** The start of a JPEG (SOI, a JFIF APP0 segment), then arbitrary bytes. */
+export const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600010100000100010000', 'hex'), Buffer.from([0, 1, 2, 250, 251, 252, 10, 13])]);
+export const HTML = Buffer.from('<!DOCTYPE html>\n<html><body><script>alert(document.cookie)</script></body></html>\n');
 
 /** Uploads a PDF document (multipart) and returns the wire document. */
 export async function uploadDocument(t: TestApp, fields: Record<string, string> = {}, file: Partial<FilePart> = {}, as?: TestCompany): Promise<any> {

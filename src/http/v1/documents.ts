@@ -145,7 +145,7 @@ export async function documentsRoutes(app: Api) {
         throw validation('Content-Type', `must be ${row.content_type}, as declared when the document was created`);
       }
       if (Number(req.headers['content-length'] ?? 0) > limits.maxBytes) throw tooLarge(limits);
-      const file = await storeFile(blobs, limits, row.company_id, { stream: req.raw, file_name: row.file_name ?? 'file', content_type: row.content_type! });
+      const file = await storeFile(blobs, limits, row.company_id, { stream: req.raw, file_name: row.file_name ?? 'file', declared: row.content_type });
       await documents.completeUpload(app.db, blobs, row, token, file);
       return { success: true };
     });

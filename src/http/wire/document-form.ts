@@ -11,7 +11,7 @@ import { AppError, badRequest, validation } from '../plumbing/errors.js';
 import { ID_MAX } from './types.js';
 import { MOMENT_PATTERN, momentOf } from './record-dates.js';
 import type { DocumentInput } from '../../domain/documents/service.js';
-import { acceptedType, storeFile, tooLarge, type DocumentLimits, type StoredFile } from '../../domain/documents/files.js';
+import { declaredType, storeFile, tooLarge, type DocumentLimits, type StoredFile } from '../../domain/documents/files.js';
 
 const MOMENT = new RegExp(MOMENT_PATTERN);
 
@@ -82,11 +82,10 @@ export async function readDocumentForm(
       if (part.fieldname !== 'file') throw validation('file', `must be sent in the form field "file", not "${part.fieldname}"`);
       const nameProblem = textProblem(part.filename ?? '');
       if (nameProblem) throw validation('file name', nameProblem);
-      const type = acceptedType(limits, 'file', part.mimetype);
       file = await storeFile(blobs, limits, companyId, {
         stream: part.file,
         file_name: part.filename,
-        content_type: type,
+        declared: declaredType(limits, 'file', part.mimetype),
         truncated: () => part.file.truncated,
       });
     }
