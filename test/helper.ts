@@ -17,6 +17,7 @@ import { createCompany } from '../src/domain/companies/service.js';
 import { createApiKey } from '../src/auth/api-keys.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { main } from '../src/cli/main.js';
+import { TEST_ENV } from './test-env.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -92,7 +93,7 @@ export interface TestApp {
 
 export async function makeApp(dialect: Dialect, env: Record<string, string> = {}, build: Omit<BuildOptions, 'db'> = {}): Promise<TestApp> {
   const database = await freshDatabase(dialect);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...TEST_ENV, ...env });
   const db = openDb(config.databaseUrl, { poolSize: 4 });
   const app = await buildApp(config, { ...build, db });
   const newCompany = async (name = 'Acme Freight') => {
