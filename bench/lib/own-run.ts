@@ -5,7 +5,7 @@
  * bench/results/<name>-<database>.json with the machine's load average at the end. The database is
  * dropped whatever happens.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { postgresBaseUrl, postgresDatabase, sqliteDatabase, type BenchDatabase } from './databases.js';
@@ -35,5 +35,14 @@ export async function ownRun(
   } finally {
     clearTimeout(hard);
     await database.drop();
+  }
+}
+
+/** Whether the module of `moduleUrl` (its `import.meta.url`) is the file node was asked to run. */
+export function isEntry(moduleUrl: string): boolean {
+  try {
+    return !!process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
   }
 }

@@ -1,0 +1,181 @@
+/**
+ * The overload benchmark's own measurement (run through `npx tsx bench/scenarios/overload.ts`; files
+ * starting with `_` are not scenarios). Far more load than one node can serve: OVERLOAD_CONNECTIONS
+ * (500) keep-alive connections to the real server (a child process), half posting device batches of
+ * OVERLOAD_BATCH (500) fixes, one device each, half reading vehicle pages, for OVERLOAD_SECONDS (20);
+ * meanwhile /healthz and /readyz are probed every 100 ms from a worker thread. A batch answered 503 or
+ * 429 is sent again at once (the harshest client; OVERLOAD_HONOR_RETRY_AFTER=1 waits as told).
+ * Every request has a 10 s deadline; after the run the requests in flight get that long to finish.
+ *
+ * Target: every request answered (2xx, 429 or 503) within 2 s, none unanswered, the probes never
+ * silent for 2 s. Writes bench/results/overload-<database>.json.
+ */
+import { Agent, request } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openDb } from '../../src/storage/db.js';
+import { migrateToLatest } from '../../src/storage/migrate.js';
+import { benchCompany, seedFleet } from '../lib/fleet.js';
+import { cpuMs } from '../lib/load.js';
+import { ownRun } from '../lib/own-run.js';
+import { startProber } from '../lib/prober.js';
+import { startServer } from '../lib/server-process.js';
+import { nextBatch, seedIngest } from './_ingest-run.js';
+
+const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
+const ANSWER_WITHIN_MS = 2000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const METRICS_TOKEN = 'overload-bench-metrics-token';
+
+type Outcome = { status: number; ms: number; retryAfterS: number } | { status: 0; ms: number; error: 'timeout' | 'error' };
+
+/** One request on the connection `agent` holds, answered or given up after REQUEST_TIMEOUT_MS. */
+function send(agent: Agent, url: URL, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let done = false;
+    const finish = (o: Outcome) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(o);
+    };
+    const req = request({ agent, host: url.hostname, port: url.port, method, path, headers: body ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers }, (res) => {
+      res.resume();
+      res.on('end', () => finish({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfterS: Number(res.headers['retry-after'] ?? 0) }));
+      res.on('error', () => finish({ status: 0, ms: performance.now() - t0, error: 'error' }));
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ status: 0, ms: performance.now() - t0, error: 'timeout' });
+    }, REQUEST_TIMEOUT_MS);
+    req.on('error', () => finish({ status: 0, ms: performance.now() - t0, error: 'error' }));
+    req.end(body);
+  });
+}
+
+class Tally {
+  sent = 0;
+  answered: Record<string, number> = { '2xx': 0, '429': 0, '503': 0, other: 0 };
+  late = 0;
+  timeouts = 0;
+  errors = 0;
+  latencies: number[] = [];
+  add(o: Outcome) {
+    this.sent++;
+    if (o.status === 0) {
+      if ('error' in o && o.error === 'timeout') this.timeouts++;
+      else this.errors++;
+      return;
+    }
+    const cls = o.status >= 200 && o.status < 300 ? '2xx' : o.status === 429 || o.status === 503 ? String(o.status) : 'other';
+    this.answered[cls]++;
+    this.latencies.push(o.ms);
+    if (o.ms > ANSWER_WITHIN_MS) this.late++;
+  }
+  report() {
+    const sorted = this.latencies.sort((a, b) => a - b);
+    const pct = (p: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]) : 0);
+    return {
+      sent: this.sent, answered: this.answered, answered_after_2s: this.late,
+      unanswered: this.timeouts + this.errors, timeouts: this.timeouts, errors: this.errors,
+      latency_ms: { p50: pct(50), p99: pct(99), max: round(sorted.at(-1) ?? 0) },
+    };
+  }
+}
+
+const round = (x: number) => Math.round(x * 10) / 10;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The load shedding counters from the server's /metrics. */
+async function shedCounts(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(10_000) })).text();
+  return Object.fromEntries([...text.matchAll(/^fleet_load_shed_requests_total\{reason="(\w+)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+}
+
+export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
+  const seconds = num('OVERLOAD_SECONDS', 20);
+  const connections = num('OVERLOAD_CONNECTIONS', 500);
+  const batchSize = num('OVERLOAD_BATCH', 500);
+  const honorRetryAfter = process.env.OVERLOAD_HONOR_RETRY_AFTER === '1';
+  const batchConnections = Math.ceil(connections / 2);
+  await ownRun('overload', kind, (seconds + 240) * 1000, async (database, log) => {
+    const db = openDb(database.url, { poolSize: 2 });
+    await migrateToLatest(db);
+    const { companyId, apiKey } = await benchCompany(db, 'Overload bench');
+    await seedFleet(db, companyId, { vehicles: 1000, drivers: 500, groups: 5 });
+    const ingest = await seedIngest(db, companyId, batchConnections, 'OVL');
+    await db.close();
+
+    process.env.METRICS_TOKEN = METRICS_TOKEN;
+    const server = await startServer(['app', database.url]);
+    const url = new URL(server.url);
+    const batches = new Tally();
+    const lists = new Tally();
+    const clientLag = monitorEventLoopDelay({ resolution: 10 });
+    try {
+      await sleep(1000); // the server's first sample of its event loop is taken after start-up
+      log(`${connections} connections (${batchConnections} device batches of ${batchSize} fixes, ${connections - batchConnections} vehicle pages), ${seconds} s`);
+      const prober = startProber(server.url, ['/healthz', '/readyz']);
+      clientLag.enable();
+      const cpu0 = cpuMs(server.pid);
+      const until = performance.now() + seconds * 1000;
+      const loops = Array.from({ length: connections }, async (_, c) => {
+        const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+        const isBatch = c < batchConnections;
+        const device = ingest.devices[c % ingest.devices.length];
+        let body: string | null = null;
+        try {
+          while (performance.now() < until) {
+            let o: Outcome;
+            if (isBatch) {
+              body ??= nextBatch(ingest, c % ingest.devices.length, batchSize);
+              o = await send(agent, url, 'POST', '/device/v1/batches', { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' }, body);
+              batches.add(o);
+              if (o.status >= 200 && o.status < 300) body = null; // else the same batch again, as a device retries it
+            } else {
+              o = await send(agent, url, 'GET', `/v1/vehicles?per_page=25&page_no=${1 + (c % 40)}`, { 'x-api-key': apiKey });
+              lists.add(o);
+            }
+            if (honorRetryAfter && 'retryAfterS' in o && o.retryAfterS > 0) await sleep(o.retryAfterS * 1000);
+          }
+        } finally {
+          agent.destroy();
+        }
+      });
+      await Promise.all(loops);
+      const elapsed = seconds + (performance.now() - until) / 1000;
+      const cpu1 = cpuMs(server.pid);
+      clientLag.disable();
+      const probes = await prober.stop();
+      const shed = await shedCounts(server.url);
+      const all = new Tally();
+      for (const t of [batches, lists]) {
+        all.sent += t.sent;
+        for (const k of Object.keys(all.answered)) all.answered[k] += t.answered[k];
+        all.late += t.late;
+        all.timeouts += t.timeouts;
+        all.errors += t.errors;
+        all.latencies.push(...t.latencies);
+      }
+      const total = all.report();
+      const probeSilence = Math.max(...Object.values(probes).map((p) => p.longest_silence_ms));
+      const probeFailures = Object.values(probes).reduce((a, p) => a + p.failed + p.other_status, 0);
+      return {
+        database: kind, seconds, connections, batch_connections: batchConnections, batch_records: batchSize,
+        client: honorRetryAfter ? 'waits Retry-After' : 'sends again at once',
+        shedding_settings: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_'))),
+        ...total,
+        by_request: { device_batches: batches.report(), vehicle_pages: lists.report() },
+        records_stored_per_s: Math.round((batches.answered['2xx'] * batchSize) / elapsed),
+        shed_by_reason: shed,
+        probes,
+        server_cpu_pct: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / 1000 / elapsed) * 100),
+        client_event_loop_delay_max_ms: round(clientLag.max / 1e6),
+        targets: { answered_within_ms: ANSWER_WITHIN_MS, unanswered: 0, probe_silence_below_ms: ANSWER_WITHIN_MS },
+        pass: total.unanswered === 0 && total.answered.other === 0 && total.answered_after_2s === 0 && probeFailures === 0 && probeSilence < ANSWER_WITHIN_MS,
+      };
+    } finally {
+      await server.stop();
+    }
+  });
+}
