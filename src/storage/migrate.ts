@@ -19,6 +19,7 @@ import { historyOrder } from './migrations/0015_history_order.js';
 import { historyCovering } from './migrations/0016_history_covering.js';
 import { ptoIdle } from './migrations/0017_pto_idle.js';
 import { geofenceHoles } from './migrations/0018_geofence_holes.js';
+import { vehicleAvailability } from './migrations/0019_vehicle_availability.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -43,6 +44,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0016_history_covering', historyCovering],
   ['0017_pto_idle', ptoIdle],
   ['0018_geofence_holes', geofenceHoles],
+  ['0019_vehicle_availability', vehicleAvailability],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -114,6 +114,11 @@ export interface VehiclesTable {
   availability_status: string | null;
   availability_updated_at: string | null;
   availability_updated_by: number | null;
+  /** Out of service only: why (`out_of_service_reason`), and what the driver app warns with. */
+  out_of_service_reason: string | null;
+  availability_prompt: string | null;
+  /** `additional_note` of the availability. */
+  availability_note: string | null;
   carb_ctc_test_enabled: number | null;
   carb_ctc_emission_status: string | null;
   registration_expiry_date: string | null;

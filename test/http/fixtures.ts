@@ -39,6 +39,7 @@ export const VEHICLE_KEYS = [
   'prevent_auto_odometer_entry', 'notes', 'incab_alert_live_stream_enable', 'driver_facing_camera',
   'incab_audio_recording', 'group_ids', 'created_at', 'updated_at', 'permanent_driver', 'availability_details',
   'eld_device', 'current_driver', 'carb_ctc_test_enabled', 'carb_ctc_emission_status', 'registration_expiry_date',
+  'external_ids',
 ];
 
 /** The same key set, order aside (key order inside an object is not something clients depend on). */

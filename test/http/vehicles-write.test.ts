@@ -141,7 +141,7 @@ eachDialect('vehicles: writing', (dialect) => {
     let res = await t.call({ method: 'PUT', url, headers: { 'X-User-Id': String(boss.id) }, payload: { availability_status: 'out_of_service' } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     let ad = res.body.vehicle.availability_details;
-    assert.deepEqual(Object.keys(ad).sort(), ['availability_status', 'updated_at', 'updated_by_user']);
+    assert.deepEqual(Object.keys(ad).sort(), ['additional_note', 'availability_status', 'custom_driver_app_warning_prompt', 'out_of_service_reason', 'updated_at', 'updated_by_user']);
     assert.equal(ad.availability_status, 'out_of_service');
     assert.match(ad.updated_at, DATETIME);
     assertKeySet(ad.updated_by_user, USER_SUMMARY_KEYS, 'updated_by_user');

@@ -61,7 +61,9 @@ eachDialect('vehicles: reading', (dialect) => {
     assert.deepEqual(v.group_ids, []);
     assert.match(v.created_at, DATETIME);
     assert.match(v.updated_at, DATETIME);
-    for (const k of ['license_plate_state', 'license_plate_number', 'license_plate_country_code', 'notes', 'availability_details',
+    assert.equal(v.availability_details.availability_status, 'in_service', 'every vehicle has an availability');
+    assert.deepEqual(v.external_ids, []);
+    for (const k of ['license_plate_state', 'license_plate_number', 'license_plate_country_code', 'notes',
       'eld_device', 'current_driver', 'carb_ctc_test_enabled', 'carb_ctc_emission_status', 'registration_expiry_date']) {
       assert.equal(v[k], null, `${k} is null`);
     }

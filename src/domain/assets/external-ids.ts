@@ -1,5 +1,5 @@
 /**
- * External ids of assets and inspection reports: `{external_id, integration_name}` pairs an integrator
+ * External ids of vehicles, assets and inspection reports: `{external_id, integration_name}` pairs an integrator
  * attaches to our objects and looks them up by (`lookup_by_external_id`). Within one company an
  * (integration_name, external_id) pair names at most one object of a kind.
  */
@@ -8,7 +8,7 @@ import type { Database } from '../../storage/schema.js';
 import { nowIso } from '../../storage/values.js';
 import { AppError, validation } from '../../http/plumbing/errors.js';
 
-export type ExternalSubject = 'asset' | 'inspection_report';
+export type ExternalSubject = 'vehicle' | 'asset' | 'inspection_report';
 
 export interface ExternalId {
   external_id: string;

@@ -1,4 +1,4 @@
-/** Use cases on vehicles (wire-format §4.3). */
+/** Use cases on vehicles (wire-format §4.3; docs/vehicles.md). */
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database, VehiclesTable } from '../../storage/schema.js';
@@ -11,6 +11,10 @@ import { VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_TEXT_FIELDS } from 
 import * as repo from './repository.js';
 import { actingUserId } from '../users/acting.js';
 import { recordEvent } from '../../events/outbox.js';
+import { availabilityChange, availabilityInput, type AvailabilityInput } from './availability.js';
+import {
+  assertExternalIdsFree, externalIdsOf, normalizeExternalIds, setExternalIds, type ExternalId,
+} from '../assets/external-ids.js';
 
 export type { VehicleRow, VehicleFilters } from './repository.js';
 
@@ -21,7 +25,10 @@ export interface VehicleInput {
   fuel_type?: string | null;
   permanent_driver_id?: number | null;
   group_ids?: number[];
+  /** The flat form of availability_details.availability_status. */
   availability_status?: string;
+  availability_details?: AvailabilityInput;
+  external_ids_attributes?: ExternalId[];
   carb_ctc_test_enabled?: boolean | null;
   [field: string]: unknown;
 }
@@ -37,6 +44,7 @@ export function listVehicles(db: Db, t: Tenant, f: repo.VehicleFilters, limit: n
 }
 
 export const vehicleGroupIds = (db: Db, ids: number[]) => groupIdsOf(db.kysely, 'group_vehicles', ids);
+export const vehicleExternalIds = (db: Pick<Db, 'kysely'>, ids: number[]) => externalIdsOf(db.kysely, 'vehicle', ids);
 
 async function assertDriver(db: Db, t: Tenant, id: number) {
   const u = await db.kysely
@@ -49,7 +57,7 @@ async function assertDriver(db: Db, t: Tenant, id: number) {
   if (u.role !== 'driver') throw validation('permanent_driver_id', `must name a driver; user ${id} is a ${u.role}`);
 }
 
-function columns(input: VehicleInput, actingUser: number | null): Updateable<VehiclesTable> {
+function columns(input: VehicleInput): Updateable<VehiclesTable> {
   const out: Record<string, unknown> = {};
   for (const f of VEHICLE_TEXT_FIELDS) if (input[f] !== undefined) out[f] = input[f] === '' ? null : input[f];
   for (const f of VEHICLE_BOOL_FIELDS) if (input[f] !== undefined) out[f] = bool(input[f] as boolean);
@@ -62,17 +70,18 @@ function columns(input: VehicleInput, actingUser: number | null): Updateable<Veh
   if (input.carb_ctc_test_enabled !== undefined) {
     out.carb_ctc_test_enabled = input.carb_ctc_test_enabled === null ? null : bool(input.carb_ctc_test_enabled);
   }
-  if (input.availability_status !== undefined) {
-    out.availability_status = input.availability_status;
-    out.availability_updated_at = nowIso();
-    out.availability_updated_by = actingUser;
-  }
   return out as Updateable<VehiclesTable>;
 }
 
-/** Who changed the availability: looked up only when the change carries one. */
-async function changedBy(db: Db, t: Tenant & { actingUserId?: number | null }, input: VehicleInput) {
-  return input.availability_status === undefined ? null : actingUserId(db, t);
+/**
+ * The availability columns a create or an update sets, stamped with who made the change (a vehicle
+ * is created in service unless the request says otherwise); none when the availability is unchanged.
+ */
+async function availability(db: Db, t: Tenant & { actingUserId?: number | null }, input: VehicleInput, current?: repo.VehicleRow) {
+  const wanted = availabilityInput(input.availability_status, input.availability_details);
+  const next = wanted || !current ? availabilityChange(current, wanted ?? {}) : undefined;
+  if (!next) return {};
+  return { ...next, availability_updated_at: nowIso(), availability_updated_by: await actingUserId(db, t) };
 }
 
 async function checkInput(db: Db, t: Tenant, input: VehicleInput, exceptId = 0) {
@@ -86,47 +95,62 @@ async function checkInput(db: Db, t: Tenant, input: VehicleInput, exceptId = 0) 
   await assertGroups(db.kysely, t.companyId, input.group_ids ?? []);
 }
 
-/** Records `vehicle_upserted` with a snapshot of the vehicle. */
+/** Records `vehicle_upserted` with a snapshot of the vehicle and its external ids. */
 async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: 'created' | 'updated') {
-  const data = await repo.findVehicle(trx, t.companyId, id);
-  if (data) await recordEvent(trx, { companyId: t.companyId, action: 'vehicle_upserted', trigger, subject: { type: 'vehicle', id }, data });
+  const row = await repo.findVehicle(trx, t.companyId, id);
+  if (!row) return;
+  const data = { ...row, external_ids: (await externalIdsOf(trx, 'vehicle', [id])).get(id) ?? [] };
+  await recordEvent(trx, { companyId: t.companyId, action: 'vehicle_upserted', trigger, subject: { type: 'vehicle', id }, data });
 }
 
-function translateUnique(err: unknown, input: VehicleInput): never {
-  if (isUniqueViolation(err)) throw duplicate('number', String(input.number));
+/** Two writes racing for one number or external id: the unique index decides, the loser gets a 400. */
+async function translateUnique(db: Db, t: Tenant, err: unknown, input: VehicleInput, id: number, externalIds: ExternalId[]): Promise<never> {
+  if (isUniqueViolation(err)) {
+    await assertExternalIdsFree(db.kysely, t.companyId, 'vehicle', id, externalIds);
+    throw duplicate('number', String(input.number));
+  }
   throw err;
 }
 
+const externalIdsOfInput = (input: VehicleInput) =>
+  input.external_ids_attributes === undefined ? undefined : normalizeExternalIds('external_ids_attributes', input.external_ids_attributes);
+
 export async function createVehicle(db: Db, t: Tenant & { actingUserId?: number | null }, input: VehicleInput) {
   if (input.number === undefined) throw validation('number', 'is required');
+  const externalIds = externalIdsOfInput(input) ?? [];
   await checkInput(db, t, input);
+  await assertExternalIdsFree(db.kysely, t.companyId, 'vehicle', 0, externalIds);
   const now = nowIso();
-  const values = { ...columns(input, await changedBy(db, t, input)), company_id: t.companyId, created_at: now, updated_at: now };
+  const values = { ...columns(input), ...(await availability(db, t, input)), company_id: t.companyId, created_at: now, updated_at: now };
   try {
     const id = await db.kysely.transaction().execute(async (trx) => {
       const id = await repo.insertVehicle(trx, values as Insertable<VehiclesTable>);
       if (input.group_ids) await setMemberGroups(trx, 'group_vehicles', t.companyId, id, input.group_ids);
+      await setExternalIds(trx, t.companyId, 'vehicle', id, externalIds);
       await announce(trx, t, id, 'created');
       return id;
     });
     return getVehicle(db, t, id);
   } catch (err) {
-    translateUnique(err, input);
+    return translateUnique(db, t, err, input, 0, externalIds);
   }
 }
 
 export async function updateVehicle(db: Db, t: Tenant & { actingUserId?: number | null }, id: number, input: VehicleInput) {
-  await getVehicle(db, t, id);
+  const current = await getVehicle(db, t, id);
+  const externalIds = externalIdsOfInput(input);
   await checkInput(db, t, input, id);
-  const values = { ...columns(input, await changedBy(db, t, input)), updated_at: nowIso() };
+  if (externalIds) await assertExternalIdsFree(db.kysely, t.companyId, 'vehicle', id, externalIds);
+  const values = { ...columns(input), ...(await availability(db, t, input, current)), updated_at: nowIso() };
   try {
     await db.kysely.transaction().execute(async (trx) => {
       await repo.updateVehicle(trx, t.companyId, id, values);
       if (input.group_ids) await setMemberGroups(trx, 'group_vehicles', t.companyId, id, input.group_ids);
+      if (externalIds) await setExternalIds(trx, t.companyId, 'vehicle', id, externalIds);
       await announce(trx, t, id, 'updated');
     });
   } catch (err) {
-    translateUnique(err, input);
+    await translateUnique(db, t, err, input, id, externalIds ?? []);
   }
   return getVehicle(db, t, id);
 }

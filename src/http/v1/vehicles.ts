@@ -10,6 +10,15 @@ import { AVAILABILITY, FUEL_TYPES, VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, V
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
+const Text = (description?: string) => opt(Type.Union([Type.String({ maxLength: VEHICLE_MAX_LENGTH.text, description }), Type.Null()]));
+
+/** The nested availability of the real API (docs/vehicles.md). */
+const AvailabilityBody = Type.Object({
+  availability_status: opt(Enum(AVAILABILITY)),
+  out_of_service_reason: Text('Kept while out of service'),
+  additional_note: Text(),
+  custom_driver_app_warning_prompt: Text('Kept while out of service'),
+});
 
 const VehicleBody = Type.Object({
   number: opt(Type.String({ maxLength: VEHICLE_MAX_LENGTH.number })),
@@ -19,6 +28,11 @@ const VehicleBody = Type.Object({
   permanent_driver_id: opt(Type.Union([Id(), Type.Null()])),
   group_ids: opt(Type.Array(Id(), { maxItems: 1000 })),
   availability_status: opt(Enum(AVAILABILITY)),
+  availability_details: opt(AvailabilityBody),
+  external_ids_attributes: opt(Type.Array(
+    Type.Object({ external_id: Type.String({ maxLength: 255 }), integration_name: Type.String({ maxLength: 255 }) }),
+    { maxItems: 50, description: 'Replaces the external ids of the vehicle ([] clears them)' },
+  )),
   carb_ctc_test_enabled: opt(Type.Union([Type.Boolean(), Type.Null()])),
   ...Object.fromEntries(VEHICLE_TEXT_FIELDS.map((f) => [f, opt(Type.Union([Type.String({ maxLength: VEHICLE_MAX_LENGTH.text }), Type.Null()]))])),
   ...Object.fromEntries(VEHICLE_BOOL_FIELDS.map((f) => [f, opt(Type.Boolean())])),
