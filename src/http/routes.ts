@@ -28,6 +28,8 @@ import { utilizationRoutes } from './v1/utilization.js';
 import { utilizationV2Routes } from './v2/utilization.js';
 import { faultCodesRoutes } from './v1/fault-codes.js';
 import { driverPerformanceRoutes } from './v1/driver-performance.js';
+import { speedingEventsRoutes } from './v1/speeding-events.js';
+import { scorecardRoutes } from './v1/scorecard.js';
 import { geofenceEventsRoutes } from './v1/geofence-events.js';
 import { companyWebhooksRoutes } from './v1/company-webhooks.js';
 import { availableTimeRoutes } from './v1/available-time.js';
@@ -43,5 +45,5 @@ export const routeModules: RouteModule[] = [companiesRoutes, usersRoutes, vehicl
   messagesRoutes, fuelPurchasesRoutes, documentsRoutes, geofencesRoutes,
   assetsRoutes, assetLocationsV2Routes, inspectionReportsRoutes, eldDevicesRoutes, freightVisibilityRoutes, freightSharesRoutes,
   ingestRoutes, companyWebhooksRoutes, vehicleLocationsRoutes, vehicleLocationsV2Routes, vehicleLocationsV3Routes, driverLocationsRoutes,
-  drivingPeriodsRoutes, idleEventsRoutes, utilizationRoutes, utilizationV2Routes, faultCodesRoutes, driverPerformanceRoutes, geofenceEventsRoutes,
+  drivingPeriodsRoutes, idleEventsRoutes, utilizationRoutes, utilizationV2Routes, faultCodesRoutes, driverPerformanceRoutes, speedingEventsRoutes, scorecardRoutes, geofenceEventsRoutes,
   availableTimeRoutes, hoursOfServiceRoutes, hosViolationsRoutes, logsRoutes, iftaRoutes, iftaReportRoutes];

@@ -97,7 +97,7 @@ eachDialect('oauth scope map', (dialect) => {
       const tok = await issueTokens(t.db.kysely, rt, { grantId: g.id, appId: client.id, companyId: t.fleet.companyId, codeId: null, parentId: null, accessScopes: scopes, refreshScopes: null });
       return tok.access_token;
     };
-    const none = await mint(['speeding_events.read']);
+    const none = await mint(['camera_connections.read']);
     const byScope = new Map<string, string>();
     for (const r of routes) {
       const url = r.url.replace(/:[^/]+/g, '1');

@@ -1,12 +1,13 @@
 /**
  * speeding_event_created / speeding_event_updated (wire-format §7.6, docs/webhooks.md): a speeding event
- * is recorded both as a driver performance event and as a speeding event, in the same transaction, with
- * the same body; a hard brake only as a driver performance event. Webhooks receive exactly the actions
- * they subscribe to.
+ * is recorded both as a driver performance event and as a speeding event, in the same transaction, each
+ * with the body its list shows (/v1/driver_performance_events, /v1/speeding_events); a hard brake only
+ * as a driver performance event. Webhooks receive exactly the actions they subscribe to.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../helper.js';
+import { haversineM } from '../../src/telemetry/units.js';
 import { at, login, rig, send, track, type Rig } from '../telemetry/fixtures.js';
 import { registerHook, useHookSuite } from './helper.js';
 
@@ -14,7 +15,7 @@ const w = (s: number) => `${at(s).slice(0, 19)}Z`;
 const PERF = ['driver_performance_event_created', 'driver_performance_event_updated', 'speeding_event_created', 'speeding_event_updated'];
 
 eachDialect('speeding event webhooks', (dialect) => {
-  const suite = useHookSuite(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const suite = useHookSuite(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0', LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' });
 
   /** The company's recorded performance and speeding events, in id order: [action, subject id]. */
   const recorded = async (since: number) =>
@@ -63,8 +64,8 @@ eachDialect('speeding event webhooks', (dialect) => {
       ['driver_performance_event_updated', 'driver_performance_event', speeding.id],
       ['speeding_event_updated', 'driver_performance_event', speeding.id],
     ]);
-    assert.equal(events[1].data, events[0].data, 'the same snapshot');
-    assert.equal(events[4].data, events[3].data, 'the same snapshot');
+    const sp = (await t.call({ method: 'GET', url: `/v1/speeding_events?vehicle_ids=${v.vehicle.id}` })).body.speeding_events[0].speeding_event;
+    assert.equal(sp.id, speeding.id, 'one event, one id');
 
     await drain();
     const bodies = (hook: { path: string }) => r.deliveries(hook.path).map((d) => d.body);
@@ -73,15 +74,23 @@ eachDialect('speeding event webhooks', (dialect) => {
     const [updated] = bodies(onlyUpdated);
     assert.deepEqual(bodies(onlyCreated).map((b) => b.action), ['speeding_event_created']);
     assert.deepEqual(bodies(onlyUpdated).map((b) => b.action), ['speeding_event_updated']);
-    // The driver performance event's wire body, as it was when recorded, under the speeding action.
-    // At 60 s: ending at the fix that made it an event (125 kph, 60 s east of the start).
-    const lonAt60 = -89.65 + (125 * 60) / 3600 / (111.32 * Math.cos((39.8 * Math.PI) / 180));
-    const at60 = { m_gps_lat: [39.8, 39.8], m_gps_lon: [-89.65, lonAt60], m_gps_heading: [90, 90], m_gps_spd: [125, 125], m_veh_spd: [125, 125] };
+    // The speeding event's wire body, as it was when recorded, with the ids.
+    // At 60 s: ending at the fix that made it an event (125 kph, 60 s east of the start; GPS path, no odometer).
+    const lonAt = (sec: number) => -89.65 + (125 * sec) / 3600 / (111.32 * Math.cos((39.8 * Math.PI) / 180));
+    const km60 = [10, 20, 30, 40, 50, 60].reduce((m, sec) => m + haversineM(39.8, lonAt(sec - 10), 39.8, lonAt(sec)), 0) / 1000;
     assert.deepEqual(created, {
-      action: 'speeding_event_created', ...speeding, end_time: w(60), duration: 60, end_speed: 125, ...at60, ...extra, max_speed: 125,
+      action: 'speeding_event_created', ...sp, speeding_distance_in_km: Math.round(km60 * 100) / 100, max_over_speed_in_kph: 4.3, avg_over_speed_in_kph: 4.3,
+      avg_vehicle_speed: 125, min_vehicle_speed: 125, max_vehicle_speed: 125, duration: 60, end_lon: lonAt(60), end_time: w(60),
+      metadata: { severity: 'low', trigger: 'speeding' }, ...extra,
     });
-    assert.deepEqual([created.type, created.start_time, created.coaching_status], ['speeding', w(0), 'pending_review']);
-    assert.deepEqual(updated, { action: 'speeding_event_updated', ...speeding, ...extra, max_speed: 130 });
+    // When it ends at 130 s: 125 kph until 100 s, 130 kph from 100 s to 130 s (the move at 100 s is a GPS jump: no distance).
+    assert.deepEqual(updated, { action: 'speeding_event_updated', ...sp, ...extra });
+    assert.deepEqual([sp.start_time, sp.end_time, sp.duration, sp.avg_vehicle_speed, sp.min_vehicle_speed, sp.max_vehicle_speed, sp.max_over_speed_in_kph, sp.end_lon],
+      [w(0), w(130), 130, 126.2, 125, 130, 9.3, -89.58]);
+    const dKm = (lonA: number, lonB: number) => haversineM(39.8, lonA, 39.8, lonB) / 1000;
+    const lon130 = (sec: number) => -89.6 + (130 * (sec - 100)) / 3600 / (111.32 * Math.cos((39.8 * Math.PI) / 180));
+    const kmEnd = km60 + dKm(lonAt(60), lonAt(90)) + dKm(lon130(100), lon130(120)) + dKm(lon130(120), -89.58);
+    assert.equal(sp.speeding_distance_in_km, Math.round(kmEnd * 100) / 100);
 
     const perfBodies = bodies(perfOnly);
     assert.deepEqual(perfBodies.map((b) => [b.action, b.type]).sort(), [
@@ -89,8 +98,12 @@ eachDialect('speeding event webhooks', (dialect) => {
     ]);
     const perfCreated = perfBodies.find((b) => b.action === 'driver_performance_event_created' && b.type === 'speeding');
     const perfUpdated = perfBodies.find((b) => b.action === 'driver_performance_event_updated');
-    assert.deepEqual({ ...created, action: perfCreated.action }, perfCreated);
-    assert.deepEqual({ ...updated, action: perfUpdated.action }, perfUpdated);
+    // The driver performance event's wire body under its own actions. At 60 s, as above.
+    const at60 = { m_gps_lat: [39.8, 39.8], m_gps_lon: [-89.65, lonAt(60)], m_gps_heading: [90, 90], m_gps_spd: [125, 125], m_veh_spd: [125, 125] };
+    assert.deepEqual(perfCreated, {
+      action: 'driver_performance_event_created', ...speeding, end_time: w(60), duration: 60, end_speed: 125, ...at60, ...extra, max_speed: 125,
+    });
+    assert.deepEqual(perfUpdated, { action: 'driver_performance_event_updated', ...speeding, ...extra, max_speed: 130 });
 
     // Subscribed to all four: the speeding event's lane in recording order; the hard brake only once.
     const got = bodies(all);

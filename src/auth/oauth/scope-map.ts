@@ -99,6 +99,8 @@ const rows: Row[] = [
   ['GET', '/v1/fault_codes', 'fault_codes.read'],
   ['GET', '/v1/driver_performance_events', 'driver_performance_events.read'],
   ['GET', '/v1/safety_events/:id', 'driver_performance_events.read'],
+  ['GET', '/v1/speeding_events', 'speeding_events.read'],
+  ['GET', '/v1/scorecard_summary', 'scorecard_summary.read'],
   ['GET', '/v1/available_time', 'hos_logs.available_time'],
   ['GET', '/v1/hours_of_service', 'hos_logs.hours_of_service'],
   ['GET', '/v1/hos_violations', 'hos_logs.hos_violation'],

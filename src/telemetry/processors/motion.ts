@@ -211,7 +211,8 @@ function pointOfRow(row: PeriodRow): Point {
   return { t: row.start, lat: row.originLat ?? 0, lon: row.originLon ?? 0, km: row.startKm, description: row.origin };
 }
 
-function segment(a: Point | null, b: Point, counts: boolean): number {
+/** Meters from a to b along the GPS path: nothing when it does not count or is a GPS jump (over JUMP_KPH). */
+export function segment(a: Pick<Point, 't' | 'lat' | 'lon'> | null, b: Pick<Point, 't' | 'lat' | 'lon'>, counts: boolean): number {
   if (!a || !counts) return 0;
   const m = haversineM(a.lat, a.lon, b.lat, b.lon);
   return m === 0 || (b.t > a.t && kph(m, b.t - a.t) <= JUMP_KPH) ? m : 0;

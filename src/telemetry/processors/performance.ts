@@ -10,7 +10,8 @@
  * (ending at that fix) and when it ends; the writer stores the first and updates it with the second.
  */
 import { exceeds, headingDelta, KPHPS_PER_G } from '../units.js';
-import { hasFix, type Env, type Input, type Output, type PerformanceRow, type Step } from './types.js';
+import { segment } from './motion.js';
+import { hasFix, type Env, type Input, type Output, type PerformanceRow, type SpeedingStats, type Step } from './types.js';
 
 type Harsh = 'hard_brake' | 'hard_accel' | 'hard_corner';
 
@@ -40,6 +41,23 @@ interface Speeding {
   maxKph: number;
   driverId: number | null;
   deviceId: number;
+  /** From first to lastS: lowest speed, speed × time (kph·ms, each fix's speed holding until the next), GPS path (m). Absent in state saved before they were kept. */
+  minKph?: number;
+  kphMs?: number;
+  gpsM?: number;
+}
+
+/** The excursion's figures when it is described ending at `end` (lastS, or the fix at or below the limit that ends it). */
+function speedingStats(sp: Speeding, end: Sample, limitKph: number): SpeedingStats {
+  const tail = end === sp.lastS ? 0 : end.t - sp.lastS.t;
+  const kphMs = (sp.kphMs ?? 0) + sp.lastS.speed * tail;
+  const gpsM = (sp.gpsM ?? 0) + (end === sp.lastS ? 0 : segment(sp.lastS, end, true));
+  const odo = sp.first.km !== null && end.km !== null && end.km >= sp.first.km ? end.km - sp.first.km : null;
+  const ms = end.t - sp.first.t;
+  return {
+    limit_kph: limitKph, distance_km: odo ?? gpsM / 1000, avg_kph: ms > 0 ? kphMs / ms : sp.first.speed,
+    min_kph: sp.minKph ?? Math.min(sp.first.speed, sp.lastS.speed),
+  };
 }
 
 export interface PerformanceState {
@@ -57,14 +75,14 @@ const samplesOf = (list: Sample[]) => ({
   heading: list.map((s) => s.bearing ?? 0), speed_kph: list.map((s) => s.speed),
 });
 
-function row(type: PerformanceRow['type'], first: Sample, lastS: Sample, peakG: number | null, list: Sample[], driverId: number | null, deviceId: number, maxKph?: number): Output {
+function row(type: PerformanceRow['type'], first: Sample, lastS: Sample, peakG: number | null, list: Sample[], driverId: number | null, deviceId: number, maxKph?: number, stats?: SpeedingStats): Output {
   return {
     kind: 'performance',
     row: {
       type, start: first.t, end: lastS.t, deviceId, driverId,
       startSpeedKph: first.speed, endSpeedKph: lastS.speed, maxSpeedKph: maxKph ?? Math.max(...list.map((s) => s.speed)),
       startBearing: first.bearing, endBearing: lastS.bearing, peakG,
-      lat: first.lat, lon: first.lon, location: first.description, odometerKm: first.km, samples: samplesOf(list),
+      lat: first.lat, lon: first.lon, location: first.description, odometerKm: first.km, samples: stats ? { ...samplesOf(list), stats } : samplesOf(list),
     },
   };
 }
@@ -113,19 +131,23 @@ export function performance(state: PerformanceState, r: Input, env: Env): Step<P
   if (speeding && (gap || !over)) {
     const end = gap ? speeding.lastS : s;
     if (end.t - speeding.first.t >= th.speedingMinS * 1000) {
-      outputs.push(row('speeding', speeding.first, end, null, [speeding.first, end], speeding.driverId, speeding.deviceId, speeding.maxKph));
+      outputs.push(row('speeding', speeding.first, end, null, [speeding.first, end], speeding.driverId, speeding.deviceId, speeding.maxKph, speedingStats(speeding, end, th.speedingKph)));
     }
     speeding = null;
   }
   if (over) {
     const before = speeding ? speeding.lastS.t - speeding.first.t : -1;
     speeding = speeding
-      ? { first: speeding.first, lastS: s, maxKph: Math.max(speeding.maxKph, s.speed), driverId: speeding.driverId, deviceId: speeding.deviceId }
-      : { first: s, lastS: s, maxKph: s.speed, driverId: r.ctx.driverId, deviceId: r.deviceId };
+      ? {
+        first: speeding.first, lastS: s, maxKph: Math.max(speeding.maxKph, s.speed), driverId: speeding.driverId, deviceId: speeding.deviceId,
+        minKph: Math.min(speeding.minKph ?? speeding.first.speed, s.speed),
+        kphMs: (speeding.kphMs ?? 0) + speeding.lastS.speed * (s.t - speeding.lastS.t), gpsM: (speeding.gpsM ?? 0) + segment(speeding.lastS, s, true),
+      }
+      : { first: s, lastS: s, maxKph: s.speed, driverId: r.ctx.driverId, deviceId: r.deviceId, minKph: s.speed, kphMs: 0, gpsM: 0 };
     // Once it has lasted speedingMinS it is an event: described now, while it lasts, and again when it ends.
     const minMs = th.speedingMinS * 1000;
     if (before < minMs && s.t - speeding.first.t >= minMs) {
-      outputs.push(row('speeding', speeding.first, s, null, [speeding.first, s], speeding.driverId, speeding.deviceId, speeding.maxKph));
+      outputs.push(row('speeding', speeding.first, s, null, [speeding.first, s], speeding.driverId, speeding.deviceId, speeding.maxKph, speedingStats(speeding, s, th.speedingKph)));
     }
   }
 

@@ -138,7 +138,18 @@ export interface PerformanceRow {
   lon: number | null;
   location: string | null;
   odometerKm: number | null;
-  samples: { lat: number[]; lon: number[]; heading: number[]; speed_kph: number[] };
+  samples: {
+    lat: number[]; lon: number[]; heading: number[]; speed_kph: number[];
+    /** Speeding only: the limit it was measured against, distance (odometer, else GPS path), time-weighted mean and lowest speed. */
+    stats?: SpeedingStats;
+  };
+}
+
+export interface SpeedingStats {
+  limit_kph: number;
+  distance_km: number;
+  avg_kph: number;
+  min_kph: number;
 }
 
 export interface GeofenceEventRow {

@@ -15,7 +15,7 @@ import { describePlace } from '../geocode/places.js';
 import type { Trx } from './tx.js';
 import type { DbKind } from '../../storage/db.js';
 import { prepared } from '../../storage/prepared.js';
-import { faultBody, gatewayBody, performanceBody } from './payloads-derived.js';
+import { faultBody, gatewayBody, performanceBody, speedingBody } from './payloads-derived.js';
 import { writeAssetGeofences, writeVehicleGeofences } from './outputs-geofences.js';
 
 export interface Target {
@@ -146,8 +146,8 @@ async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now
 
 /**
  * Announces a stored performance event as `driver_performance_event_created` / `_updated`; a speeding
- * event is also a `speeding_event_created` / `_updated`, with the same body and subject (so a webhook
- * subscribed to both gets them in this order, in one lane).
+ * event is also a `speeding_event_created` / `_updated`, with the same subject (so a webhook subscribed
+ * to both gets them in this order, in one lane) and the body `GET /v1/speeding_events` shows.
  */
 async function announcePerformance(trx: Trx, t: Target, id: number, type: PerformanceRow['type'], change: 'created' | 'updated') {
   const created = change === 'created';
@@ -158,7 +158,7 @@ async function announcePerformance(trx: Trx, t: Target, id: number, type: Perfor
   });
   if (type !== 'speeding') return;
   await recordEvent(trx, {
-    companyId: t.companyId, action: created ? 'speeding_event_created' : 'speeding_event_updated', subject, data,
+    companyId: t.companyId, action: created ? 'speeding_event_created' : 'speeding_event_updated', subject, data: await speedingBody(trx, id),
   });
 }
 

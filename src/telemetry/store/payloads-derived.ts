@@ -10,6 +10,7 @@ import { fromBool, toIso, wireTime } from '../../storage/values.js';
 import { describePlace } from '../geocode/places.js';
 import { loadEmbeds, rounded } from '../../http/wire/telemetry-common.js';
 import { faultCode, geofenceEvent, performanceEvent, visitDuration } from '../../http/wire/telemetry-events.js';
+import { speedingEvent } from '../../http/wire/speeding-event.js';
 import type { Output } from '../processors/types.js';
 import type { FaultCodesTable } from './tables.js';
 import type { Trx } from './tx.js';
@@ -35,6 +36,13 @@ export async function performanceBody(trx: Trx, id: number) {
   const row = await trx.selectFrom('driver_performance_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.driver_id], vehicles: [row.vehicle_id], devices: [row.device_id] });
   return { ...performanceEvent(row, e), driver_id: row.driver_id, vehicle_id: row.vehicle_id, eld_device_id: row.device_id, max_speed: rounded(row.max_speed_kph) };
+}
+
+/** A speeding event as `GET /v1/speeding_events` shows it, with the ids (docs/webhooks.md). */
+export async function speedingBody(trx: Trx, id: number) {
+  const row = await trx.selectFrom('driver_performance_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.driver_id], vehicles: [row.vehicle_id], devices: [row.device_id] });
+  return { ...speedingEvent(row, e), driver_id: row.driver_id, vehicle_id: row.vehicle_id, eld_device_id: row.device_id };
 }
 
 /** A vehicle's visit as `GET /v1/geofences/events` shows it. */
