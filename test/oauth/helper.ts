@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { openDb, type Db } from '../../src/storage/db.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createUser } from '../../src/domain/users/service.js';
@@ -50,7 +51,7 @@ export interface OAuthTestApp {
 
 export async function makeOAuthApp(dialect: Dialect, env: Record<string, string> = {}): Promise<OAuthTestApp> {
   const database = await freshDatabase(dialect);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...TEST_ENV, ...env });
   const db = openDb(config.databaseUrl, { poolSize: 4 });
   const clock = new TestClock();
   const app = await buildApp(config, { db, clock: clock.fn });
