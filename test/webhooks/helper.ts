@@ -13,6 +13,7 @@ import { openDb, type Db } from '../../src/storage/db.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { closeOnce, freshDatabase, useOnce, type Dialect, type TestCompany } from '../helper.js';
+import { TEST_ENV as SUITE_ENV } from '../test-env.js';
 
 export const T0 = Date.parse('2026-03-02T08:00:00.000Z');
 
@@ -42,8 +43,8 @@ export interface HookApp {
   close(): Promise<void>;
 }
 
-/** Test settings: private targets allowed (the receiver is on loopback), a short timeout. */
-export const TEST_ENV = { WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '30000' };
+/** Test settings: the suite's (test/test-env.ts), private targets allowed (the receiver is on loopback), a short timeout. */
+export const TEST_ENV = { ...SUITE_ENV, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '30000' };
 
 export async function makeHookApp(dialect: Dialect, env: Record<string, string> = {}): Promise<HookApp> {
   const database = await freshDatabase(dialect);

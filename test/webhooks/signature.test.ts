@@ -1,9 +1,47 @@
 /** Signatures (wire-format §7.5, R41): the two published vectors, offline and on the wire, and live deliveries. */
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { signatureSha1, signatureSha256, verifySha1, verifySha256 } from '../../src/events/webhooks/signature.js';
 import { eachDialect } from '../helper.js';
 import { registerHook, useHookApp, useReceiver } from './helper.js';
+
+interface RawRequest {
+  /** The request line and header lines exactly as their bytes arrived. */
+  lines: string[];
+  body: string;
+}
+
+/**
+ * A receiver on a bare TCP socket: it keeps the header lines as the bytes arrived, as a case-sensitive
+ * receiver (PHP behind Apache or `php -S`) sees them, and answers 200.
+ */
+async function startRawReceiver(): Promise<{ url: string; requests: RawRequest[]; close(): Promise<void> }> {
+  const requests: RawRequest[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let buf = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      const end = buf.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const lines = buf.subarray(0, end).toString('latin1').split('\r\n');
+      const length = Number(lines.find((l) => /^content-length:/i.test(l))?.split(':')[1] ?? 0);
+      if (buf.length < end + 4 + length) return;
+      requests.push({ lines, body: buf.subarray(end + 4, end + 4 + length).toString('utf8') });
+      socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+    });
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => {
+    for (const s of sockets) s.destroy();
+    server.close(() => resolve());
+  }) };
+}
 
 const VECTORS = [
   { body: '{"action":"test"}', secret: '8cbd43f98ba1e33c28c9', sig: '5e1a966298ba4f3e91847aea8746198ca0530dd2' },
@@ -11,7 +49,7 @@ const VECTORS = [
 ];
 
 describe('webhook signatures', () => {
-  it('X-KT-Webhook-Signature is the hex HMAC-SHA1 of the body keyed with the secret (both published vectors)', () => {
+  it('X-Kt-Webhook-Signature is the hex HMAC-SHA1 of the body keyed with the secret (both published vectors)', () => {
     for (const v of VECTORS) {
       assert.equal(signatureSha1(v.body, v.secret), v.sig);
       assert.equal(signatureSha1(Buffer.from(v.body), v.secret), v.sig);
@@ -68,5 +106,27 @@ eachDialect('webhook signatures on the wire', (dialect) => {
     assert.ok(verifySha256(d.raw, hook.secret, String(d.headers['x-webhook-signature-256']), t256));
     assert.equal(verifySha1(d.raw, 'wrong-secret', String(d.headers['x-kt-webhook-signature'])), false);
     assert.match(String(d.headers['x-webhook-request-id']), /^\d+$/);
+  });
+
+  it('the signature header is spelled X-Kt-Webhook-Signature on the wire, in test deliveries and deliveries', async () => {
+    const t = await current();
+    const raw = await startRawReceiver();
+    after(() => raw.close());
+    const secret = 'd9d36bea41c44ae49d1bfc4a48ba2abe';
+    const res = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url: `${raw.url}/php`, secret, actions: ['fault_code_closed', 'vehicle_upserted'] } });
+    assert.equal(res.status, 201);
+    assert.equal(res.body.company_webhook.enabled, true);
+    const v = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'SIG-RAW' } });
+    assert.equal(v.status, 201);
+    await t.run();
+    assert.equal(raw.requests.length, 2);
+    const [test, delivery] = raw.requests;
+    assert.equal(test.body, '["fault_code_closed","vehicle_upserted"]');
+    assert.equal(JSON.parse(delivery.body).action, 'vehicle_upserted');
+    for (const r of raw.requests) {
+      const signatures = r.lines.filter((l) => /^x-kt-webhook-signature:/i.test(l));
+      assert.deepEqual(signatures, [`X-Kt-Webhook-Signature: ${signatureSha1(r.body, secret)}`]);
+      assert.equal(r.lines.filter((l) => l.startsWith('X-Webhook-Signature-256: t=')).length, 1, 'the SHA-256 header stays');
+    }
   });
 });

@@ -1,13 +1,15 @@
 /**
  * Delivery signatures (docs/webhooks.md):
- * - `X-KT-Webhook-Signature`: lowercase hex HMAC-SHA1 of the exact body bytes, keyed with the webhook's
- *   secret (wire-format §7.5), as the real API sends it;
+ * - `X-Kt-Webhook-Signature`: lowercase hex HMAC-SHA1 of the exact body bytes, keyed with the webhook's
+ *   secret (wire-format §7.5), as the real API sends it. Spelled as the real API's Ruby HTTP client puts
+ *   it on the wire: receivers behind Apache or `php -S` read it case-sensitively. Node's http keeps the
+ *   spelling given here;
  * - `X-Webhook-Signature-256: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, an addition: the
  *   signed timestamp lets a receiver refuse a replayed request (reject when t is far from its clock).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'X-KT-Webhook-Signature';
+export const SIGNATURE_HEADER = 'X-Kt-Webhook-Signature';
 export const SIGNATURE_256_HEADER = 'X-Webhook-Signature-256';
 
 export function signatureSha1(body: string | Buffer, secret: string): string {
