@@ -243,7 +243,7 @@ eachDialect('telemetry endpoints', (dialect) => {
     assertKeySet(f, [
       'id', 'code', 'code_label', 'code_description', 'source_address_label', 'source_address_name', 'source_address', 'status',
       'first_observed_at', 'last_observed_at', 'type', 'fmi', 'fmi_description', 'occurrence_count', 'num_observations',
-      'sum_num_observations', 'is_sid', 'dtc_status', 'dtc_severity', 'functional_grp_id', 'vehicle', 'eld_device',
+      'sum_num_observations', 'is_sid', 'dtc_status', 'dtc_severity', 'functional_grp_id', 'ftb', 'vehicle', 'eld_device', 'network',
     ]);
     assert.deepEqual([f.code, f.code_label, f.code_description, f.source_address_name, f.status, f.dtc_status, f.dtc_severity, f.fmi_description],
       ['110', 'SPN 110 FMI 0', 'Engine Coolant Temperature', 'Engine #1', 'closed', 'cleared', 'warning', 'Data valid but above normal range, most severe']);

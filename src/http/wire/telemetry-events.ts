@@ -60,12 +60,21 @@ export function idleEvent(i: Selectable<IdleEventsTable>, e: Embeds) {
   };
 }
 
+/** The wire `network` of each protocol a device names in a fault record (docs/device-protocol.md). */
+export const FAULT_NETWORKS = { j1939: 'j1939', obd2: 'obdii', j1708: 'j1708' } as const;
+const networkOf = (protocol: string) => FAULT_NETWORKS[protocol as keyof typeof FAULT_NETWORKS] ?? protocol;
+
 export const FaultCode = Type.Object({
   id: Type.Integer(), code: Type.String(), code_label: Type.String(), code_description: Type.String(), source_address_label: NStr(),
-  source_address_name: NStr(), source_address: NInt(), status: Type.String({ enum: ['open', 'closed'] }), first_observed_at: DateTime(),
+  source_address_name: NStr(),
+  source_address: Nullable(Type.String({ description: 'The J1939 source address or J1708 MID, as text (as the real API sends it); null for OBD-II' })),
+  status: Type.String({ enum: ['open', 'closed'] }), first_observed_at: DateTime(),
   last_observed_at: DateTime(), type: Type.String({ enum: ['constant', 'intermittent'] }), fmi: NInt(), fmi_description: NStr(),
   occurrence_count: Type.Integer(), num_observations: Type.Integer(), sum_num_observations: Type.Integer(), is_sid: Type.Boolean(),
-  dtc_status: Type.String(), dtc_severity: NStr(), functional_grp_id: NInt(), vehicle: VehicleSummary, eld_device: Nullable(EldDeviceSummary),
+  dtc_status: Type.String(), dtc_severity: NStr(), functional_grp_id: NInt(),
+  ftb: Nullable(Type.Integer({ description: 'Failure type byte of an OBD-II (UDS) code; no device reports it, so null (docs/telemetry.md)' })),
+  vehicle: VehicleSummary, eld_device: Nullable(EldDeviceSummary),
+  network: Type.String({ enum: [...Object.values(FAULT_NETWORKS)], description: 'The vehicle network the code came from' }),
 });
 
 /** `sum_num_observations`: observations of this code on this vehicle over every record of it. */
@@ -73,11 +82,12 @@ export function faultCode(f: Selectable<FaultCodesTable>, e: Embeds, sumObservat
   const text = faultText(f);
   return {
     id: f.id, code: f.code, code_label: text.code_label, code_description: text.code_description,
-    source_address_label: text.source_address_label, source_address_name: text.source_address_name, source_address: f.source_address,
+    source_address_label: text.source_address_label, source_address_name: text.source_address_name,
+    source_address: f.source_address === null ? null : String(f.source_address),
     status: f.status, first_observed_at: wireTime(f.first_observed_at)!, last_observed_at: wireTime(f.last_observed_at)!, type: text.type,
     fmi: f.fmi, fmi_description: text.fmi_description, occurrence_count: f.occurrence_count, num_observations: f.num_observations,
     sum_num_observations: sumObservations, is_sid: text.is_sid, dtc_status: text.dtc_status, dtc_severity: text.dtc_severity,
-    functional_grp_id: null, vehicle: e.vehicle(f.vehicle_id), eld_device: e.device(f.device_id),
+    functional_grp_id: null, ftb: null, vehicle: e.vehicle(f.vehicle_id), eld_device: e.device(f.device_id), network: networkOf(f.protocol),
   };
 }
 
