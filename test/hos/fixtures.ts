@@ -6,7 +6,7 @@ import { recordDutyStatusEvents, type HosEventInput } from '../../src/domain/hos
 export const H = 3_600_000;
 export const MINUTE = 60_000;
 
-export const AVAILABLE_TIME_KEYS = ['id', 'first_name', 'last_name', 'driver_company_id', 'duty_status', 'available_time', 'recap', 'last_hos_status', 'last_cycle_reset'];
+export const AVAILABLE_TIME_KEYS = ['id', 'first_name', 'last_name', 'driver_company_id', 'status', 'duty_status', 'available_time', 'recap', 'last_hos_status', 'last_cycle_reset'];
 export const HOS_KEYS = ['id', 'date', 'off_duty_duration', 'on_duty_duration', 'sleeper_duration', 'driving_duration', 'waiting_duration', 'driver'];
 export const VIOLATION_KEYS = ['id', 'type', 'name', 'start_time', 'end_time', 'user'];
 export const LOG_KEYS = [

@@ -64,6 +64,23 @@ eachDialect('HOS endpoints', (dialect) => {
     assert.equal(theirs.body.pagination.total, 0);
   });
 
+  test('available_time: each user has the status of /v1/users (a TMS keeps the active ones): the exact body', async () => {
+    const retired = await driver(t, { first_name: 'Retired', last_name: 'Driver', driver_company_id: 'R-9', status: 'deactivated' });
+    const res = await t.call({ method: 'GET', url: `/v1/available_time?driver_ids[]=${fresh.id}&driver_ids[]=${retired.id}` });
+    assert.equal(res.status, 200);
+    const days = [7, 6, 5, 4, 3, 2, 1, 0].map(daysAgo);
+    const idle = (u: any, status: string) => ({
+      user: {
+        id: u.id, first_name: u.first_name, last_name: u.last_name, driver_company_id: u.driver_company_id, status, duty_status: 'off_duty',
+        available_time: { drive: 39600, shift: 50400, cycle: 252000, break: 28800 },
+        recap: { on_duty_duration: days.map((date) => ({ date, duration: 0 })), driving_duration: days.map((date) => ({ date, duration: 0 })), cycle_tomorrow: 252000 },
+        last_hos_status: null,
+        last_cycle_reset: null,
+      },
+    });
+    assert.deepEqual(res.body, { users: [idle(fresh, 'active'), idle(retired, 'deactivated')], pagination: { per_page: 25, page_no: 1, total: 2 } });
+  });
+
   test('hos_violations: the last 24 hours by default, with the driver as user', async () => {
     const res = await t.call({ method: 'GET', url: `/v1/hos_violations?driver_ids[]=${violator.id}` });
     const items = assertList(res, 'hos_violations', 'hos_violation');

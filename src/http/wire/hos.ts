@@ -18,6 +18,7 @@ export const AvailableTimeUser = Type.Object({
   first_name: Type.String(),
   last_name: Type.String(),
   driver_company_id: NStr(),
+  status: Type.String({ enum: ['active', 'deactivated'], description: 'As on /v1/users' }),
   duty_status: Type.String(),
   available_time: Type.Object({ drive: Type.Integer(), shift: Type.Integer(), cycle: Type.Integer(), break: Type.Integer() }),
   recap: Type.Object({
@@ -37,6 +38,7 @@ export function availableTimeWire({ driver, evaluation: ev }: Evaluated) {
     first_name: driver.first_name,
     last_name: driver.last_name,
     driver_company_id: driver.driver_company_id,
+    status: driver.status,
     duty_status: driver.duty_status,
     available_time: { drive: sec(c.driveMs), shift: sec(c.shiftMs), cycle: sec(c.cycleMs), break: sec(c.breakMs) },
     recap: {
