@@ -20,6 +20,8 @@ import { historyCovering } from './migrations/0016_history_covering.js';
 import { ptoIdle } from './migrations/0017_pto_idle.js';
 import { geofenceHoles } from './migrations/0018_geofence_holes.js';
 import { vehicleAvailability } from './migrations/0019_vehicle_availability.js';
+import { formIds } from './migrations/0020_form_ids.js';
+import { loadDetails } from './migrations/0021_load_details.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -45,6 +47,8 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0017_pto_idle', ptoIdle],
   ['0018_geofence_holes', geofenceHoles],
   ['0019_vehicle_availability', vehicleAvailability],
+  ['0020_form_ids', formIds],
+  ['0021_load_details', loadDetails],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -53,7 +53,8 @@ eachDialect('dispatches v1: create and list', (dialect) => {
     assert.deepEqual(
       { ...s.dispatch_stop, id: 0 },
       { id: 0, vendor_id: `${body.vendor_id}-M1`, number: 1, type: 'PU', status: 'available', dispatch_location_id: w.locations[2].id,
-        vendor_dispatch_location_id: w.locations[2].vendor_id, form_ids: [], early_date: '2019-01-13T19:13:00Z', late_date: '2019-01-15T19:13:00Z', driver_load: true },
+        vendor_dispatch_location_id: w.locations[2].vendor_id, form_ids: [], early_date: '2019-01-13T19:13:00Z', late_date: '2019-01-15T19:13:00Z', driver_load: true,
+        bill_of_lading: null, refno: null, pallets: null, pieces: null, weight: null, volume: null, comments: null },
     );
     assert.equal(d.dispatch_stops[1].dispatch_stop.number, 2);
     assert.match(d.created_at, DATETIME);

@@ -13,17 +13,20 @@ export const LOCATION_KEYS = [
   'id', 'vendor_id', 'name', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'lat', 'lon',
   'arrive_radius', 'depart_radius', 'phone',
 ];
+export const LOAD_DETAILS = ['bill_of_lading', 'refno', 'pallets', 'pieces', 'weight', 'volume', 'comments'];
+const DATES: Record<string, string> = { shipper: 'pickup', consignee: 'delivery' };
 const END = (role: string) => [
   `vendor_${role}_id`, `${role}_dispatch_location_id`, `vendor_${role}_dispatch_location_id`, `${role}_type`, `${role}_status`, `${role}_form_ids`,
+  ...LOAD_DETAILS.map((k) => `${role}_${k}`), `${role}_driver_load`, `${DATES[role]}_early_date`, `${DATES[role]}_late_date`,
 ];
 export const DISPATCH_KEYS = [
   'id', 'vendor_id', 'status', 'driver_id', 'vehicle_id', 'auto_complete_forms', ...END('shipper'), ...END('consignee'),
-  'driver', 'vehicle', 'dispatch_stops', 'created_at', 'updated_at',
+  'additional_pickups', 'additional_drops', 'pickup_number', 'loaded_miles', 'driver', 'vehicle', 'dispatch_stops', 'created_at', 'updated_at',
 ];
 export const DISPATCH_V2_KEYS = [...DISPATCH_KEYS, 'dispatch_trips'];
 export const STOP_KEYS = [
   'id', 'vendor_id', 'number', 'type', 'status', 'dispatch_location_id', 'vendor_dispatch_location_id', 'form_ids',
-  'early_date', 'late_date', 'driver_load',
+  'early_date', 'late_date', 'driver_load', ...LOAD_DETAILS,
 ];
 export const TRIP_KEYS = ['id', 'vendor_id', 'driver_id', 'vehicle_id', 'status', 'vendor_stop_ids'];
 

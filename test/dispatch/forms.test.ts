@@ -7,8 +7,11 @@ import { createDispatch, current, events, put, scoped, world, type World } from 
 import { createForm, recordFormEntry } from '../../src/domain/dispatch/forms.js';
 import { AppError } from '../../src/http/plumbing/errors.js';
 
-const FORM_KEYS = ['id', 'name', 'version', 'external_ids', 'form_fields', 'created_at', 'updated_at'];
 const ENTRY_KEYS = ['id', 'form_id', 'form_version', 'dispatch_id', 'vendor_dispatch_id', 'vendor_stop_id', 'driver_id', 'vehicle_id', 'entry', 'submitted_at', 'created_at'];
+const ENTRY_V1_KEYS = [
+  'id', 'form_id', 'driver_id', 'vehicle_id', 'dispatch_id', 'dispatch_stop_id', 'dispatch_trip_id', 'bearing', 'city', 'created_at',
+  'entered_at', 'lat', 'lon', 'odometer', 'rg_brg', 'form_version', 'vendor_dispatch_id', 'vendor_stop_id', 'entry', 'submitted_at',
+];
 
 eachDialect('forms and form entries', (dialect) => {
   const getApp = useApp(dialect);
@@ -31,15 +34,18 @@ eachDialect('forms and form entries', (dialect) => {
 
   const entry = (fields: Record<string, unknown>) => recordFormEntry(t.db, { companyId: t.company.id }, fields as never);
 
-  test('GET /v1/forms lists the templates with their external ids and fields', async () => {
+  test('GET /v1/forms answers the documented form: integer id, UUID form_id, title, definition', async () => {
     const forms = assertList(await t.call({ method: 'GET', url: '/v1/forms' }), 'forms', 'form');
-    const f = forms.find((x) => x.id === bol.id);
-    assertKeySet(f, FORM_KEYS, 'form');
-    assert.match(f.id, /^[0-9a-f-]{36}$/);
-    assert.deepEqual(f.external_ids, [{ external_id: 'BOL-7', integration_name: 'acme_tms' }]);
-    assert.deepEqual(f.form_fields, [{ form_field: { name: 'bol', label: 'BOL number', type: 'text', required: true } }]);
-    assert.equal(f.version, 1);
+    const f = forms.find((x) => x.form_id === bol.id);
     assert.match(f.created_at, DATETIME);
+    assert.deepEqual(f, {
+      id: bol.seq, form_id: bol.id, version: 1, title: 'Bill of lading', name: 'Bill of lading', available_for_driver: false,
+      definition: [{ label: 'BOL number', name: 'bol', position: 1, type: 'text', length: null, required: true, default_value: null }],
+      external_ids: [{ external_id: 'BOL-7', integration_name: 'acme_tms' }],
+      form_fields: [{ form_field: { name: 'bol', label: 'BOL number', type: 'text', required: true } }],
+      created_at: f.created_at, updated_at: f.updated_at,
+    });
+    assert.ok(Number.isInteger(bol.seq) && weight.seq > bol.seq, 'integer ids in creation order');
     const other = await t.newCompany('Other');
     assert.deepEqual((await t.call({ method: 'GET', url: '/v1/forms', as: other })).body.forms, []);
   });
@@ -51,13 +57,24 @@ eachDialect('forms and form entries', (dialect) => {
     const e2 = await entry({ form_id: weight.id, driver_id: w.driver2.id, vendor_dispatch_id: d2.vendor_id, entry: { weight: 40000 } });
     const e3 = await entry({ form_id: weight.id, driver_id: w.driver.id, vehicle_id: w.vehicle2.id, entry: {} });
     const ids = async (q: string, v = 1) => assertList(await t.call({ method: 'GET', url: `/v${v}/form_entries?${q}` }), 'form_entries', 'form_entry').map((e) => e.id);
-    const all = assertList(await t.call({ method: 'GET', url: '/v1/form_entries' }), 'form_entries', 'form_entry');
-    const first = all.find((e) => e.id === e1.id);
-    assertKeySet(first, ENTRY_KEYS, 'form_entry');
-    assert.deepEqual({ ...first, submitted_at: 0, created_at: 0 }, {
+    const listed = async (v: number) => assertList(await t.call({ method: 'GET', url: `/v${v}/form_entries` }), 'form_entries', 'form_entry').find((e) => e.id === e1.id);
+    const v2 = await listed(2);
+    assertKeySet(v2, ENTRY_KEYS, 'form_entry');
+    assert.match(v2.submitted_at, DATETIME);
+    assert.deepEqual(v2, {
       id: e1.id, form_id: bol.id, form_version: 1, dispatch_id: d1.id, vendor_dispatch_id: d1.vendor_id, vendor_stop_id: d1.vendor_shipper_id,
-      driver_id: w.driver.id, vehicle_id: w.vehicle.id, entry: { bol: 'B1' }, submitted_at: 0, created_at: 0,
+      driver_id: w.driver.id, vehicle_id: w.vehicle.id, entry: { bol: 'B1' }, submitted_at: v2.submitted_at, created_at: v2.created_at,
     });
+    const v1 = await listed(1);
+    assertKeySet(v1, ENTRY_V1_KEYS, 'form_entry');
+    const stop = await t.db.kysely.selectFrom('dispatch_stops').select(['id', 'trip_id']).where('id', '=', e1.dispatch_stop_id!).executeTakeFirstOrThrow();
+    assert.deepEqual(v1, {
+      id: e1.id, form_id: bol.seq, driver_id: w.driver.id, vehicle_id: w.vehicle.id, dispatch_id: d1.id, dispatch_stop_id: stop.id, dispatch_trip_id: stop.trip_id,
+      bearing: null, city: null, created_at: v2.created_at, entered_at: v2.submitted_at, lat: null, lon: null, odometer: null, rg_brg: null,
+      form_version: 1, vendor_dispatch_id: d1.vendor_id, vendor_stop_id: d1.vendor_shipper_id, entry: { bol: 'B1' }, submitted_at: v2.submitted_at,
+    });
+    const e2v1 = assertList(await t.call({ method: 'GET', url: '/v1/form_entries?per_page=100' }), 'form_entries', 'form_entry').find((e) => e.id === e2.id);
+    assert.deepEqual([e2v1.form_id, e2v1.dispatch_stop_id, e2v1.dispatch_trip_id], [weight.seq, null, null], 'no stop: no trip');
     assert.deepEqual(await ids(`dispatch_ids[]=${d1.id}&dispatch_ids[]=${d2.id}`), [e1.id, e2.id]);
     assert.deepEqual(await ids(`dispatch_ids=${d2.id}`), [e2.id]);
     assert.deepEqual(await ids(`driver_ids=${w.driver.id}`), [e1.id, e3.id]);

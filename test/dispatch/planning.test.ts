@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planStops, type Stop } from '../../src/domain/dispatch/stops.js';
 import { planTrips, tripAssignment } from '../../src/domain/dispatch/trips.js';
+import { stopDetailsOf } from '../../src/domain/dispatch/details.js';
 import { AppError } from '../../src/http/plumbing/errors.js';
 
 let nextId = 1;
 const stop = (vendor_id: string, fields: Partial<Stop> = {}): Stop => ({
   id: nextId++, vendor_id, dispatch_location_id: 1, type: null, status: 'available', driver_load: null,
-  early_date: null, late_date: null, form_ids: [], trip_id: null, ...fields,
+  early_date: null, late_date: null, form_ids: [], ...stopDetailsOf({}), trip_id: null, ...fields,
 });
 const ids = (stops: Stop[]) => stops.map((s) => s.vendor_id);
 
@@ -73,6 +74,8 @@ describe('planStops', () => {
   it('details are edits; renaming the shipper is an edit', () => {
     assert.deepEqual(planStops(current(), { shipper: { type: 'pickup' } }).triggers, ['edit']);
     assert.deepEqual(planStops(current(), { shipper: { vendor_id: 'S2' } }).triggers, ['edit']);
+    assert.deepEqual(planStops(current(), { consignee: { pallets: 12, refno: 'R' } }).triggers, ['edit'], 'load details are edits');
+    assert.deepEqual(planStops(current(), { consignee: { pallets: null } }).triggers, [], 'the stored value again is no change');
     assert.deepEqual(planStops(current(), { dispatch_stops: [{ vendor_id: 'M1', form_ids: ['f'] }, { vendor_id: 'M2' }] }).triggers, ['edit']);
     assert.deepEqual(planStops(current(), { dispatch_stops: [{ vendor_id: 'M2' }, { vendor_id: 'M1' }] }).triggers, ['change_stops'], 'reorder');
   });

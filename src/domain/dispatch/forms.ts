@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
@@ -30,6 +30,11 @@ export interface FormField {
   label: string;
   type: string;
   required: boolean;
+  /** 1-based order in the form (default: the field's place in the list). */
+  position?: number;
+  /** Most characters an answer may have (null: no limit). */
+  length?: number | null;
+  default_value?: string | null;
 }
 
 export interface ExternalId {
@@ -38,8 +43,12 @@ export interface ExternalId {
 }
 
 export interface FormInput {
+  /** The UUID (the wire's form_id). */
   id?: string;
   name: string;
+  /** What drivers see (default: the name). */
+  title?: string;
+  available_for_driver?: boolean;
   version?: number;
   external_ids?: ExternalId[];
   fields?: FormField[];
@@ -54,8 +63,12 @@ export async function createForm(db: Db, t: Tenant, input: FormInput): Promise<F
       .insertInto('forms')
       .values({
         id,
+        // PostgreSQL numbers forms with its sequence; SQLite has one writer at a time.
+        ...(db.kind === 'sqlite' ? { seq: sql<number>`(select coalesce(max(seq), 0) + 1 from forms)` } : {}),
         company_id: t.companyId,
         name: input.name.trim(),
+        title: input.title?.trim() || null,
+        available_for_driver: input.available_for_driver ? 1 : 0,
         version: input.version ?? 1,
         external_ids: json(input.external_ids ?? []),
         fields: json(input.fields ?? []),
@@ -63,7 +76,9 @@ export async function createForm(db: Db, t: Tenant, input: FormInput): Promise<F
         updated_at: now,
       })
       .execute();
-    await recordEvent(trx, { companyId: t.companyId, action: 'form_upserted', trigger: 'created', subject: { type: 'form', id }, data: { id, ...input } });
+    const saved = await trx.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const data = { ...saved, external_ids: input.external_ids ?? [], fields: input.fields ?? [] };
+    await recordEvent(trx, { companyId: t.companyId, action: 'form_upserted', trigger: 'created', subject: { type: 'form', id }, data });
   });
   return db.kysely.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
@@ -77,6 +92,16 @@ export async function listForms(db: Db, t: Tenant, limit: number, offset: number
   return { rows, total };
 }
 
+/**
+ * The company's form a reference names: its UUID (`form_id`) or its integer id (a number, or a string
+ * of digits, as a device record may send it).
+ */
+export async function findForm(db: Kysely<Database>, companyId: number, ref: string | number): Promise<FormRow | undefined> {
+  const q = db.selectFrom('forms').selectAll().where('company_id', '=', companyId);
+  const digits = typeof ref === 'number' || /^\d{1,9}$/.test(ref);
+  return (digits ? q.where('seq', '=', Number(ref)) : q.where('id', '=', ref)).executeTakeFirst();
+}
+
 export interface FormEntryFilters {
   dispatch_ids?: number[];
   driver_ids?: number[];
@@ -85,21 +110,30 @@ export interface FormEntryFilters {
   window?: { start: Date; end: Date };
 }
 
+/** An entry as listed: with its form's integer id and its stop's trip (v1's form_id, dispatch_trip_id). */
+export type ListedFormEntry = FormEntryRow & { form_seq: number; dispatch_trip_id: number | null };
+
 export async function listFormEntries(db: Db, t: Tenant, f: FormEntryFilters, limit: number, offset: number) {
-  let base = db.kysely.selectFrom('form_entries').where('company_id', '=', t.companyId);
-  if (f.dispatch_ids?.length) base = base.where('dispatch_id', 'in', f.dispatch_ids);
-  if (f.driver_ids?.length) base = base.where('driver_id', 'in', f.driver_ids);
-  if (f.vehicle_ids?.length) base = base.where('vehicle_id', 'in', f.vehicle_ids);
-  if (f.window) base = base.where('submitted_at', '>=', toIso(f.window.start)).where('submitted_at', '<', toIso(f.window.end));
+  let base = db.kysely.selectFrom('form_entries as e').where('e.company_id', '=', t.companyId);
+  if (f.dispatch_ids?.length) base = base.where('e.dispatch_id', 'in', f.dispatch_ids);
+  if (f.driver_ids?.length) base = base.where('e.driver_id', 'in', f.driver_ids);
+  if (f.vehicle_ids?.length) base = base.where('e.vehicle_id', 'in', f.vehicle_ids);
+  if (f.window) base = base.where('e.submitted_at', '>=', toIso(f.window.start)).where('e.submitted_at', '<', toIso(f.window.end));
   const [rows, total] = await Promise.all([
-    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
-    countOf(base.select('id')),
+    base
+      .innerJoin('forms as f', 'f.id', 'e.form_id')
+      .leftJoin('dispatch_stops as s', 's.id', 'e.dispatch_stop_id')
+      .selectAll('e')
+      .select(['f.seq as form_seq', 's.trip_id as dispatch_trip_id'])
+      .orderBy('e.id').limit(limit).offset(offset).execute(),
+    countOf(base.select('e.id')),
   ]);
-  return { rows, total };
+  return { rows: rows as ListedFormEntry[], total };
 }
 
 export interface FormEntryInput {
-  form_id: string;
+  /** The form, by its UUID or its integer id. */
+  form_id: string | number;
   driver_id: number;
   vehicle_id?: number | null;
   /** The dispatch, by id or by vendor_id. */
@@ -130,8 +164,10 @@ async function lockedDispatch(trx: Kysely<Database>, db: Db, t: Tenant, input: F
  * device re-sending the entry after a crash (the entry created, the answer lost) finds instead of
  * creating it twice.
  */
-export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string; driver_id: number; submitted_at: string; entry: Record<string, unknown> }): Promise<{ id: number } | undefined> {
-  const rows = await db.kysely.selectFrom('form_entries').select(['id', 'entry']).where('company_id', '=', t.companyId).where('form_id', '=', key.form_id)
+export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string | number; driver_id: number; submitted_at: string; entry: Record<string, unknown> }): Promise<{ id: number } | undefined> {
+  const form = await findForm(db.kysely, t.companyId, key.form_id);
+  if (!form) return undefined;
+  const rows = await db.kysely.selectFrom('form_entries').select(['id', 'entry']).where('company_id', '=', t.companyId).where('form_id', '=', form.id)
     .where('driver_id', '=', key.driver_id).where('submitted_at', '=', toIso(new Date(key.submitted_at))).execute();
   // The same answers too: another entry of the same form by the same driver in the same instant is another entry.
   return rows.find((r) => isDeepStrictEqual(fromJson(r.entry, null), key.entry));
@@ -144,8 +180,8 @@ export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string; d
  */
 export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput, joined?: Kysely<Database>): Promise<FormEntryRow> {
   const write = async (trx: Kysely<Database>) => {
-    const form = await trx.selectFrom('forms').selectAll().where('company_id', '=', t.companyId).where('id', '=', input.form_id).executeTakeFirst();
-    if (!form) throw validation('form_id', `names no form of this company ("${input.form_id}")`);
+    const form = await findForm(trx, t.companyId, input.form_id);
+    if (!form) throw validation('form_id', `names no form of this company (${JSON.stringify(input.form_id)})`);
     for (const f of fromJson<FormField[]>(form.fields, [])) {
       if (f.required && (input.entry[f.name] === undefined || input.entry[f.name] === null)) {
         throw validation(`entry.${f.name}`, `is required by form "${form.name}"`);

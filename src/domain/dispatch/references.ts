@@ -9,8 +9,11 @@ import type { Database } from '../../storage/schema.js';
 import { validation } from '../../http/plumbing/errors.js';
 import type { EndStopInput, MiddleStopInput, StopsChange } from './stops.js';
 
-/** A stop as a request names it: its location by id or by vendor_id, still to be resolved. */
-export type Located<T> = Omit<T, 'location'> & { dispatch_location_id?: number; vendor_dispatch_location_id?: string };
+/**
+ * A stop as a request names it: its location by id or by vendor_id, its forms by UUID or by integer id,
+ * still to be resolved.
+ */
+export type Located<T> = Omit<T, 'location' | 'form_ids'> & { dispatch_location_id?: number; vendor_dispatch_location_id?: string; form_ids?: Array<string | number> };
 
 export interface LocatedChange {
   shipper?: Located<EndStopInput>;
@@ -55,22 +58,31 @@ export async function resolveStops(db: Kysely<Database>, companyId: number, chan
   const all = slots(change);
   const ids = [...new Set(all.map((s) => s.input.dispatch_location_id).filter((x): x is number => x !== undefined))];
   const vendorIds = [...new Set(all.map((s) => s.input.vendor_dispatch_location_id).filter((x): x is string => x !== undefined))];
-  const formIds = [...new Set(all.flatMap((s) => s.input.form_ids ?? []))];
+  const formRefs = all.flatMap((s) => s.input.form_ids ?? []);
+  const formIds = [...new Set(formRefs.filter((f): f is string => typeof f === 'string'))];
+  const formSeqs = [...new Set(formRefs.filter((f): f is number => typeof f === 'number'))];
   const live = () => db.selectFrom('dispatch_locations').select(['id', 'vendor_id']).where('company_id', '=', companyId).where('deleted_at', 'is', null);
   const [byId, byVendor, forms] = await Promise.all([
     ids.length ? live().where('id', 'in', ids).execute() : [],
     vendorIds.length ? live().where('vendor_id', 'in', vendorIds).execute() : [],
-    formIds.length ? db.selectFrom('forms').select('id').where('company_id', '=', companyId).where('id', 'in', formIds).execute() : [],
+    formRefs.length
+      ? db.selectFrom('forms').select(['id', 'seq']).where('company_id', '=', companyId)
+        .where((w) => w.or([w('id', 'in', formIds.length ? formIds : ['']), w('seq', 'in', formSeqs.length ? formSeqs : [0])])).execute()
+      : [],
   ]);
   const knownIds = new Set(byId.map((l) => l.id));
   const vendorMap = new Map(byVendor.map((l) => [l.vendor_id, l.id]));
-  const knownForms = new Set(forms.map((f) => f.id));
+  // A form named by its integer id is stored (and answered) by its UUID.
+  const knownForms = new Map<string | number, string>(forms.flatMap((f) => [[f.id, f.id], [f.seq, f.id]] as const));
 
   const resolve = (slot: Slot) => {
-    const { dispatch_location_id: id, vendor_dispatch_location_id: vendor, ...rest } = slot.input;
-    (rest.form_ids ?? []).forEach((f, j) => {
-      if (!knownForms.has(f)) throw validation(`${slot.forms}[${j}]`, `names no form of this company ("${f}")`);
+    const { dispatch_location_id: id, vendor_dispatch_location_id: vendor, form_ids: refs, ...named } = slot.input;
+    const form_ids = refs?.map((f, j) => {
+      const uuid = knownForms.get(f);
+      if (uuid === undefined) throw validation(`${slot.forms}[${j}]`, `names no form of this company (${JSON.stringify(f)})`);
+      return uuid;
     });
+    const rest = form_ids ? { ...named, form_ids } : named;
     if (id !== undefined) {
       if (!knownIds.has(id)) throw validation(slot.id, `names no dispatch location of this company (${id})`);
       return { ...rest, location: id };

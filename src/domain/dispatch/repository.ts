@@ -8,6 +8,7 @@ import type { DispatchesTable } from './tables.js';
 import type { DispatchStatus, StopStatus } from './state-machine.js';
 import type { Stop } from './stops.js';
 import type { Trip } from './trips.js';
+import { stopDetailsOf } from './details.js';
 
 export type DispatchRow = Selectable<DispatchesTable>;
 
@@ -90,6 +91,7 @@ export async function viewsOf(db: Kysely<Database>, rows: DispatchRow[]): Promis
         early_date: s.early_date,
         late_date: s.late_date,
         form_ids: fromJson<string[]>(s.form_ids, []),
+        ...stopDetailsOf(s),
         trip_id: s.trip_id,
       })),
     };
@@ -154,6 +156,7 @@ export async function saveStopsAndTrips(
       early_date: s.early_date,
       late_date: s.late_date,
       form_ids: json(s.form_ids),
+      ...stopDetailsOf(s),
       trip_id: tripOfStop.get(s.vendor_id) ?? null,
       updated_at: now,
     };

@@ -18,10 +18,11 @@ import { planStops, type Stop } from './stops.js';
 import { planTrips, tripAssignment, tripTrigger, type Trip, type TripInput } from './trips.js';
 import { checkDriver, checkVehicle, resolveStops, type LocatedChange } from './references.js';
 import * as repo from './repository.js';
+import { DISPATCH_DETAILS, detailsChange, dispatchDetailsOf, withDetails, type DispatchDetails } from './details.js';
 
 export type { DispatchView, DispatchFilters } from './repository.js';
 
-export interface DispatchInput extends LocatedChange {
+export interface DispatchInput extends LocatedChange, Partial<DispatchDetails> {
   vendor_id?: string | null;
   status?: DispatchStatus;
   driver_id?: number;
@@ -125,6 +126,7 @@ export async function createDispatch(db: Db, t: Tenant, input: DispatchInput): P
           driver_id: who.driver_id!,
           vehicle_id: who.vehicle_id!,
           auto_complete_forms: bool(input.auto_complete_forms),
+          ...dispatchDetailsOf(input),
           activated_at: null,
           cancelled_at: null,
           completed_at: null,
@@ -160,7 +162,8 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
   const progress = plan.triggers.filter((x) => x === 'stop_progress' || x === 'consignee_departed');
   const tripsEdited = JSON.stringify(trips.map(({ vendor_id, stop_vendor_ids }) => [vendor_id, stop_vendor_ids])) !==
     JSON.stringify(current.trips.map(({ vendor_id, stop_vendor_ids }) => [vendor_id, stop_vendor_ids]));
-  const flagEdited = input.auto_complete_forms !== undefined && input.auto_complete_forms !== fromBool(row.auto_complete_forms);
+  const flagEdited = (input.auto_complete_forms !== undefined && input.auto_complete_forms !== fromBool(row.auto_complete_forms)) ||
+    detailsChange(DISPATCH_DETAILS, dispatchDetailsOf(row), input);
   if ((tripsEdited || flagEdited) && !structural.includes('edit')) structural.push('edit');
   triggers.push(...structural);
   // Asking for the status the dispatch already has is not a change (a client may send it back).
@@ -183,6 +186,7 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
       driver_id: driverId,
       vehicle_id: who.vehicle_id ?? row.vehicle_id,
       auto_complete_forms: input.auto_complete_forms === undefined ? row.auto_complete_forms : bool(input.auto_complete_forms),
+      ...withDetails(DISPATCH_DETAILS, dispatchDetailsOf(row), input),
       ...(next !== current.status ? entered(next, now) : {}),
       updated_at: now,
     })

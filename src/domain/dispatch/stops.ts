@@ -13,8 +13,9 @@
  */
 import { validation } from '../../http/plumbing/errors.js';
 import { stopMayMove, type StopStatus, type Trigger } from './state-machine.js';
+import { STOP_DETAILS, stopDetailsOf, withDetails, type StopDetails } from './details.js';
 
-export interface StopFields {
+export interface StopFields extends Partial<StopDetails> {
   type?: string | null;
   status?: StopStatus;
   /** Resolved dispatch_location_id. */
@@ -41,7 +42,7 @@ export interface StopsChange {
   remove_stop_vendor_ids?: string[];
 }
 
-export interface Stop {
+export interface Stop extends StopDetails {
   /** Null for a stop the change adds. */
   id: number | null;
   vendor_id: string;
@@ -84,7 +85,7 @@ const middleNames = (i: number): Names => ({
   status: `dispatch_stops[${i}].status`,
 });
 
-const DETAIL_KEYS = ['vendor_id', 'dispatch_location_id', 'type', 'driver_load', 'early_date', 'late_date', 'form_ids'] as const;
+const DETAIL_KEYS = ['vendor_id', 'dispatch_location_id', 'type', 'driver_load', 'early_date', 'late_date', 'form_ids', ...STOP_DETAILS] as const;
 
 function newStop(input: EndStopInput, names: Names): Stop {
   if (!input.vendor_id) throw validation(names.vendor_id, 'is required: every stop has a vendor_id');
@@ -101,13 +102,14 @@ function newStop(input: EndStopInput, names: Names): Stop {
     early_date: input.early_date ?? null,
     late_date: input.late_date ?? null,
     form_ids: input.form_ids ?? [],
+    ...stopDetailsOf(input),
     trip_id: null,
   };
 }
 
 /** The stop with the members the input sends; status is handled separately. */
 function merged(stop: Stop, input: EndStopInput): Stop {
-  const out = { ...stop };
+  const out = withDetails(STOP_DETAILS, stop, input);
   if (input.vendor_id !== undefined) out.vendor_id = input.vendor_id;
   if (input.location !== undefined) out.dispatch_location_id = input.location;
   if (input.type !== undefined) out.type = input.type;

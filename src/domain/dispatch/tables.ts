@@ -34,6 +34,11 @@ export interface DispatchesTable {
   driver_id: number;
   vehicle_id: number;
   auto_complete_forms: Generated<number>;
+  /** Load details (migration 0021, domain/dispatch/details.ts). */
+  additional_pickups: number | null;
+  additional_drops: number | null;
+  pickup_number: string | null;
+  loaded_miles: number | null;
   activated_at: string | null;
   cancelled_at: string | null;
   completed_at: string | null;
@@ -66,18 +71,30 @@ export interface DispatchStopsTable {
   early_date: string | null;
   late_date: string | null;
   form_ids: Generated<string>; // JSON array of form uuids
+  /** Load details (migration 0021, domain/dispatch/details.ts). */
+  bill_of_lading: string | null;
+  refno: string | null;
+  pallets: number | null;
+  pieces: number | null;
+  weight: number | null;
+  volume: number | null;
+  comments: string | null;
   departed_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export interface FormsTable {
-  id: string; // uuid
+  id: string; // uuid: the wire's form_id
+  /** The wire's integer id (migration 0020). */
+  seq: Generated<number>;
   company_id: number;
   name: string;
+  title: string | null;
+  available_for_driver: Generated<number>;
   version: Generated<number>;
   external_ids: Generated<string>; // JSON array of {external_id, integration_name}
-  fields: Generated<string>; // JSON array of {name, label, type, required}
+  fields: Generated<string>; // JSON array of {name, label, type, required, position?, length?, default_value?}
   created_at: string;
   updated_at: string;
 }

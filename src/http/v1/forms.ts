@@ -9,7 +9,7 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { badRequest, validation } from '../plumbing/errors.js';
 import { dayWindow, requestTimeZone, startOfDay } from '../plumbing/time-zone.js';
 import { IdList } from '../wire/types.js';
-import { Form, FormEntry, formEntryWire, formWire } from '../wire/dispatch-forms.js';
+import { Form, FormEntry, FormEntryV1, formEntryV1Wire, formEntryWire, formWire } from '../wire/dispatch-forms.js';
 import * as forms from '../../domain/dispatch/forms.js';
 
 const Day = (description: string) => Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description }));
@@ -24,7 +24,10 @@ const EntryQuery = Type.Object({
 });
 
 const FormList = listSchema('forms', 'form', Form);
-const EntryList = listSchema('form_entries', 'form_entry', FormEntry);
+const ENTRY_SHAPES = {
+  1: { list: listSchema('form_entries', 'form_entry', FormEntryV1), wire: formEntryV1Wire },
+  2: { list: listSchema('form_entries', 'form_entry', FormEntry), wire: formEntryWire },
+} as const;
 
 function validDay(field: string, v: string): void {
   const d = new Date(`${v}T00:00:00Z`);
@@ -50,22 +53,23 @@ export function entryWindow(q: { start_date?: string; end_date?: string }, zone:
 export async function formsRoutes(app: Api) {
   app.get('/v1/forms', {
     config: { scope: 'forms.read' },
-    schema: { tags: ['forms'], summary: 'List dispatch forms (templates, with external ids)', querystring: Type.Object(pageQuery), response: { 200: FormList, ...errorResponses } },
+    schema: { tags: ['forms'], summary: 'List dispatch forms (templates: integer id, UUID form_id, definition, external ids)', querystring: Type.Object(pageQuery), response: { 200: FormList, ...errorResponses } },
   }, async (req) => {
     const page = pageOf(req.query);
     const { rows, total } = await forms.listForms(app.db, req.auth, page.per_page, page.offset);
     return listBody('forms', 'form', rows.map(formWire), page, total);
   });
 
-  for (const version of [1, 2]) {
+  for (const version of [1, 2] as const) {
+    const shape = ENTRY_SHAPES[version];
     app.get(`/v${version}/form_entries`, {
       config: { scope: 'form_entries.read' },
-      schema: { tags: ['form_entries'], summary: `List form entries (v${version})`, querystring: EntryQuery, response: { 200: EntryList, ...errorResponses } },
+      schema: { tags: ['form_entries'], summary: `List form entries (v${version}: form_id is the form's ${version === 1 ? 'integer id' : 'UUID'})`, querystring: EntryQuery, response: { 200: shape.list, ...errorResponses } },
     }, async (req) => {
       const page = pageOf(req.query);
       const window = entryWindow(req.query, requestTimeZone(req));
       const { rows, total } = await forms.listFormEntries(app.db, req.auth, { ...req.query, window }, page.per_page, page.offset);
-      return listBody('form_entries', 'form_entry', rows.map(formEntryWire), page, total);
+      return listBody('form_entries', 'form_entry', rows.map((r) => shape.wire(r)), page, total);
     });
   }
 }

@@ -13,12 +13,16 @@ import { userSummaryRows } from '../../domain/users/summaries.js';
 import { DISPATCH_STATUSES, STOP_STATUSES } from '../../domain/dispatch/state-machine.js';
 import { TRIP_STATUSES, tripStatuses } from '../../domain/dispatch/trips.js';
 import type { DispatchInput, DispatchView, Stop } from '../../domain/dispatch/service.js';
-import { toIso } from '../../storage/values.js';
+import {
+  dateOf, dispatchDetailsIn, dispatchDetailsInput, dispatchDetailsOut, dispatchDetailsWire, endDetailsIn, endDetailsInput, endDetailsOut,
+  endDetailsWire, stopDetailsIn, stopDetailsOut, stopDetailsWire,
+} from './dispatch-details.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 const VendorId = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
-const FormIds = (description: string) => Type.Array(Type.String({ format: 'uuid' }), { maxItems: 50, description });
+const FormIds = (description: string) =>
+  Type.Array(Type.Union([Type.String({ format: 'uuid' }), Type.Integer({ minimum: 1, maximum: 2147483647 })]), { maxItems: 50, description: `${description}: UUIDs (form_id), or integer ids, answered as UUIDs` });
 
 const StopOut = Type.Object({
   id: Type.Integer(),
@@ -32,6 +36,7 @@ const StopOut = Type.Object({
   early_date: NDateTime(),
   late_date: NDateTime(),
   driver_load: NBool(),
+  ...stopDetailsOut(),
 });
 
 const endOut = (role: 'shipper' | 'consignee') => ({
@@ -41,6 +46,7 @@ const endOut = (role: 'shipper' | 'consignee') => ({
   [`${role}_type`]: NStr(),
   [`${role}_status`]: Enum(STOP_STATUSES),
   [`${role}_form_ids`]: Type.Array(Type.String()),
+  ...endDetailsOut(role),
 });
 
 const dispatchOut = {
@@ -52,6 +58,7 @@ const dispatchOut = {
   auto_complete_forms: Type.Boolean(),
   ...endOut('shipper'),
   ...endOut('consignee'),
+  ...dispatchDetailsOut(),
   driver: Nullable(UserSummary),
   vehicle: Nullable(VehicleSummary),
   dispatch_stops: Type.Array(Type.Object({ dispatch_stop: StopOut })),
@@ -83,6 +90,7 @@ const StopBody = Type.Object({
   early_date: opt(Nullable(Type.String({ format: 'date-time' }))),
   late_date: opt(Nullable(Type.String({ format: 'date-time' }))),
   driver_load: opt(Nullable(Type.Boolean())),
+  ...stopDetailsIn(),
 });
 
 const endBody = (role: 'shipper' | 'consignee') => ({
@@ -92,6 +100,7 @@ const endBody = (role: 'shipper' | 'consignee') => ({
   [`${role}_type`]: opt(Nullable(Type.String({ maxLength: 64 }))),
   [`${role}_status`]: opt(Enum(STOP_STATUSES)),
   [`${role}_form_ids`]: opt(FormIds(`Forms the driver fills in at the ${role} stop`)),
+  ...endDetailsIn(role),
 });
 
 const TripBody = Type.Object({
@@ -111,6 +120,7 @@ function body(version: 1 | 2, vendorId: TSchema) {
     auto_complete_forms: opt(Type.Boolean()),
     ...endBody('shipper'),
     ...endBody('consignee'),
+    ...dispatchDetailsIn(),
     dispatch_stops: opt(Type.Array(StopBody, { maxItems: 200, description: 'PUT: the complete list of dispatch stops (between shipper and consignee); stops left out are removed' })),
     remove_stop_vendor_ids: opt(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200, description: 'PUT: stops to remove, of any role; nothing else need be sent' })),
     ...(version === 2 ? { dispatch_trips: opt(Type.Array(TripBody, { maxItems: 100, description: 'PUT: the complete list of trips; trips left out are removed' })) } : {}),
@@ -122,8 +132,6 @@ export const UpdateBody = (version: 1 | 2) => body(version, VendorId('Names the 
 
 /** The collections a body may send wrapped (`{"dispatch_stop": {...}}`). */
 export const WRAPPED = { dispatch_stops: 'dispatch_stop', dispatch_trips: 'dispatch_trip' };
-
-const dateOf = (v: unknown) => (v === undefined || v === null ? (v as null | undefined) : toIso(new Date(String(v))));
 
 /** The version-neutral input of the dispatch service. */
 export function dispatchInput(b: Record<string, any>): DispatchInput {
@@ -139,6 +147,7 @@ export function dispatchInput(b: Record<string, any>): DispatchInput {
     };
     for (const [k, wire] of Object.entries(keys)) if (b[wire] !== undefined) out[k] = b[wire];
     if (out.vendor_dispatch_location_id === null) delete out.vendor_dispatch_location_id;
+    Object.assign(out, endDetailsInput(b, role));
     return Object.keys(out).length ? out : undefined;
   };
   return {
@@ -147,6 +156,7 @@ export function dispatchInput(b: Record<string, any>): DispatchInput {
     driver_id: b.driver_id,
     vehicle_id: b.vehicle_id,
     auto_complete_forms: b.auto_complete_forms,
+    ...dispatchDetailsInput(b),
     shipper: end('shipper'),
     consignee: end('consignee'),
     dispatch_stops: b.dispatch_stops?.map((s: Record<string, unknown>) => ({
@@ -185,6 +195,7 @@ export async function dispatchesWire(db: Db, companyId: number, views: DispatchV
     early_date: wireTime(s.early_date),
     late_date: wireTime(s.late_date),
     driver_load: s.driver_load,
+    ...stopDetailsWire(s),
   });
   const end = (role: 'shipper' | 'consignee', s: Stop) => ({
     [`vendor_${role}_id`]: s.vendor_id,
@@ -193,6 +204,7 @@ export async function dispatchesWire(db: Db, companyId: number, views: DispatchV
     [`${role}_type`]: s.type,
     [`${role}_status`]: s.status,
     [`${role}_form_ids`]: s.form_ids,
+    ...endDetailsWire(role, s),
   });
   return views.map((v) => {
     const r = v.row;
@@ -207,6 +219,7 @@ export async function dispatchesWire(db: Db, companyId: number, views: DispatchV
       auto_complete_forms: fromBool(r.auto_complete_forms),
       ...end('shipper', v.stops[0]),
       ...end('consignee', v.stops[v.stops.length - 1]),
+      ...dispatchDetailsWire(r),
       driver: driver ? userSummary(driver) : null,
       vehicle: vehicle ? vehicleSummary(vehicle) : null,
       dispatch_stops: v.stops.slice(1, -1).map((s, i) => ({ dispatch_stop: stop(s, i + 1) })),
