@@ -22,6 +22,7 @@ import { geofenceHoles } from './migrations/0018_geofence_holes.js';
 import { vehicleAvailability } from './migrations/0019_vehicle_availability.js';
 import { formIds } from './migrations/0020_form_ids.js';
 import { loadDetails } from './migrations/0021_load_details.js';
+import { documentFields } from './migrations/0022_document_fields.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -49,6 +50,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0019_vehicle_availability', vehicleAvailability],
   ['0020_form_ids', formIds],
   ['0021_load_details', loadDetails],
+  ['0022_document_fields', documentFields],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -102,6 +102,12 @@ eachDialect('hardening', (dialect) => {
       assertError(put, 400, 'id must be at most 2147483647');
     });
 
+    test('X-User-Id past PostgreSQL integer names nobody: 403, not a database error', async () => {
+      for (const id of ['2147483648', '99999999999999999999']) {
+        assertError(await t.call({ method: 'GET', url: '/v1/users', headers: { 'x-user-id': id } }), 403, `X-User-Id ${id} is not an active admin of this company`);
+      }
+    });
+
     test('a number that is not finite in a query string is a 400, not null', async () => {
       assertError(await t.call({ method: 'GET', url: '/v1/vehicles?driver_ids=Infinity' }), 400, 'driver_ids[0] must be an integer');
       assertError(await t.call({ method: 'GET', url: '/v1/vehicles?driver_ids=5,NaN' }), 400, 'driver_ids[1] must be an integer');

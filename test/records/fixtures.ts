@@ -18,6 +18,7 @@ export const FUEL_KEYS = [
 export const DOCUMENT_KEYS = [
   'id', 'name', 'doc_type', 'notes', 'status', 'doc_time', 'driver', 'vehicle', 'file_name', 'content_type',
   'size_bytes', 'sha256', 'download_url', 'upload_url', 'created_at', 'updated_at',
+  'category', 'ref_no', 'doc_date', 'doc_fields', 'document_form_id', 'uploader',
 ];
 export const GEOFENCE_KEYS = [
   'id', 'name', 'category', 'status', 'description', 'address', 'shape', 'location_points', 'holes', 'center', 'radius_m',

@@ -12,6 +12,7 @@ import type { BlobStore } from '../../storage/blobs/index.js';
 import { nowIso, toIso } from '../../storage/values.js';
 import { AppError, notFound, validation } from '../../http/plumbing/errors.js';
 import { recordEvent } from '../../events/outbox.js';
+import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';
 import { assertReferences } from './references.js';
 import { acceptedType, cleanFileName, type DocumentLimits, type StoredFile } from './files.js';
@@ -32,15 +33,41 @@ export interface DocumentInput {
   doc_time?: string;
   driver_id?: number | null;
   vehicle_id?: number | null;
+  category?: string | null;
+  ref_no?: string | null;
+  /** YYYY-MM-DD; the routes fill it in from doc_time when only that is sent (docs/records.md). */
+  doc_date?: string | null;
+  /** An object, or the JSON text of one. */
+  doc_fields?: Record<string, unknown> | string | null;
+  document_form_id?: number | null;
   /** PUT only: `completed` or `failed` (the last step of the two-step upload). */
   status?: string;
 }
 
-const LIMITS = { name: 255, doc_type: 64, notes: 2000 } as const;
+const LIMITS = { name: 255, doc_type: 64, notes: 2000, category: 64, ref_no: 255 } as const;
+/** Longest doc_fields, as JSON text. */
+export const DOC_FIELDS_MAX = 10_000;
+
+/** doc_fields as stored: the JSON text of an object, or null. */
+function docFields(v: Record<string, unknown> | string): string | null {
+  let value: unknown = v;
+  if (typeof v === 'string') {
+    if (v.trim() === '') return null;
+    try {
+      value = JSON.parse(v);
+    } catch {
+      throw validation('doc_fields', 'must be a JSON object (or the JSON text of one)');
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw validation('doc_fields', 'must be a JSON object (or the JSON text of one)');
+  const text = JSON.stringify(value);
+  if (text.length > DOC_FIELDS_MAX) throw validation('doc_fields', `must be at most ${DOC_FIELDS_MAX} characters long as JSON`);
+  return text;
+}
 
 function columns(input: DocumentInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of ['name', 'doc_type', 'notes'] as const) {
+  for (const f of ['name', 'doc_type', 'notes', 'category', 'ref_no'] as const) {
     const v = input[f];
     if (v === undefined) continue;
     if (v !== null && v.length > LIMITS[f]) throw validation(f, `must be at most ${LIMITS[f]} characters long`);
@@ -50,6 +77,9 @@ function columns(input: DocumentInput): Record<string, unknown> {
   if (input.doc_time !== undefined) out.doc_time = input.doc_time;
   if (input.driver_id !== undefined) out.driver_id = input.driver_id;
   if (input.vehicle_id !== undefined) out.vehicle_id = input.vehicle_id;
+  if (input.doc_date !== undefined) out.doc_date = input.doc_date;
+  if (input.doc_fields !== undefined) out.doc_fields = input.doc_fields === null ? null : docFields(input.doc_fields);
+  if (input.document_form_id !== undefined) out.document_form_id = input.document_form_id;
   return out;
 }
 
@@ -78,7 +108,7 @@ async function insert(db: Db, t: Tenant, values: Record<string, unknown>): Promi
 }
 
 /** One-step create: the file is already in the blob store; any refusal removes it again. */
-export async function createWithFile(db: Db, blobs: BlobStore, t: Tenant, input: DocumentInput, file: StoredFile) {
+export async function createWithFile(db: Db, blobs: BlobStore, t: Tenant & { actingUserId?: number | null }, input: DocumentInput, file: StoredFile) {
   try {
     const values = columns(input);
     await assertReferences(db.kysely, t.companyId, input);
@@ -93,6 +123,7 @@ export async function createWithFile(db: Db, blobs: BlobStore, t: Tenant, input:
       size_bytes: file.size,
       sha256: file.sha256,
       blob_key: file.key,
+      uploader_id: await actingUserId(db, t),
       company_id: t.companyId,
       created_at: now,
       updated_at: now,
@@ -110,7 +141,7 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 export async function createPending(
   db: Db,
   limits: DocumentLimits,
-  t: Tenant,
+  t: Tenant & { actingUserId?: number | null },
   input: DocumentInput & { file_name?: string; content_type?: string },
 ): Promise<{ row: repo.DocumentRow; token: string }> {
   if (input.file_name === undefined || input.file_name.trim() === '') throw validation('file_name', 'is required');
@@ -129,6 +160,7 @@ export async function createPending(
     content_type: contentType,
     upload_token_hash: tokenHash(token),
     upload_expires_at: toIso(Date.now() + UPLOAD_URL_TTL_S * 1000),
+    uploader_id: await actingUserId(db, t),
     company_id: t.companyId,
     created_at: now,
     updated_at: now,

@@ -13,6 +13,17 @@ export interface DocumentsTable {
   doc_time: string;
   driver_id: number | null;
   vehicle_id: number | null;
+  /** Free text, e.g. `dispatch`, `notes` (docs/records.md). */
+  category: string | null;
+  ref_no: string | null;
+  /** The document's day (YYYY-MM-DD): sent, or the day of doc_time in the request's time zone. */
+  doc_date: string | null;
+  /** JSON text of the document's fields (an object), answered as that text. */
+  doc_fields: string | null;
+  /** A document form of the real API's; no such form is kept here, so not checked. */
+  document_form_id: number | null;
+  /** The acting user of the create (X-User-Id, else the company's first active admin). */
+  uploader_id: number | null;
   file_name: string | null;
   content_type: string | null;
   size_bytes: number | null;

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../storage/db.js';
 import { hasScope, type AuthContext } from '../../auth/context.js';
 import type { Scope } from '../../auth/scopes.js';
+import { INT32_MAX } from '../../storage/portable-values.js';
 import { AppError } from './errors.js';
 
 declare module 'fastify' {
@@ -60,6 +61,8 @@ export function installAuth(app: FastifyInstance, db: Db, authenticators: Authen
 
 async function actingAdmin(db: Db, companyId: number, header: string): Promise<number> {
   if (!/^\d+$/.test(header)) throw new AppError('forbidden', `X-User-Id must be the id of an admin of this company, got "${header}"`);
+  // An id past the integer column's range names nobody (and PostgreSQL would refuse the query).
+  if (Number(header) > INT32_MAX) throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
   const row = await db.kysely
     .selectFrom('users')
     .select('id')

@@ -15,7 +15,7 @@ import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQ
 import { validation } from '../plumbing/errors.js';
 import { requestTimeZone } from '../plumbing/time-zone.js';
 import { IdList, IdParams } from '../wire/types.js';
-import { Document, DocumentCreateBody, DocumentUpdateBody, documentsWire } from '../wire/document.js';
+import { Document, DocumentCreateBody, DocumentUpdateBody, documentsWire, withDocDate } from '../wire/document.js';
 import { readDocumentForm } from '../wire/document-form.js';
 import { Day, momentOf, windowOf } from '../wire/record-dates.js';
 import * as documents from '../../domain/documents/service.js';
@@ -99,14 +99,14 @@ export async function documentsRoutes(app: Api) {
   }, async (req, reply) => {
     if (req.isMultipart()) {
       const { input, file } = await readDocumentForm(req, blobs, limits, req.auth.companyId, requestTimeZone(req));
-      const row = await documents.createWithFile(app.db, blobs, req.auth, input, file);
+      const row = await documents.createWithFile(app.db, blobs, req.auth, withDocDate(input, requestTimeZone(req), true), file);
       return reply.code(201).send(await wire(req.auth.companyId, row));
     }
     const body = req.body ?? {};
     if (body.file_name === undefined && body.content_type === undefined) {
       throw validation('file', 'is required: send multipart/form-data with the file in the field "file", or file_name and content_type for a two-step upload');
     }
-    const { row, token } = await documents.createPending(app.db, limits, req.auth, withTime(req, body));
+    const { row, token } = await documents.createPending(app.db, limits, req.auth, withDocDate(withTime(req, body), requestTimeZone(req), true));
     return reply.code(201).send(await wire(req.auth.companyId, row, { id: row.id, token }));
   });
 
@@ -114,7 +114,7 @@ export async function documentsRoutes(app: Api) {
     app.put(`/v${version}/documents/:id`, {
       config: write,
       schema: { tags, summary: `Update a document${version === 2 ? ' (v2: ends a two-step upload)' : ''}`, params: IdParams, body: DocumentUpdateBody, response: { 200: DocumentOne, ...errorResponses } },
-    }, async (req) => wire(req.auth.companyId, await documents.updateDocument(app.db, req.auth, req.params.id, withTime(req, req.body))));
+    }, async (req) => wire(req.auth.companyId, await documents.updateDocument(app.db, req.auth, req.params.id, withDocDate(withTime(req, req.body), requestTimeZone(req), false))));
   }
 
   app.delete('/v1/documents/:id', {

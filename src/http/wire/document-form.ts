@@ -34,7 +34,9 @@ export function formInput(fields: Record<string, string>, zone: string): Documen
     if (!MOMENT.test(fields.doc_time.trim())) throw validation('doc_time', 'has an invalid format');
     out.doc_time = toIso(momentOf('doc_time', fields.doc_time.trim(), zone));
   }
-  for (const f of ['driver_id', 'vehicle_id'] as const) if (fields[f] !== undefined) out[f] = idField(f, fields[f]);
+  for (const f of ['driver_id', 'vehicle_id', 'document_form_id'] as const) if (fields[f] !== undefined) out[f] = idField(f, fields[f]);
+  for (const f of ['category', 'ref_no', 'doc_fields'] as const) if (fields[f] !== undefined) out[f] = fields[f];
+  if (fields.doc_date !== undefined && fields.doc_date.trim() !== '') out.doc_date = fields.doc_date.trim();
   return out;
 }
 
