@@ -61,7 +61,7 @@ eachDialect('oauth CLI', (dialect) => {
     const admin = await createUser(db, { companyId: company.id }, { role: 'admin', email, password: 'correct horse battery', first_name: 'Cli', last_name: 'Admin' });
     const fleetRec = { companyId: company.id, apiKey: '', admin: { id: admin.id, email }, manager: { id: 0, email: '' }, driver: { id: 0, email: '' } };
     t = {
-      app, db, dialect, clock, fleet: fleetRec, client: null as never,
+      app, db, dialect, databaseUrl: url, clock, fleet: fleetRec, client: null as never,
       newFleet: () => { throw new Error('not used'); }, newClient: () => { throw new Error('not used'); },
       async close() { await app.close(); await db.close(); await drop(); },
     };

@@ -41,6 +41,8 @@ export interface OAuthTestApp {
   app: FastifyInstance;
   db: Db;
   dialect: Dialect;
+  /** The database's URL, for a second app (node) on the same database. */
+  databaseUrl: string;
   clock: TestClock;
   fleet: Fleet;
   client: RegisteredApp;
@@ -70,7 +72,7 @@ export async function makeOAuthApp(dialect: Dialect, env: Record<string, string>
   const fleet = await newFleet();
   const client = await newClient();
   return {
-    app, db, dialect, clock, fleet, client, newFleet, newClient,
+    app, db, dialect, databaseUrl: database.url, clock, fleet, client, newFleet, newClient,
     close: closeOnce(app, db, database),
   };
 }
