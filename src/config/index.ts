@@ -48,11 +48,6 @@ export interface Config {
    */
   oauthRefreshReuseGraceS: number;
   /**
-   * OAuth: a refresh token presented again within this many seconds of its first use gets another token
-   * pair instead of revoking the grant (concurrent refreshes; 0: none; docs/oauth.md).
-   */
-  oauthRefreshReuseGraceS: number;
-  /**
    * OAuth: how long a node may answer from its in-process cache of access tokens, milliseconds. This is
    * the longest time a revocation made on another node takes to reach this one.
    */
@@ -177,7 +172,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     readCacheMaxBytes: whole(env, 'READ_CACHE_MAX_BYTES', 67_108_864, 0, 17_179_869_184, configError),
     shutdownGraceMs: whole(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000, configError),
     oauthRefreshTokenTtlS: whole(env, 'OAUTH_REFRESH_TOKEN_TTL_S', 2_592_000, 7200, 31_536_000, configError),
-    oauthRefreshReuseGraceS: whole(env, 'OAUTH_REFRESH_REUSE_GRACE_S', 30, 0, 300, configError),
     oauthRefreshReuseGraceS: whole(env, 'OAUTH_REFRESH_REUSE_GRACE_S', 30, 0, 300, configError),
     oauthTokenCacheMs: whole(env, 'OAUTH_TOKEN_CACHE_MS', 1000, 0, 60_000, configError),
     oauthTokenCacheSize: whole(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000, configError),
