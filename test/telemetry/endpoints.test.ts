@@ -42,7 +42,8 @@ eachDialect('telemetry endpoints', (dialect) => {
     for (const v of ['v1', 'v2']) {
       const items = assertList(await t.call({ method: 'GET', url: `/${v}/vehicle_locations?vehicle_ids[]=${r.vehicle.id}` }), 'vehicles', 'vehicle');
       assert.equal(items.length, 1);
-      assertKeySet(items[0], ['id', 'number', 'year', 'make', 'model', 'vin', 'current_location', 'current_driver']);
+      assertKeySet(items[0], ['id', 'number', 'year', 'make', 'model', 'vin', 'fuel_type', 'current_location', 'current_driver']);
+      assert.equal(items[0].fuel_type, r.vehicle.fuel_type);
       const c = items[0].current_location;
       assertKeySet(c, ['id', 'lat', 'lon', 'description', 'located_at', 'bearing', 'speed', 'engine_hours', 'fuel', 'odometer', 'type', 'true_odometer', 'battery_voltage', 'fuel_primary_remaining_percentage']);
       assert.match(c.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/);

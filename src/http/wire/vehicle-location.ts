@@ -54,6 +54,7 @@ export const LOCATION_VEHICLE_KEYS = {
 
 export const LocationVehicle = Type.Object({
   ...LOCATION_VEHICLE_KEYS,
+  fuel_type: Nullable(Type.String({ description: 'As on /v1/vehicles, e.g. diesel, gasoline' })),
   current_location: Nullable(CurrentLocation),
   current_driver: Nullable(UserSummary),
 });
@@ -87,6 +88,7 @@ interface VehicleRowLike {
   make: string | null;
   model: string | null;
   vin: string | null;
+  fuel_type: string | null;
   current_driver_id: number | null;
 }
 
@@ -100,7 +102,7 @@ export function currentLocation(l: Latest) {
 
 export function locationVehicle(v: VehicleRowLike, l: Latest | undefined, embeds: Embeds) {
   return {
-    id: v.id, number: v.number, year: v.year, make: v.make, model: v.model, vin: v.vin,
+    id: v.id, number: v.number, year: v.year, make: v.make, model: v.model, vin: v.vin, fuel_type: v.fuel_type,
     current_location: l ? currentLocation(l) : null,
     current_driver: embeds.user(l?.driver_id ?? v.current_driver_id),
   };
