@@ -43,7 +43,7 @@ eachDialect('webhook test delivery', (dialect) => {
       assert.ok(verifySha1(req.raw, w.secret, String(req.headers['x-kt-webhook-signature'])));
       const [entry] = await testLog(w.id);
       assert.deepEqual({ ...entry, id: 0 }, {
-        id: 0, company_webhook_id: w.id, action: 'test', url: r.url + path, secret: w.secret, format: 'json', payload: ['user_upserted'],
+        id: 0, company_webhook_id: w.id, action: 'test', url: r.url + path, secret: w.secret, format: 'json', payload: { action: 'test', actions: ['user_upserted'] },
         response_code: status, num_failures: 0, posted_at: new Date(t.clock.now).toISOString().replace('.000', ''), status: 'delivered', next_attempt_at: null,
       });
     }

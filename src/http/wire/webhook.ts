@@ -21,7 +21,10 @@ export const CompanyWebhookRequest = Type.Object({
   url: Type.String(),
   secret: Type.String(),
   format: Type.String(),
-  payload: Type.Unknown({ description: 'The delivered body (a JSON object; the JSON array of action names for a test)' }),
+  payload: Type.Object({ action: Type.String() }, {
+    additionalProperties: true,
+    description: 'The delivered body, parsed; a test whose body was the JSON array of action names shows as {"action": "test", "actions": [...]} (docs/webhooks.md)',
+  }),
   response_code: NInt(),
   num_failures: Type.Integer(),
   posted_at: DateTime('Time of the latest attempt (of queueing, before the first)'),
@@ -44,6 +47,15 @@ export function webhookWire(w: WebhookRow) {
   };
 }
 
+/**
+ * The log shows every payload as an object, as typed clients read it: the delivered body when it is one;
+ * otherwise (a test delivery's JSON array of action names) the entry's action and that body as `actions`.
+ */
+function loggedPayload(action: string, body: unknown): Record<string, unknown> {
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  return { action, actions: body };
+}
+
 export function webhookRequestWire(r: RequestRow) {
   return {
     id: r.id,
@@ -52,7 +64,7 @@ export function webhookRequestWire(r: RequestRow) {
     url: r.url,
     secret: r.secret,
     format: r.format,
-    payload: fromJson<unknown>(r.body, null),
+    payload: loggedPayload(r.action, fromJson<unknown>(r.body, null)),
     response_code: r.response_code,
     num_failures: r.num_failures,
     posted_at: wireTime(r.posted_at)!,
