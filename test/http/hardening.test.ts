@@ -114,6 +114,15 @@ eachDialect('hardening', (dialect) => {
       assertError(await t.call({ method: 'GET', url: '/v1/vehicles?per_page=1e400' }), 400, 'per_page must be an integer');
     });
 
+    test('more than 1000 query parameters or array items is a 400, not a silently shortened filter', async () => {
+      const many = (n: number, form: (i: number) => string) => Array.from({ length: n }, (_, i) => form(i)).join('&');
+      for (const q of [many(1001, (i) => `driver_ids[${i}]=1`), many(1001, () => 'driver_ids[]=1'), many(1001, (i) => `p${i}=1`)]) {
+        assertError(await t.call({ method: 'GET', url: `/v1/vehicles?${q}` }), 400, 'the query string has more than 1000 parameters or array items');
+      }
+      assert.equal((await t.call({ method: 'GET', url: `/v1/vehicles?${many(1000, (i) => `driver_ids[${i}]=${i + 1}`)}` })).status, 200);
+      assert.equal((await t.call({ method: 'GET', url: '/healthz' })).status, 200);
+    });
+
     test('a query parameter the endpoint does not name is ignored, never passed on as a filter', async () => {
       const all = await t.call({ method: 'GET', url: '/v1/users' });
       const res = await t.call({ method: 'GET', url: '/v1/vehicles?ids=5' });
