@@ -9,8 +9,8 @@
  *   LOAD_SHED_SAMPLE_INTERVAL_MS); it is registered here without thresholds of its own, as the
  *   sampler only, so that the decision below stays the first thing a request meets after its id,
  *   skips the exempt routes and answers in the project's error form.
- * - In flight: requests admitted and not yet answered or abandoned (counted down when the response
- *   closes, which a response does whether it finished or its connection dropped).
+ * - In flight: requests being worked on, from when their body is in until the response closes (which
+ *   it does whether it finished or its connection dropped).
  *
  * buildApp installs it right after the request-id hook, ahead of rate limits and authentication, so a
  * shed request costs no store round trip and no credential lookup; its body is never parsed.
@@ -86,8 +86,15 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
       state.shed[why]++;
       return done(overloaded);
     }
-    inFlight++;
-    reply.raw.once('close', release);
+    done();
+  });
+  // Counted once its body is in: a client slow to upload holds a socket, not the server's work, and
+  // must not make the node shed everyone else.
+  app.addHook('preValidation', (req, reply, done) => {
+    if (!SHED_EXEMPT_ROUTES.has(req.routeOptions.url ?? '')) {
+      inFlight++;
+      reply.raw.once('close', release);
+    }
     done();
   });
   return state;

@@ -43,7 +43,7 @@ function lagEventLoop(blockMs: number): () => void {
 }
 
 test('LOAD_SHED_* are whole numbers within their ranges, each named when invalid; the defaults', () => {
-  assert.deepEqual(loadConfig({}).shedding, { eventLoopDelayMs: 200, sampleIntervalMs: 100, maxInFlightRequests: 64, retryAfterS: 1 });
+  assert.deepEqual(loadConfig({}).shedding, { eventLoopDelayMs: 200, sampleIntervalMs: 100, maxInFlightRequests: 16, retryAfterS: 1 });
   const cases: Array<[string, string, RegExp]> = [
     ['LOAD_SHED_EVENT_LOOP_DELAY_MS', '1.5', /^LOAD_SHED_EVENT_LOOP_DELAY_MS must be a whole number, got "1.5"$/],
     ['LOAD_SHED_EVENT_LOOP_DELAY_MS', '60001', /^LOAD_SHED_EVENT_LOOP_DELAY_MS must be between 0 and 60000, got 60001$/],
@@ -60,13 +60,19 @@ test('LOAD_SHED_* are whole numbers within their ranges, each named when invalid
   );
 });
 
-/** A request whose headers are sent and whose body is not (yet): in flight on the server until it ends. */
+/** A request whose headers are sent and whose body is not (yet). */
 function pendingUpload(url: string, apiKey: string, body: string): { req: ClientRequest; answer: Promise<{ status: number; body: string }> } {
   const req = request(`${url}/v1/vehicles`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
   });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  req.flushHeaders();
+  req.write(body.slice(0, 5));
+  return { req, answer: answerOf(req) };
+}
+
+function answerOf(req: ClientRequest): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8');
@@ -75,9 +81,26 @@ function pendingUpload(url: string, apiKey: string, body: string): { req: Client
     });
     req.on('error', reject);
   });
-  req.flushHeaders();
-  req.write(body.slice(0, 5));
-  return { req, answer };
+}
+
+/**
+ * Takes every database connection the app has (SQLite: its one; PostgreSQL: its pool of 4) until the
+ * returned function is called: requests that reach the database wait meanwhile.
+ */
+async function holdDatabase(t: TestApp): Promise<() => Promise<void>> {
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  let taken = 0;
+  const held = Array.from({ length: t.dialect === 'sqlite' ? 1 : 4 }, () =>
+    t.db.kysely.connection().execute(async () => {
+      taken++;
+      await gate;
+    }));
+  await until('connections taken', async () => taken, (n) => n === held.length);
+  return async () => {
+    open();
+    await Promise.all(held);
+  };
 }
 
 eachDialect('load shedding', (dialect) => {
@@ -125,36 +148,50 @@ eachDialect('load shedding', (dialect) => {
       assert.equal(s.samples.get('fleet_http_requests_total{method="GET",route="/v1/vehicles",status_code="503"}'), shed);
     }));
 
-  test('the in-flight ceiling: the request past it is shed, the probes are not counted; freed when a request ends or its client goes', () =>
+  test('the in-flight ceiling: the request past it is shed, the probes are not counted, nor a slow upload; freed when a request ends or its client goes', () =>
     withApp(dialect, { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_IN_FLIGHT_REQUESTS: '2' }, async (t) => {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
       const get = async (path: string, headers: Record<string, string> = t.company.headers) => {
-        const res = await fetch(`${url}${path}`, { headers, signal: AbortSignal.timeout(5000) });
+        const res = await fetch(`${url}${path}`, { headers, signal: AbortSignal.timeout(10_000) });
         return { status: res.status, body: await res.text(), retryAfter: res.headers.get('retry-after') };
       };
-      const finished = pendingUpload(url, t.company.apiKey, '{"number":"T-7"}');
-      const abandoned = pendingUpload(url, t.company.apiKey, '{"number":"T-8"}');
+      assert.equal((await get('/v1/vehicles')).status, 200, 'the API key is looked up and cached');
+      const upload = pendingUpload(url, t.company.apiKey, '{"number":"T-7"}');
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(t.app.loadShedding.inFlight(), 0, 'a request still sending its body is not counted');
+
+      const release = await holdDatabase(t);
+      const waiting = request(`${url}/v1/vehicles?per_page=10`, { headers: t.company.headers });
+      const waitingAnswer = answerOf(waiting);
+      waiting.end();
+      const abandoned = request(`${url}/v1/vehicles?per_page=11`, { headers: t.company.headers });
+      abandoned.on('error', () => {});
+      abandoned.end();
       await until('two requests in flight', async () => t.app.loadShedding.inFlight(), (n) => n === 2);
 
-      assert.deepEqual(await get('/v1/vehicles'), { status: 503, body: OVERLOADED, retryAfter: '1' });
+      assert.deepEqual(await get('/v1/vehicles?per_page=12'), { status: 503, body: OVERLOADED, retryAfter: '1' });
       assert.deepEqual(await get('/healthz', {}), { status: 200, body: '{"status":"ok"}', retryAfter: null });
-      assert.deepEqual(await get('/readyz', {}), { status: 200, body: '{"status":"ready"}', retryAfter: null });
       let s = await scrape(t.app);
+      assert.equal(s.status, 200);
       assert.equal(s.samples.get('fleet_http_requests_in_flight'), 2);
       assert.equal(s.samples.get('fleet_load_shedding{reason="in_flight"}'), 1);
       assert.equal(s.samples.get('fleet_load_shed_requests_total{reason="in_flight"}'), 1);
       assert.equal(s.samples.get('fleet_load_shed_requests_total{reason="event_loop_delay"}'), 0);
 
-      finished.req.end('{"number":"T-7"}'.slice(5));
-      const created = await finished.answer;
+      abandoned.destroy();
+      await until('the abandoned request released', async () => t.app.loadShedding.inFlight(), (n) => n === 1);
+      await release();
+      const answered = await waitingAnswer;
+      assert.equal(answered.status, 200);
+      upload.req.end('{"number":"T-7"}'.slice(5));
+      const created = await upload.answer;
       assert.equal(created.status, 201);
       assert.equal(JSON.parse(created.body).vehicle.number, 'T-7');
-      abandoned.answer.catch(() => {});
-      abandoned.req.destroy();
-      await until('both released', async () => t.app.loadShedding.inFlight(), (n) => n === 0);
+      await until('all released', async () => t.app.loadShedding.inFlight(), (n) => n === 0);
 
-      const list = await get('/v1/vehicles');
+      assert.deepEqual(await get('/readyz', {}), { status: 200, body: '{"status":"ready"}', retryAfter: null });
+      const list = await get('/v1/vehicles?per_page=12');
       assert.equal(list.status, 200);
       assert.deepEqual(JSON.parse(list.body).vehicles.map((v: { vehicle: { number: string } }) => v.vehicle.number), ['T-7']);
       s = await scrape(t.app);
