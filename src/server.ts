@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { warmGeography } from './telemetry/geocode/warm.js';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { demoBanner, seedDemo } from './demo/seed.js';
 import { startDemoSimulation } from './sim/demo.js';
@@ -50,6 +51,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   try {
     if (opts.demo) demo = await seedDemo(app.db);
+    warmGeography();
     await app.listen({ host: config.host, port: config.port });
     if (config.webhooks.worker) app.webhooks.start();
     url = urlOf(app.server.address());
