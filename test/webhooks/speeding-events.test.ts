@@ -10,6 +10,7 @@ import { eachDialect } from '../helper.js';
 import { haversineM } from '../../src/telemetry/units.js';
 import { at, login, rig, send, track, type Rig } from '../telemetry/fixtures.js';
 import { registerHook, useHookSuite } from './helper.js';
+import { lowestSpeed, performanceMembers } from './performance-fixtures.js';
 
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;
 const PERF = ['driver_performance_event_created', 'driver_performance_event_updated', 'speeding_event_created', 'speeding_event_updated'];
@@ -101,9 +102,11 @@ eachDialect('speeding event webhooks', (dialect) => {
     // The driver performance event's wire body under its own actions. At 60 s, as above.
     const at60 = { m_gps_lat: [39.8, 39.8], m_gps_lon: [-89.65, lonAt(60)], m_gps_heading: [90, 90], m_gps_spd: [125, 125], m_veh_spd: [125, 125] };
     assert.deepEqual(perfCreated, {
-      action: 'driver_performance_event_created', ...speeding, end_time: w(60), duration: 60, end_speed: 125, ...at60, ...extra, max_speed: 125,
+      action: 'driver_performance_event_created', ...speeding, end_time: w(60), duration: 60, end_speed: 125, ...at60, ...performanceMembers(v, { type: 'speeding', max: 125, min: 125, severity: 'low' }),
     });
-    assert.deepEqual(perfUpdated, { action: 'driver_performance_event_updated', ...speeding, ...extra, max_speed: 130 });
+    assert.deepEqual(perfUpdated, {
+      action: 'driver_performance_event_updated', ...speeding, ...performanceMembers(v, { type: 'speeding', max: 130, min: lowestSpeed(speeding), severity: 'medium' }),
+    });
 
     // Subscribed to all four: the speeding event's lane in recording order; the hard brake only once.
     const got = bodies(all);

@@ -12,6 +12,7 @@ import { provisionDevice } from '../../src/domain/devices/service.js';
 import { pointId } from '../../src/telemetry/point-id.js';
 import { at, login, post, rig, send, track, type Rig } from '../telemetry/fixtures.js';
 import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { lowestSpeed, performanceMembers } from './performance-fixtures.js';
 
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -99,10 +100,10 @@ eachDialect('telemetry webhooks', (dialect) => {
     await t.run();
     const [created] = r.deliveries(hook.path).map((d) => d.body);
     const list = async () => (await t.call({ method: 'GET', url: `/v1/driver_performance_events?vehicle_ids=${v.vehicle.id}` })).body.driver_performance_events;
-    // The REST object (driver, vehicle and ELD device as objects), plus the ids and max_speed (wire-format §7.6).
+    // The REST object (driver, vehicle and ELD device as objects), plus the ids and the real body's members (wire-format §7.6).
     const [item] = await list();
-    const extra = { driver_id: v.driver.id, vehicle_id: v.vehicle.id, eld_device_id: v.device.id };
-    assert.deepEqual(created, { action: 'driver_performance_event_created', ...item.driver_performance_event, ...extra, max_speed: 125 });
+    const p = item.driver_performance_event;
+    assert.deepEqual(created, { action: 'driver_performance_event_created', ...p, ...performanceMembers(v, { type: 'speeding', max: 125, min: lowestSpeed(p), severity: 'low' }) });
     assert.deepEqual([created.type, created.start_time, created.end_time, created.duration, created.coaching_status], ['speeding', w(0), w(60), 60, 'pending_review']);
     assert.deepEqual([created.driver.id, created.vehicle.id, created.vehicle.vin, created.eld_device.id], [v.driver.id, v.vehicle.id, v.vehicle.vin, v.device.id]);
 
@@ -115,7 +116,8 @@ eachDialect('telemetry webhooks', (dialect) => {
     assert.equal(rows.length, 1);
     assert.equal(rows[0].driver_performance_event.id, created.id);
     assert.equal(rows[0].driver_performance_event.end_time, w(130));
-    assert.deepEqual(bodies[1], { action: 'driver_performance_event_updated', ...rows[0].driver_performance_event, ...extra, max_speed: 130 });
+    const q = rows[0].driver_performance_event;
+    assert.deepEqual(bodies[1], { action: 'driver_performance_event_updated', ...q, ...performanceMembers(v, { type: 'speeding', max: 130, min: lowestSpeed(q), severity: 'medium' }) });
     // Later fixes under the limit change nothing, so nothing more is announced.
     await send(t as never, v, [...track({ fromS: 200, toS: 210, kph: 90, lon: -89.5 })]);
     await t.run();

@@ -8,9 +8,10 @@
 import { sql, type Selectable } from 'kysely';
 import { fromBool, toIso, wireTime } from '../../storage/values.js';
 import { describePlace } from '../geocode/places.js';
-import { loadEmbeds, rounded } from '../../http/wire/telemetry-common.js';
+import { loadEmbeds } from '../../http/wire/telemetry-common.js';
 import { faultCode, geofenceEvent, performanceEvent, visitDuration } from '../../http/wire/telemetry-events.js';
 import { speedingEvent } from '../../http/wire/speeding-event.js';
+import { performanceWebhookMembers } from '../../http/wire/performance-webhook.js';
 import type { Output } from '../processors/types.js';
 import type { FaultCodesTable } from './tables.js';
 import type { Trx } from './tx.js';
@@ -31,11 +32,14 @@ export async function faultBody(trx: Trx, saved: Selectable<FaultCodesTable>, ev
     : { ...body, closed_at: wireTime(saved.closed_at), cleared: fromBool(saved.cleared) };
 }
 
-/** A driver performance event as `GET /v1/driver_performance_events` shows it, with the ids and `max_speed` (§7.6). */
+/**
+ * A driver performance event as `GET /v1/driver_performance_events` shows it, with the ids and the
+ * members of the real body (§7.6; performance-webhook.ts).
+ */
 export async function performanceBody(trx: Trx, id: number) {
   const row = await trx.selectFrom('driver_performance_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.driver_id], vehicles: [row.vehicle_id], devices: [row.device_id] });
-  return { ...performanceEvent(row, e), driver_id: row.driver_id, vehicle_id: row.vehicle_id, eld_device_id: row.device_id, max_speed: rounded(row.max_speed_kph) };
+  return { ...performanceEvent(row, e), driver_id: row.driver_id, vehicle_id: row.vehicle_id, eld_device_id: row.device_id, ...performanceWebhookMembers(row, e) };
 }
 
 /** A speeding event as `GET /v1/speeding_events` shows it, with the ids (docs/webhooks.md). */
