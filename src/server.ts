@@ -46,12 +46,14 @@ export function urlOf(addr: AddressInfo | string | null): string {
 
 export async function serve(config: Config, opts: ServeOptions = {}): Promise<RunningServer> {
   const out = opts.out ?? ((text: string) => void process.stdout.write(text));
+  // Before the app exists, so this stretch of CPU is neither a lagging event loop to the load
+  // shedder's sampler nor a wait for a request.
+  warmGeography();
   const app = await buildApp(config);
   let url: string;
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   try {
     if (opts.demo) demo = await seedDemo(app.db);
-    warmGeography();
     await app.listen({ host: config.host, port: config.port });
     if (config.webhooks.worker) app.webhooks.start();
     url = urlOf(app.server.address());

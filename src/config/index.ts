@@ -9,6 +9,7 @@ import { whole } from './env.js';
 import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
 import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
 import { limitsConfig, type LimitsConfig } from '../limits/settings.js';
+import { failurePolicy, type FailurePolicy } from '../limits/failures.js';
 import { opsConfig, type OpsConfig } from '../ops/config.js';
 import { sheddingConfig, type SheddingConfig } from '../ops/shedding-config.js';
 
@@ -61,12 +62,8 @@ export interface Config {
    * same value (32+ characters) on every node behind a load balancer.
    */
   cookieSecret: string;
-  /** Sign-in and token endpoint: the window over which failed attempts are counted, seconds. */
-  authRateWindowS: number;
-  /** Failed attempts allowed per account (sign-in email) or per OAuth client within the window. */
-  authMaxFailuresPerAccount: number;
-  /** Failed attempts allowed per client IP address within the window. */
-  authMaxFailuresPerIp: number;
+  /** Failed sign-ins and OAuth client authentications: windows, limits, known addresses (AUTH_*; docs/rate-limits.md). */
+  authFailures: FailurePolicy;
   /**
    * Folder of the local-disk blob store (document files). Default: `blobs` next to the database file
    * for `sqlite:<path>`, a folder under the system temp folder for `sqlite::memory:`, else `./data/blobs`.
@@ -177,9 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     oauthTokenCacheSize: whole(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000, configError),
     webSessionTtlS: whole(env, 'WEB_SESSION_TTL_S', 43_200, 60, 2_592_000, configError),
     cookieSecret: cookieSecret(env),
-    authRateWindowS: whole(env, 'AUTH_RATE_WINDOW_S', 900, 1, 86_400, configError),
-    authMaxFailuresPerAccount: whole(env, 'AUTH_MAX_FAILURES_PER_ACCOUNT', 10, 1, 1_000_000, configError),
-    authMaxFailuresPerIp: whole(env, 'AUTH_MAX_FAILURES_PER_IP', 100, 1, 1_000_000, configError),
+    authFailures: failurePolicy(env, configError),
     blobDir: blobDir(env, databaseUrl),
     documentMaxBytes: whole(env, 'DOCUMENT_MAX_BYTES', 10_485_760, 1, 1_073_741_824, configError),
     documentContentTypes: contentTypes(env),
