@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: load scenarios against the real app, as ratios of a bare Fastify baseline measured
- * in the same run with the same autocannon settings. See bench/README.md.
+ * in the same run with the same load settings, and as server CPU per request against the baseline's. See bench/README.md.
  *
  * Environment (all optional):
  *   BENCH_DURATION_S     measured seconds per scenario and per baseline run (default 10)
  *   BENCH_WARMUP_S       discarded warm-up seconds before each measurement (default 2)
  *   BENCH_CONNECTIONS    concurrent HTTP connections (default 10)
+ *   BENCH_CLIENTS        load-generating client processes, the connections shared out (default 1)
  *   BENCH_SCENARIOS      comma-separated scenario names (default: every file in bench/scenarios/)
  *   BENCH_POSTGRES_URL   also run on PostgreSQL (falls back to TEST_POSTGRES_URL)
  *   BENCH_NODES          node counts to measure, comma-separated (default "1,2": every scenario on one
@@ -19,12 +20,12 @@
 import { join } from 'node:path';
 import { openDb } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
-import { loadScenarios, type Scenario } from './lib/scenario.js';
+import { loadScenarios, type LoadedScenario } from './lib/scenario.js';
 import { benchCompany } from './lib/fleet.js';
 import { measure, waitForQuiet, type LoadSettings } from './lib/load.js';
 import { PROFILE_DIR, running, startServer, type ServerProcess } from './lib/server-process.js';
 import { postgresBaseUrl, postgresDatabase, redact, sqliteDatabase, type BenchDatabase } from './lib/databases.js';
-import { baselineSummary, formatReport, machine, writeReport, type Report, type ScenarioResult } from './lib/report.js';
+import { baselineSummary, formatReport, machine, verdicts, writeReport, type Report, type ScenarioResult } from './lib/report.js';
 
 function intEnv(name: string, def: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -38,6 +39,7 @@ const settings: LoadSettings = {
   durationS: intEnv('BENCH_DURATION_S', 10, 1, 600),
   warmupS: intEnv('BENCH_WARMUP_S', 2, 0, 60),
   connections: intEnv('BENCH_CONNECTIONS', 10, 1, 1000),
+  clients: intEnv('BENCH_CLIENTS', 1, 1, 16),
 };
 const quietWaitS = intEnv('BENCH_QUIET_WAIT_S', 0, 0, 3600);
 const nodeCounts = (process.env.BENCH_NODES || '1,2').split(',').map((x) => {
@@ -62,12 +64,12 @@ async function cleanup() {
 }
 
 interface Prepared {
-  scenario: Scenario;
+  scenario: LoadedScenario;
   state: unknown;
   apiKey: string;
 }
 
-async function seed(database: BenchDatabase, scenarios: Scenario[]): Promise<Prepared[]> {
+async function seed(database: BenchDatabase, scenarios: LoadedScenario[]): Promise<Prepared[]> {
   const db = openDb(database.url, { poolSize: 2 });
   try {
     await migrateToLatest(db);
@@ -93,11 +95,15 @@ async function runScenario(apps: ServerProcess[], baseline: ServerProcess, p: Pr
   const { scenario } = p;
   const app = apps[0]!;
   const tag = `${scenario.name}-${kind}${apps.length > 1 ? `-${apps.length}nodes` : ''}`;
-  const base = { scenario: scenario.name, database: kind, nodes: apps.length, target: scenario.target ?? null, ratio: null, load: null, baseline: null };
+  const base = {
+    scenario: scenario.name, database: kind, nodes: apps.length, target: scenario.target ?? null,
+    ratio: null, cpu_ratio: null, cpu_target_us: null, cpu_status: null, client_bound: false, load: null, baseline: null,
+  };
   try {
-    const next = scenario.requests(p.state);
     const headers = { 'x-api-key': p.apiKey };
-    const first = next();
+    // The runner sends the first request itself, checked by the scenario; the clients carry on the
+    // scenario's sequence from the state that leaves (one-use values are never sent twice).
+    const first = scenario.requests(p.state)();
     const res = await fetch(app.url + first.path, {
       method: first.method ?? 'GET',
       headers: { ...headers, ...first.headers, ...(first.body ? { 'content-type': 'application/json' } : {}) },
@@ -113,17 +119,17 @@ async function runScenario(apps: ServerProcess[], baseline: ServerProcess, p: Pr
     const each = `${settings.warmupS} s warm-up + ${settings.durationS} s measured`;
     const where = `${scenario.name} [${kind}, ${apps.length} node${apps.length > 1 ? 's' : ''}]`;
     log(`${where}: paired baseline, ${each}`);
-    const pair = await measure(baseline, () => ({ path: '/' }), {}, settings, profiled(baseline, `baseline-${tag}`));
+    const pair = (await measure(baseline, { fixed: { path: '/' } }, {}, settings, profiled(baseline, `baseline-${tag}`))).load;
     log(`${where}: ${each}`);
-    const load = await measure(apps, next, headers, settings, profiled(app, tag));
+    const run = await measure(apps, { file: scenario.file, state: p.state }, headers, settings, profiled(app, tag));
+    p.state = run.state;
+    const load = run.load;
     const bad = load.non2xx + load.errors + load.timeouts;
     if (bad > 0) {
-      const error = `${load.non2xx} non-2xx, ${load.errors} errors, ${load.timeouts} timeouts`;
+      const error = `${load.non2xx} non-2xx ${JSON.stringify(load.statuses)}, ${load.errors} errors, ${load.timeouts} timeouts`;
       return { ...base, status: 'ERROR', load, baseline: pair, error };
     }
-    const ratio = Math.round((load.rps / pair.rps) * 10_000) / 10_000;
-    const status = scenario.target === undefined ? 'INFO' : ratio >= scenario.target ? 'PASS' : 'MISS';
-    return { ...base, status, ratio, load, baseline: pair };
+    return { ...base, ...verdicts(scenario.target, load, pair), load, baseline: pair };
   } catch (err) {
     return { ...base, status: 'ERROR', error: (err as Error).message };
   }
@@ -172,7 +178,7 @@ async function main(): Promise<number> {
     await baseline.stop();
   }
 
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_SCENARIOS', 'BENCH_NODES', 'BENCH_QUIET_WAIT_S', 'BENCH_POSTGRES_URL']
+  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_CLIENTS', 'BENCH_SCENARIOS', 'BENCH_NODES', 'BENCH_QUIET_WAIT_S', 'BENCH_POSTGRES_URL']
     .filter((k) => process.env[k])
     .map((k) => `${k}=${k === 'BENCH_POSTGRES_URL' ? redact(process.env[k]!) : process.env[k]}`);
   const report: Report = {

@@ -1,17 +1,23 @@
 /**
- * One load measurement with autocannon: a warm-up run (discarded) then the measured run, both with
- * the same connections and a bounded duration. Latency percentiles are computed from every response's
- * own timing (autocannon's histogram rounds to whole milliseconds, too coarse for sub-ms requests).
- * Also samples the server process's CPU time from /proc, to report CPU per request.
+ * One load measurement: a warm-up run (discarded) then the measured run, both with the same
+ * connections and a bounded duration, from client processes of their own (bench/client.ts). Latency
+ * percentiles are computed from every 2xx answer's own timing. Samples the CPU time of the server
+ * process(es), of PostgreSQL and of the whole machine from /proc, and each client's own CPU, to report
+ * CPU per request and to tell a client-bound run.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import autocannon, { type Instance, type Request } from 'autocannon';
+import { startClients } from './clients.js';
 import type { BenchRequest } from './scenario.js';
+
+/** A client process above this share of one core during a run sets the pace itself: the run is client-bound. */
+export const CLIENT_BOUND_PCT = 80;
 
 export interface LoadSettings {
   durationS: number;
   warmupS: number;
   connections: number;
+  /** Client processes generating the load (the connections are shared out between them). */
+  clients: number;
 }
 
 export interface LoadResult {
@@ -19,6 +25,8 @@ export interface LoadResult {
   rps: number;
   latency_ms: { mean: number; p50: number; p90: number; p99: number; max: number };
   non2xx: number;
+  /** Non-2xx answers by status. */
+  statuses: Record<string, number>;
   errors: number;
   timeouts: number;
   /** Server process CPU (user + system) per request, microseconds; null where /proc is missing. */
@@ -31,8 +39,17 @@ export interface LoadResult {
   server_peak_rss_mb: number | null;
   /** Server processes that took the load. */
   nodes: number;
-  /** CPU used during the run by the load generator (this process) and by PostgreSQL, % of one core. */
+  /** Client processes that generated the load. */
+  client_processes: number;
+  /** CPU used during the run by the client processes together, % of one core. */
   client_cpu_pct: number;
+  /** The busiest client process's CPU, % of one core. */
+  client_max_cpu_pct: number;
+  /** The clients' CPU per request, microseconds. */
+  client_cpu_us_per_req: number | null;
+  /** A client process used more than CLIENT_BOUND_PCT % of a core: the client, not the server, may have set the pace. */
+  client_bound: boolean;
+  /** CPU used during the run by PostgreSQL, % of one core. */
   postgres_cpu_pct: number | null;
   /**
    * CPU used by everything else on the machine during the run, % of one core. Above ~10 % the
@@ -115,124 +132,115 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 
-/** Turns a per-request generator into autocannon's `requests`; every request goes through it. */
-function requestsOf(next: () => BenchRequest, headers: Record<string, string>): Request[] {
-  return [
-    {
-      method: 'GET',
-      path: '/',
-      setupRequest: (req) => {
-        const r = next();
-        return { ...req, method: r.method ?? 'GET', path: r.path, headers: { ...headers, ...r.headers }, body: r.body };
-      },
-    },
-  ];
+/** What the clients send: one fixed request (the baseline), or a scenario's generator over its state. */
+export type RequestSource = { fixed: BenchRequest } | { file: string; state: unknown };
+
+export interface Phase {
+  ok: number;
+  non2xx: number;
+  statuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  latencies: Float64Array;
+  elapsedS: number;
+  cpuS: number;
 }
 
-function cannon(url: string, durationS: number, connections: number, requests: Request[], onLatency?: (ms: number) => void): Instance {
-  const instance = autocannon({
-    url,
-    connections,
-    duration: durationS,
-    pipelining: 1,
-    timeout: 10,
-    requests,
-    renderProgressBar: false,
-    renderResultsTable: false,
-    renderLatencyTable: false,
-  });
-  if (onLatency) {
-    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (status >= 200 && status < 300) onLatency(ms);
-    });
+/** Concatenates the clients' latencies. */
+function merged(parts: Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((a, p) => a + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
   }
-  return instance;
+  return out;
 }
 
 /**
  * Loads one server, or several at once (the connections are shared out between them, as a load
- * balancer would); throughput, latencies and CPU are totals over all of them.
+ * balancer would), from `s.clients` client processes (the connections shared out between those too);
+ * throughput, latencies and CPU are totals over all of them. Answers the result and the scenario's
+ * state after the run (a generator that hands out one-use values must not repeat them next time).
  */
 export async function measure(
   targets: Target | Target[],
-  next: () => BenchRequest,
+  source: RequestSource,
   headers: Record<string, string>,
   s: LoadSettings,
   /** Called right before and after the measured run (not the warm-up), e.g. to profile it. */
   around?: { start(): Promise<void>; stop(): Promise<void> },
-): Promise<LoadResult> {
+): Promise<{ load: LoadResult; state: unknown }> {
   const nodes = Array.isArray(targets) ? targets : [targets];
-  const share = (i: number) => Math.floor(s.connections / nodes.length) + (i < s.connections % nodes.length ? 1 : 0);
-  const all = (durationS: number, onLatency?: (ms: number) => void) =>
-    Promise.all(nodes.map((t, i) => cannon(t.url, durationS, Math.max(1, share(i)), requestsOf(next, headers), onLatency)));
+  const clients = await startClients(nodes, source, headers, s);
   const serverTicks = () => {
     const ticks = nodes.map((t) => cpuTicks(t.pid));
     return ticks.some((x) => x === null) ? null : (ticks as number[]).reduce((a, b) => a + b, 0);
   };
-  if (s.warmupS > 0) await all(s.warmupS);
+  try {
+    if (s.warmupS > 0) await clients.phase(s.warmupS, false);
+    await around?.start();
+    const cpu0 = serverTicks();
+    const busy0 = machineBusyTicks();
+    const pg0 = busy0 === null ? 0 : postgresTicks();
+    const self0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    const runs = await clients.phase(s.durationS, true);
+    const elapsedS = Number(process.hrtime.bigint() - t0) / 1e9;
+    const self = process.cpuUsage(self0);
+    const cpu1 = serverTicks();
+    const busy1 = machineBusyTicks();
+    const pgS = busy0 === null ? null : Math.max(0, postgresTicks() - pg0) / TICKS_PER_S;
+    await around?.stop();
+    const state = await clients.finish();
 
-  let lat = new Float64Array(1 << 16);
-  let n = 0;
-  const record = (ms: number) => {
-    if (n === lat.length) {
-      const bigger = new Float64Array(lat.length * 2);
-      bigger.set(lat);
-      lat = bigger;
-    }
-    lat[n++] = ms;
-  };
-  await around?.start();
-  const cpu0 = serverTicks();
-  const busy0 = machineBusyTicks();
-  const pg0 = busy0 === null ? 0 : postgresTicks();
-  const self0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  const runs = await all(s.durationS, record);
-  const res = {
-    '2xx': runs.reduce((a, r) => a + r['2xx'], 0),
-    non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
-    errors: runs.reduce((a, r) => a + r.errors, 0),
-    timeouts: runs.reduce((a, r) => a + r.timeouts, 0),
-    rps: runs.reduce((a, r) => a + r.requests.average, 0),
-  };
-  const elapsedS = Number(process.hrtime.bigint() - t0) / 1e9;
-  const self = process.cpuUsage(self0);
-  const cpu1 = serverTicks();
-  const busy1 = machineBusyTicks();
-  const pgS = busy0 === null ? null : Math.max(0, postgresTicks() - pg0) / TICKS_PER_S;
-  await around?.stop();
-
-  const sorted = lat.subarray(0, n).sort();
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += sorted[i]!;
-  const total = res['2xx'] + res.non2xx;
-  const cpuS = cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / TICKS_PER_S;
-  const clientS = (self.user + self.system) / 1e6;
-  const busyS = busy0 === null || busy1 === null ? null : (busy1 - busy0) / TICKS_PER_S;
-  const otherS = busyS === null || cpuS === null ? null : Math.max(0, busyS - cpuS - clientS - (pgS ?? 0));
-  const pctOf = (x: number | null) => (x === null ? null : round((x / elapsedS) * 100, 0));
-  return {
-    requests: total,
-    rps: round(res.rps, 1),
-    latency_ms: {
-      mean: round(n ? sum / n : 0),
-      p50: round(percentile(sorted, 50)),
-      p90: round(percentile(sorted, 90)),
-      p99: round(percentile(sorted, 99)),
-      max: round(n ? sorted[n - 1]! : 0),
-    },
-    non2xx: res.non2xx,
-    errors: res.errors,
-    timeouts: res.timeouts,
-    server_cpu_us_per_req: cpuS === null || total === 0 ? null : round((cpuS * 1e6) / total, 0),
-    server_cpu_pct: pctOf(cpuS),
-    server_rss_mb: largest(nodes.map((t) => statusMb(t.pid, 'VmRSS'))),
-    server_peak_rss_mb: largest(nodes.map((t) => statusMb(t.pid, 'VmHWM'))),
-    nodes: nodes.length,
-    client_cpu_pct: pctOf(clientS)!,
-    postgres_cpu_pct: pctOf(pgS),
-    other_cpu_pct: pctOf(otherS),
-  };
+    const sum = (k: 'ok' | 'non2xx' | 'errors' | 'timeouts') => runs.reduce((a, r) => a + r[k], 0);
+    const sorted = merged(runs.map((r) => r.latencies)).sort();
+    const n = sorted.length;
+    let latSum = 0;
+    for (let i = 0; i < n; i++) latSum += sorted[i]!;
+    const total = sum('ok') + sum('non2xx');
+    const cpuS = cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / TICKS_PER_S;
+    const clientS = runs.reduce((a, r) => a + r.cpuS, 0);
+    const runnerS = (self.user + self.system) / 1e6;
+    const busyS = busy0 === null || busy1 === null ? null : (busy1 - busy0) / TICKS_PER_S;
+    const otherS = busyS === null || cpuS === null ? null : Math.max(0, busyS - cpuS - clientS - runnerS - (pgS ?? 0));
+    const pctOf = (x: number | null) => (x === null ? null : round((x / elapsedS) * 100, 0));
+    const clientMax = Math.max(...runs.map((r) => round((r.cpuS / r.elapsedS) * 100, 0)));
+    const load: LoadResult = {
+      requests: total,
+      rps: round(runs.reduce((a, r) => a + (r.ok + r.non2xx) / r.elapsedS, 0), 1),
+      latency_ms: {
+        mean: round(n ? latSum / n : 0),
+        p50: round(percentile(sorted, 50)),
+        p90: round(percentile(sorted, 90)),
+        p99: round(percentile(sorted, 99)),
+        max: round(n ? sorted[n - 1]! : 0),
+      },
+      non2xx: sum('non2xx'),
+      statuses: runs.reduce<Record<string, number>>((a, r) => {
+        for (const [k, v] of Object.entries(r.statuses)) a[k] = (a[k] ?? 0) + v;
+        return a;
+      }, {}),
+      errors: sum('errors'),
+      timeouts: sum('timeouts'),
+      server_cpu_us_per_req: cpuS === null || total === 0 ? null : round((cpuS * 1e6) / total, 0),
+      server_cpu_pct: pctOf(cpuS),
+      server_rss_mb: largest(nodes.map((t) => statusMb(t.pid, 'VmRSS'))),
+      server_peak_rss_mb: largest(nodes.map((t) => statusMb(t.pid, 'VmHWM'))),
+      nodes: nodes.length,
+      client_processes: runs.length,
+      client_cpu_pct: pctOf(clientS)!,
+      client_max_cpu_pct: clientMax,
+      client_cpu_us_per_req: total === 0 ? null : round((clientS * 1e6) / total, 1),
+      client_bound: clientMax > CLIENT_BOUND_PCT,
+      postgres_cpu_pct: pctOf(pgS),
+      other_cpu_pct: pctOf(otherS),
+    };
+    return { load, state };
+  } finally {
+    await clients.stop();
+  }
 }
 
 /**

@@ -46,16 +46,20 @@ export function defineScenario<S>(s: Scenario<S>): Scenario<S> {
 
 const SCENARIO_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'scenarios');
 
+/** A scenario with the file it came from (the client processes import it to make the requests). */
+export type LoadedScenario = Scenario & { file: string };
+
 /** Every scenario in bench/scenarios/, sorted by name, optionally filtered by a comma-separated list. */
-export async function loadScenarios(only?: string): Promise<Scenario[]> {
+export async function loadScenarios(only?: string): Promise<LoadedScenario[]> {
   const files = readdirSync(SCENARIO_DIR)
     .filter((f) => f.endsWith('.ts') && !f.startsWith('_') && !f.endsWith('.d.ts'))
     .sort();
-  const all: Scenario[] = [];
+  const all: LoadedScenario[] = [];
   for (const f of files) {
-    const mod = (await import(pathToFileURL(join(SCENARIO_DIR, f)).href)) as { default?: Scenario };
+    const file = join(SCENARIO_DIR, f);
+    const mod = (await import(pathToFileURL(file).href)) as { default?: Scenario };
     if (!mod.default?.name) throw new Error(`bench/scenarios/${f} has no default-exported scenario`);
-    all.push(mod.default);
+    all.push({ ...mod.default, file });
   }
   const names = new Set(all.map((s) => s.name));
   if (names.size !== all.length) throw new Error('two scenarios share a name');
