@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
+import { TEST_ENV } from './test-env.js';
 import { MIGRATIONS } from '../src/storage/migrate.js';
 import { dialects, freshDatabase, type Dialect } from './helper.js';
 
@@ -66,7 +67,7 @@ async function ok(args: string[], env: Record<string, string>): Promise<unknown>
 }
 
 async function withApp<T>(url: string, fn: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<T>): Promise<T> {
-  const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }));
+  const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent' }));
   try {
     return await fn(app);
   } finally {

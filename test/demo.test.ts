@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
+import { TEST_ENV } from './test-env.js';
 import { openDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { verifyPassword } from '../src/auth/secrets.js';
@@ -83,7 +84,7 @@ async function count(db: Db, table: 'companies' | 'users' | 'vehicles' | 'groups
 eachDialect('demo seed', (dialect) => {
   it('seeds an empty database with the fleet and an API key that works, and never seeds twice', async () => {
     const database = await freshDatabase(dialect);
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
+    const config = loadConfig({ ...TEST_ENV, DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
     const db = openDb(config.databaseUrl, { poolSize: 4 });
     let app: Awaited<ReturnType<typeof buildApp>> | undefined;
     try {

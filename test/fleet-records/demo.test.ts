@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { eachDialect, freshDatabase } from '../helper.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { openDb } from '../../src/storage/db.js';
 import { seedDemo } from '../../src/demo/seed.js';
 
@@ -11,7 +12,7 @@ eachDialect('assets and inspection reports demo data', (dialect) => {
   test('trailers with external ids and a week of pre-trip reports in every status', async () => {
     const database = await freshDatabase(dialect);
     const db = openDb(database.url, { poolSize: 2 });
-    const app = await buildApp(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), { db });
+    const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), { db });
     try {
       const demo = await seedDemo(db, { password: 'demo-password-1' });
       assert.ok(demo.created);

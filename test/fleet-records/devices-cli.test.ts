@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { openDb } from '../../src/storage/db.js';
 import { authenticateDevice } from '../../src/domain/devices/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
@@ -47,7 +48,7 @@ for (const dialect of dialects()) {
         assert.equal((await fleet(['company', 'create', '--name', 'Acme', '--json'], env)).code, 0);
         assert.equal((await fleet(['company', 'create', '--name', 'Other', '--json'], env)).code, 0);
         // Vehicles through the API, as an operator's integration would.
-        const app = await buildApp(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }));
+        const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: database.url, LOG_LEVEL: 'silent' }));
         try {
           for (const [company, number] of [[1, 'T-1'], [1, 'T-2'], [2, 'X-1']] as const) {
             const key = await createApiKey(app.db, company, 'setup');

@@ -4,13 +4,14 @@ import { test } from 'node:test';
 import { eachDialect, freshDatabase } from '../helper.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { openDb } from '../../src/storage/db.js';
 
 eachDialect('readiness', (dialect) => {
   test('with the database gone, /readyz is 503 and /healthz still 200', async () => {
     const database = await freshDatabase(dialect);
     const db = openDb(database.url, { poolSize: 2 });
-    const app = await buildApp(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), { db });
+    const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: database.url, LOG_LEVEL: 'silent' }), { db });
     try {
       assert.deepEqual((await app.inject({ url: '/readyz' })).json(), { status: 'ready' });
       await db.close();

@@ -17,6 +17,7 @@ import { MemoryStore } from '../../src/limits/memory-store.js';
 import { RedisStore, limitsRedisClient } from '../../src/limits/redis-store.js';
 import type { LimitStore } from '../../src/limits/store.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { buildApp } from '../../src/app.js';
 import { createVehicle } from '../../src/domain/vehicles/service.js';
 import { dialects, makeApp, type TestApp } from '../helper.js';
@@ -211,7 +212,7 @@ for (const dialect of dialects()) {
 
       if (backing === 'redis') {
         test('two app nodes on one database and one Redis share the slots', async () => {
-          const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ...redis.env });
+          const config = loadConfig({ ...TEST_ENV, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ...redis.env });
           const second = await buildApp(config, { db: t.db, skipMigrations: true });
           try {
             const running = [];

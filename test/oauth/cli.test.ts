@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { openDb } from '../../src/storage/db.js';
 import { eachDialect, freshDatabase } from '../helper.js';
 import { Browser, REDIRECT, TestClock, api, authorize, exchange, type OAuthTestApp } from './helper.js';
@@ -51,7 +52,7 @@ eachDialect('oauth CLI', (dialect) => {
     const database = await freshDatabase(dialect);
     url = dialect === 'sqlite' ? `sqlite:${join(TMP, 'fleet.db')}` : database.url;
     drop = database.drop;
-    const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' });
+    const config = loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent' });
     const db = openDb(url, { poolSize: 2 });
     const clock = new TestClock();
     clock.now = Date.now();

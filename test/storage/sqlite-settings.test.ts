@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { buildApp } from '../../src/app.js';
 
 test('SQLITE_SYNCHRONOUS: full by default, normal when asked, a clear error otherwise; the server opens SQLite with it', async () => {
@@ -15,7 +16,7 @@ test('SQLITE_SYNCHRONOUS: full by default, normal when asked, a clear error othe
   try {
     // PRAGMA synchronous answers 2 for FULL and 1 for NORMAL.
     for (const [setting, level] of [[undefined, 2], ['normal', 1]] as const) {
-      const app = await buildApp(loadConfig({ DATABASE_URL: `sqlite:${join(dir, `${setting ?? 'default'}.db`)}`, LOG_LEVEL: 'silent', ...(setting ? { SQLITE_SYNCHRONOUS: setting } : {}) }));
+      const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: `sqlite:${join(dir, `${setting ?? 'default'}.db`)}`, LOG_LEVEL: 'silent', ...(setting ? { SQLITE_SYNCHRONOUS: setting } : {}) }));
       try {
         const conn = app.db.sqliteStatement!('PRAGMA synchronous');
         assert.deepEqual(conn.get(), { synchronous: level });

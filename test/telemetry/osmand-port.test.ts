@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { serve } from '../../src/server.js';
 
 const config = (osmandPort: number) =>
-  loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', OSMAND_PORT: String(osmandPort), WEBHOOK_WORKER: '0', TELEMETRY_SWEEP_MS: '0' });
+  loadConfig({ ...TEST_ENV, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', OSMAND_PORT: String(osmandPort), WEBHOOK_WORKER: '0', TELEMETRY_SWEEP_MS: '0' });
 
 test('a busy OSMAND_PORT stops the server from starting, naming the setting', async () => {
   const blocker = createServer();

@@ -9,6 +9,7 @@ import { createCompany } from '../../src/domain/companies/service.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { handleBatch } from '../../src/telemetry/store/batch.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { processVehicle } from '../../src/telemetry/store/process.js';
 import { at, derivedSnapshot, rig, send, settle, vehicleDay, T0, DERIVED_TABLES as TABLES, type Rig } from './fixtures.js';
 
@@ -60,7 +61,7 @@ test('fleet replay (CLI): every vehicle of a company, --from a day, --json; wron
     const company = await createCompany(db, { name: 'Replay Co' });
     const { id: vehicleId } = await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'R1', created_at: new Date().toISOString(), updated_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
     const device = await provisionDevice(db, { companyId: company.id }, { identifier: 'SN-REPLAY-1', vehicleId });
-    const cfg = loadConfig({ DATABASE_URL: url, TELEMETRY_REORDER_WINDOW_S: '0' }).telemetry;
+    const cfg = loadConfig({ ...TEST_ENV, DATABASE_URL: url, TELEMETRY_REORDER_WINDOW_S: '0' }).telemetry;
     const principal = { deviceId: device.id, companyId: company.id, kind: 'eld' as const, vehicleId, assetId: null, identifier: device.identifier };
     const records = vehicleDay(0).filter((x) => x.type !== 'driver').map((x, i) => ({ ...x, seq: i + 1 }));
     const res = await handleBatch(db, principal, 0, records, cfg);

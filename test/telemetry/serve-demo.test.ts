@@ -7,11 +7,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withSqliteFile } from '../helper.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { serve } from '../../src/server.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import type { Db } from '../../src/storage/db.js';
 
-const config = (url: string) => loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_WORKER: '0' });
+const config = (url: string) => loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_WORKER: '0' });
 
 async function served(url: string): Promise<{ text: string; close(): Promise<void> }> {
   let text = '';

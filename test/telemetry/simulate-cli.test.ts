@@ -5,6 +5,7 @@ import { runCli, withSqliteFile } from '../helper.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 
 test('fleet simulate: a bad --url exits 2, an unreachable server exits 1; no device is provisioned or revoked', async () => {
   await withSqliteFile(async (db, url) => {
@@ -28,7 +29,7 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
     const company = await createCompany(db, { name: 'Small Co' });
     const now = new Date().toISOString();
     await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now }).execute();
-    const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
+    const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const port = (app.server.address() as { port: number }).port;
@@ -52,7 +53,7 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
 
 test('fleet simulate: a server on another database refuses the devices; the run ends at once, exit 1, saying why', async () => {
   await withSqliteFile(async (serverDb, serverUrl) => {
-    const app = await buildApp(loadConfig({ DATABASE_URL: serverUrl, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
+    const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: serverUrl, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const port = (app.server.address() as { port: number }).port;

@@ -6,6 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config/index.js';
+import { TEST_ENV } from '../test-env.js';
 import { serve } from '../../src/server.js';
 import { outcomeOf } from '../../src/events/webhooks/outcome.js';
 import { dialects } from '../helper.js';
@@ -64,7 +65,7 @@ for (const dialect of dialects()) {
 describe('serve() and WEBHOOK_WORKER', () => {
   it('the server starts the worker when WEBHOOK_WORKER is on (the default) and not when it is 0', async () => {
     for (const [flag, running] of [['1', true], ['0', false]] as const) {
-      const config = loadConfig({ DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_WORKER: flag });
+      const config = loadConfig({ ...TEST_ENV, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_WORKER: flag });
       const s = await serve(config, { handleSignals: false, out: () => {} });
       try {
         assert.equal(s.app.webhooks.worker.isRunning, running);
