@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { TEST_ENV } from '../test-env.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +36,7 @@ describe('secrets in the access log', () => {
     const key = await createApiKey(db, company.id, 'test');
     await db.close();
     const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-      env: { ...process.env, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_WORKER: '0' },
+      env: { ...process.env, ...TEST_ENV, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_WORKER: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
