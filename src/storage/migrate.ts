@@ -23,6 +23,7 @@ import { vehicleAvailability } from './migrations/0019_vehicle_availability.js';
 import { formIds } from './migrations/0020_form_ids.js';
 import { loadDetails } from './migrations/0021_load_details.js';
 import { documentFields } from './migrations/0022_document_fields.js';
+import { externalIdsNotify } from './migrations/0023_external_ids_notify.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -51,6 +52,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0020_form_ids', formIds],
   ['0021_load_details', loadDetails],
   ['0022_document_fields', documentFields],
+  ['0023_external_ids_notify', externalIdsNotify],
 ];
 
 class InCodeProvider implements MigrationProvider {
