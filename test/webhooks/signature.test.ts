@@ -1,5 +1,5 @@
 /** Signatures (wire-format §7.5, R41): the two published vectors, offline and on the wire, and live deliveries. */
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { signatureSha1, signatureSha256, verifySha1, verifySha256 } from '../../src/events/webhooks/signature.js';
@@ -111,7 +111,7 @@ eachDialect('webhook signatures on the wire', (dialect) => {
   it('the signature header is spelled X-Kt-Webhook-Signature on the wire, in test deliveries and deliveries', async () => {
     const t = await current();
     const raw = await startRawReceiver();
-    after(() => raw.close());
+    try {
     const secret = 'd9d36bea41c44ae49d1bfc4a48ba2abe';
     const res = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url: `${raw.url}/php`, secret, actions: ['fault_code_closed', 'vehicle_upserted'] } });
     assert.equal(res.status, 201);
@@ -127,6 +127,9 @@ eachDialect('webhook signatures on the wire', (dialect) => {
       const signatures = r.lines.filter((l) => /^x-kt-webhook-signature:/i.test(l));
       assert.deepEqual(signatures, [`X-Kt-Webhook-Signature: ${signatureSha1(r.body, secret)}`]);
       assert.equal(r.lines.filter((l) => l.startsWith('X-Webhook-Signature-256: t=')).length, 1, 'the SHA-256 header stays');
+    }
+    } finally {
+      await raw.close();
     }
   });
 });
