@@ -51,9 +51,17 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
   // under-pressure reports Infinity for a sample in which its 10 ms timer never ran: the sampler fired
   // first after a block (the block lands in the next sample), or the app was still being built. That
   // is no measurement, so the last real one stands (0 before the first).
+  // The samples taken while the app was being built (migrations, indexes: one long synchronous
+  // stretch) measure the start, not load: they count only from two sample intervals after the app is
+  // ready, so a node does not refuse its first requests for a lag that is already over.
   let lastDelayMs = 0;
+  let countFrom = Infinity;
+  app.addHook('onReady', async () => {
+    countFrom = performance.now() + 2 * sampleIntervalMs;
+  });
   const delayMs = maxDelayMs > 0
     ? () => {
+      if (performance.now() < countFrom) return 0;
       const d = app.memoryUsage().eventLoopDelay;
       if (Number.isFinite(d)) lastDelayMs = d;
       return lastDelayMs;

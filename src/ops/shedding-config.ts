@@ -15,7 +15,7 @@ export interface SheddingConfig {
   sampleIntervalMs: number;
   /**
    * Shed while this many requests are already being served (LOAD_SHED_MAX_IN_FLIGHT_REQUESTS,
-   * default 16; 0: no ceiling). The probes and /metrics are not counted.
+   * default 64; 0: no ceiling). The probes and /metrics are not counted.
    */
   maxInFlightRequests: number;
   /** The `Retry-After` of a shed request, seconds (LOAD_SHED_RETRY_AFTER_S, default 1). */
@@ -25,7 +25,7 @@ export interface SheddingConfig {
 export const SHEDDING_DEFAULTS: SheddingConfig = {
   eventLoopDelayMs: 200,
   sampleIntervalMs: 100,
-  maxInFlightRequests: 16,
+  maxInFlightRequests: 64,
   retryAfterS: 1,
 };
 

@@ -43,7 +43,7 @@ function lagEventLoop(blockMs: number): () => void {
 }
 
 test('LOAD_SHED_* are whole numbers within their ranges, each named when invalid; the defaults', () => {
-  assert.deepEqual(loadConfig({}).shedding, { eventLoopDelayMs: 200, sampleIntervalMs: 100, maxInFlightRequests: 16, retryAfterS: 1 });
+  assert.deepEqual(loadConfig({}).shedding, { eventLoopDelayMs: 200, sampleIntervalMs: 100, maxInFlightRequests: 64, retryAfterS: 1 });
   const cases: Array<[string, string, RegExp]> = [
     ['LOAD_SHED_EVENT_LOOP_DELAY_MS', '1.5', /^LOAD_SHED_EVENT_LOOP_DELAY_MS must be a whole number, got "1.5"$/],
     ['LOAD_SHED_EVENT_LOOP_DELAY_MS', '60001', /^LOAD_SHED_EVENT_LOOP_DELAY_MS must be between 0 and 60000, got 60001$/],
