@@ -3,10 +3,12 @@
  * through the real device API, and synthetic tracks (fixes along a straight line at a given speed).
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { useApp, type Dialect, type TestApp, type TestCompany } from '../helper.js';
 import { createUser, createVehicle, uniq } from '../http/fixtures.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
+import { startOsmand, type OsmandServer } from '../../src/telemetry/osmand.js';
 import type { Db } from '../../src/storage/db.js';
 
 export interface Rig {
@@ -116,4 +118,29 @@ export async function derivedSnapshot(db: Db, vehicleId: number) {
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
   }
   return out;
+}
+
+export interface OsmandRig {
+  t: TestApp;
+  osmand: OsmandServer;
+  phone: Rig;
+  /** Records stored for the phone so far. */
+  stored(): Promise<number>;
+}
+
+/** For the enclosing suite: an app, an OsmAnd listener on a free port and a provisioned phone, filled in before its tests. */
+export function useOsmandRig(dialect: Dialect): OsmandRig {
+  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const r = {
+    stored: async () => (await r.t.db.kysely.selectFrom('telemetry_records').select('id').where('device_id', '=', r.phone.device.id).execute()).length,
+  } as OsmandRig;
+  before(async () => {
+    r.t = await getApp();
+    r.osmand = await startOsmand(telemetryFor(r.t.db, r.t.app.config.telemetry), { host: '127.0.0.1', port: 0 });
+    r.phone = await rig(r.t);
+  });
+  after(async () => {
+    await r.osmand?.close();
+  });
+  return r;
 }

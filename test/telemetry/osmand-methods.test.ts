@@ -6,11 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { startOsmand, type OsmandServer } from '../../src/telemetry/osmand.js';
-import { telemetryFor } from '../../src/telemetry/store/runner.js';
-import { rig, type Rig } from './fixtures.js';
+import { before, test } from 'node:test';
+import { eachDialect, type TestApp } from '../helper.js';
+import type { OsmandServer } from '../../src/telemetry/osmand.js';
+import { useOsmandRig, type Rig } from './fixtures.js';
 
 /** One request written as is on a socket, and the whole answer as text (for what fetch cannot send). */
 function rawRequest(base: string, request: string): Promise<string> {
@@ -33,21 +32,12 @@ function parse(answer: string) {
 }
 
 eachDialect('OsmAnd listener: methods and malformed requests', (dialect) => {
-  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const o = useOsmandRig(dialect);
   let t: TestApp;
   let osmand: OsmandServer;
   let phone: Rig;
-
-  before(async () => {
-    t = await getApp();
-    osmand = await startOsmand(telemetryFor(t.db, t.app.config.telemetry), { host: '127.0.0.1', port: 0 });
-    phone = await rig(t);
-  });
-  after(async () => {
-    await osmand?.close();
-  });
-
-  const stored = async () => (await t.db.kysely.selectFrom('telemetry_records').select('id').where('device_id', '=', phone.device.id).execute()).length;
+  before(() => void ({ t, osmand, phone } = o));
+  const stored = o.stored;
   const position = (s: number) => `id=${phone.device.identifier}&lat=41.25&lon=-95.99&timestamp=${Math.floor(Date.now() / 1000) - s}&speed=20`;
 
   test('PUT, PATCH, DELETE and OPTIONS: text 405 with Allow: GET, POST, whatever the body; nothing stored', async () => {

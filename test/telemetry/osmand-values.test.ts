@@ -4,31 +4,21 @@
  * stored. Unknown parameters, which the listener ignores, are held to the same rule.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { startOsmand, type OsmandServer } from '../../src/telemetry/osmand.js';
-import { telemetryFor } from '../../src/telemetry/store/runner.js';
-import { rig, type Rig } from './fixtures.js';
+import { before, test } from 'node:test';
+import { eachDialect, type TestApp } from '../helper.js';
+import type { OsmandServer } from '../../src/telemetry/osmand.js';
+import { useOsmandRig, type Rig } from './fixtures.js';
 
 const NUL = 'must not contain a NUL character (\\u0000)';
 const SURROGATE = 'must not contain a lone UTF-16 surrogate (half of a surrogate pair)';
 
 eachDialect('OsmAnd listener: text the databases disagree on', (dialect) => {
-  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const o = useOsmandRig(dialect);
   let t: TestApp;
   let osmand: OsmandServer;
   let phone: Rig;
-
-  before(async () => {
-    t = await getApp();
-    osmand = await startOsmand(telemetryFor(t.db, t.app.config.telemetry), { host: '127.0.0.1', port: 0 });
-    phone = await rig(t);
-  });
-  after(async () => {
-    await osmand?.close();
-  });
-
-  const stored = async () => (await t.db.kysely.selectFrom('telemetry_records').select('id').where('device_id', '=', phone.device.id).execute()).length;
+  before(() => void ({ t, osmand, phone } = o));
+  const stored = o.stored;
   const position = () => `lat=41.25&lon=-95.99&timestamp=${Math.floor(Date.now() / 1000) - 60}`;
   const answer = async (res: Response) => [res.status, res.headers.get('content-type'), await res.text()];
 
