@@ -6,19 +6,14 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../helper.js';
-import { TEST_ENV } from '../test-env.js';
 import { plainVehicle } from '../http/vehicle-bodies.js';
-import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { registerHook, useHookSuite, type HookApp, type Receiver } from './helper.js';
 
 eachDialect('webhooks: vehicle_upserted', (dialect) => {
-  const getApp = useHookApp(dialect, { ...TEST_ENV });
-  const getReceiver = useReceiver();
+  const suite = useHookSuite(dialect);
   let t: HookApp;
   let r: Receiver;
-  before(async () => {
-    t = await getApp();
-    r = await getReceiver();
-  });
+  before(() => void ({ t, r } = suite));
 
   it('an availability change and an external-id change each arrive, as they were at their event', async () => {
     const hook = await registerHook(t, r, ['vehicle_upserted']);
