@@ -16,7 +16,7 @@ const w = (s: number) => `${at(s).slice(0, 19)}Z`;
 const PERF = ['driver_performance_event_created', 'driver_performance_event_updated', 'speeding_event_created', 'speeding_event_updated'];
 
 eachDialect('speeding event webhooks', (dialect) => {
-  const suite = useHookSuite(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0', LOAD_SHED_EVENT_LOOP_DELAY_MS: '0' });
+  const suite = useHookSuite(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
 
   /** The company's recorded performance and speeding events, in id order: [action, subject id]. */
   const recorded = async (since: number) =>
