@@ -42,10 +42,12 @@ export interface IngestState {
 export async function seedIngest(db: Db, companyId: number, devices = DEVICES, tag = 'B'): Promise<IngestState> {
   const now = nowIso();
   const out: IngestState['devices'] = [];
+  // Device i drives from longitude -120 + 3 (i mod 10) up to 40° east and back, through zone i mod 10:
+  // every fix a valid position however many devices (the overload scenario seeds 250).
   for (let i = 0; i < devices; i++) {
     const { id } = await db.kysely.insertInto('vehicles').values({ company_id: companyId, number: `ING-${tag}-${i}`, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
     const d = await provisionDevice(db, { companyId }, { identifier: `ING-${tag}-${companyId}-${i}`, vehicleId: id });
-    out.push({ token: d.device_token, vehicleId: id, deviceId: d.id, lon: -120 + i * 3 });
+    out.push({ token: d.device_token, vehicleId: id, deviceId: d.id, lon: -120 + (i % 10) * 3 });
   }
   for (let g = 0; g < 10; g++) {
     await createGeofence(db, { companyId }, { name: `Zone ${g}`, center: { lat: 39 + g * 0.01, lon: -120 + g * 3 + 0.2 }, radius_m: 800 }, { circularOnly: true });

@@ -61,11 +61,14 @@ class Tally {
   answered: Record<string, number> = { '2xx': 0, '429': 0, '503': 0, other: 0 };
   late = 0;
   timeouts = 0;
+  /** Unanswered requests that were the first on their connection (whose connection the server may not have accepted yet). */
+  unansweredFirst = 0;
   errors = 0;
   latencies: number[] = [];
-  add(o: Outcome) {
+  add(o: Outcome, firstOnConnection = false) {
     this.sent++;
     if (o.status === 0) {
+      if (firstOnConnection) this.unansweredFirst++;
       if ('error' in o && o.error === 'timeout') this.timeouts++;
       else this.errors++;
       return;
@@ -81,6 +84,7 @@ class Tally {
     return {
       sent: this.sent, answered: this.answered, answered_after_2s: this.late,
       unanswered: this.timeouts + this.errors, timeouts: this.timeouts, errors: this.errors,
+      unanswered_first_on_connection: this.unansweredFirst,
       latency_ms: { p50: pct(50), p99: pct(99), max: round(sorted.at(-1) ?? 0) },
     };
   }
@@ -158,18 +162,20 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
         const isBatch = c < batchConnections;
         const device = ingest.devices[c % ingest.devices.length];
         let body: string | null = null;
+        let first = true; // a new connection (the agent opens its socket for the first request, and again after a timeout)
         try {
           while (performance.now() < until) {
             let o: Outcome;
             if (isBatch) {
               body ??= nextBatch(ingest, c % ingest.devices.length, batchSize);
               o = await send(agent, url, 'POST', '/device/v1/batches', { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' }, body);
-              batches.add(o);
+              batches.add(o, first);
               if (o.status >= 200 && o.status < 300) body = null; // else the same batch again, as a device retries it
             } else {
               o = await send(agent, url, 'GET', `/v1/vehicles?per_page=25&page_no=${1 + (c % 40)}`, { 'x-api-key': apiKey });
-              lists.add(o);
+              lists.add(o, first);
             }
+            first = o.status === 0;
             if (honorRetryAfter && 'retryAfterS' in o && o.retryAfterS > 0) await sleep(o.retryAfterS * 1000);
           }
         } finally {
@@ -190,6 +196,7 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
         for (const k of Object.keys(all.answered)) all.answered[k] += t.answered[k];
         all.late += t.late;
         all.timeouts += t.timeouts;
+        all.unansweredFirst += t.unansweredFirst;
         all.errors += t.errors;
         all.latencies.push(...t.latencies);
       }

@@ -51,7 +51,7 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
     return reply.headers(noStore).send({ dispatches: await boardDispatches(app.db, who.viewer) });
   });
 
-  app.get('/console/api/stream', hide, async (req, reply) => {
+  app.get('/console/api/stream', { ...hide, config: { longLived: true } }, async (req, reply) => {
     const who = await caller(req);
     if (open >= STREAM_LIMIT) throw new AppError('rate_limited', 'Too many live views are open; try again shortly.', { 'Retry-After': '5' });
     open++;

@@ -9,26 +9,37 @@
  *   LOAD_SHED_SAMPLE_INTERVAL_MS); it is registered here without thresholds of its own, as the
  *   sampler only, so that the decision below stays the first thing a request meets after its id,
  *   skips the exempt routes and answers in the project's error form.
- * - In flight: requests being worked on, from when their body is in until the response closes (which
- *   it does whether it finished or its connection dropped).
+ * - In flight: the work of the requests being served, from their headers until the response closes
+ *   (which it does whether it finished or its connection dropped), a body weighing more than a
+ *   request without one; src/ops/in-flight.ts says how it is counted.
+ * - Long-lived routes (`config.longLived`: the console's live stream) are shed like any other when they
+ *   arrive, but not counted: an open stream is idle between its updates.
  *
  * buildApp installs it right after the request-id hook, ahead of rate limits and authentication, so a
  * shed request costs no store round trip and no credential lookup; its body is never parsed.
  */
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../http/plumbing/errors.js';
+import { InFlightWork, weightOf, type Ticket } from './in-flight.js';
 import type { SheddingConfig } from './shedding-config.js';
 
 /** Routes answered whatever the load: liveness, readiness, and the metrics that show the shedding. */
 export const SHED_EXEMPT_ROUTES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A request that stays open (a live stream): shed on arrival, never counted in flight. */
+    longLived?: boolean;
+  }
+}
 
 export const SHED_REASONS = ['event_loop_delay', 'in_flight'] as const;
 export type ShedReason = (typeof SHED_REASONS)[number];
 
 export interface LoadShedding {
   readonly config: SheddingConfig;
-  /** Requests being served now (the exempt routes left out). */
+  /** The work in flight now, in requests (a body counts more: src/ops/in-flight.ts); the exempt routes left out. */
   inFlight(): number;
   /** The event loop's delay in the last sample, milliseconds (0 while the check is off). */
   eventLoopDelayMs(): number;
@@ -46,8 +57,19 @@ declare module 'fastify' {
 
 export function installLoadShedding(app: FastifyInstance, config: SheddingConfig): LoadShedding {
   const { eventLoopDelayMs: maxDelayMs, maxInFlightRequests, sampleIntervalMs, retryAfterS } = config;
-  let inFlight = 0;
-  const release = () => void inFlight--;
+  const work = new InFlightWork();
+  const tickets = new WeakMap<object, Ticket>();
+  // A body's size: inflated when it came gzipped, else Content-Length, else (chunked) what the
+  // connection delivered since the previous counted request on it ended (a few hundred bytes of
+  // headers more never make a unit).
+  const bytesAtEnd = new WeakMap<object, number>();
+  const bodyBytes = (req: FastifyRequest, declared: number): number => {
+    if (req.inflatedBytes !== undefined) return req.inflatedBytes;
+    if (declared > 0) return declared;
+    const socket = req.raw.socket;
+    return socket ? socket.bytesRead - (bytesAtEnd.get(socket) ?? 0) : 0;
+  };
+
   // under-pressure reports Infinity for a sample in which its 10 ms timer never ran: the sampler fired
   // first after a block (the block lands in the next sample), or the app was still being built. That
   // is no measurement, so the last real one stands (0 before the first).
@@ -69,14 +91,21 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
     : () => 0;
   if (maxDelayMs > 0) void app.register(underPressure, { sampleInterval: sampleIntervalMs });
 
-  const reason = (): ShedReason | null => {
+  /**
+   * Why a request of `weight` arriving now would be shed, or null. One heavier than the whole ceiling
+   * is still admitted when nothing else is in flight.
+   */
+  const reason = (weight = 1): ShedReason | null => {
     if (maxDelayMs > 0 && delayMs() > maxDelayMs) return 'event_loop_delay';
-    if (maxInFlightRequests > 0 && inFlight >= maxInFlightRequests) return 'in_flight';
+    if (maxInFlightRequests > 0) {
+      const n = work.count;
+      if (n > 0 && n + weight > maxInFlightRequests) return 'in_flight';
+    }
     return null;
   };
   const state: LoadShedding = {
     config,
-    inFlight: () => inFlight,
+    inFlight: () => work.count,
     eventLoopDelayMs: delayMs,
     reason,
     shed: { event_loop_delay: 0, in_flight: 0 },
@@ -89,20 +118,27 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
   const overloaded = new AppError('overloaded', `server is overloaded; retry in ${retryAfterS} s`, { 'Retry-After': String(retryAfterS) });
   app.addHook('onRequest', (req, reply, done) => {
     if (SHED_EXEMPT_ROUTES.has(req.routeOptions.url ?? '')) return done();
-    const why = reason();
+    const declared = Number(req.headers['content-length'] ?? 0) || 0;
+    const why = reason(weightOf(declared));
     if (why !== null) {
       state.shed[why]++;
       return done(overloaded);
     }
+    if (req.routeOptions.config.longLived) return done();
+    const body = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+    const ticket = work.admit(weightOf(declared), body);
+    if (body) tickets.set(req.raw, ticket);
+    const socket = req.raw.socket;
+    reply.raw.once('close', () => {
+      work.release(ticket);
+      if (socket) bytesAtEnd.set(socket, socket.bytesRead);
+    });
     done();
   });
-  // Counted once its body is in: a client slow to upload holds a socket, not the server's work, and
-  // must not make the node shed everyone else.
+  // The body is in (and parsed): its real size sets the weight.
   app.addHook('preValidation', (req, reply, done) => {
-    if (!SHED_EXEMPT_ROUTES.has(req.routeOptions.url ?? '')) {
-      inFlight++;
-      reply.raw.once('close', release);
-    }
+    const ticket = tickets.get(req.raw);
+    if (ticket) work.settle(ticket, weightOf(bodyBytes(req, Number(req.headers['content-length'] ?? 0) || 0)));
     done();
   });
   return state;

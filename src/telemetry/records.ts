@@ -43,7 +43,19 @@ export interface ParseLimits {
   maxAgeDays: number;
 }
 
-export class RecordError extends Error {}
+/**
+ * A record refused, with the reason sent back to the device. Made without a stack trace: a batch may
+ * hold hundreds of refused records, and capturing a stack for each (under the server's deep async
+ * stacks) cost more than parsing the whole batch, a cheap way for one client to load the event loop.
+ */
+export class RecordError extends Error {
+  constructor(message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message);
+    Error.stackTraceLimit = limit;
+  }
+}
 
 const fail = (message: string): never => {
   throw new RecordError(message);

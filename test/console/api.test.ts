@@ -160,6 +160,7 @@ eachDialect('fleet console over HTTP', (dialect) => {
       }
     };
     assert.equal((await nextEvent()).find((v) => v.id === id).lon, -100);
+    assert.equal(t.app.loadShedding.inFlight(), 0, 'an open live stream is not counted in flight');
     await ingest(t, t.fleet, id, [{ lat: 40, lon: -99.5, kph: 50, agoS: 30 }]);
     assert.equal((await nextEvent()).find((v) => v.id === id).lon, -99.5);
     abort.abort();

@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { eachDialect, makeApp, type TestApp } from '../helper.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { METRICS_ENV, scrape } from './helper.js';
+import { UPLOAD_GRACE_MS } from '../../src/ops/in-flight.js';
 
 const OVERLOADED = '{"error_message":"server is overloaded; retry in 1 s"}';
 
@@ -148,7 +149,7 @@ eachDialect('load shedding', (dialect) => {
       assert.equal(s.samples.get('fleet_http_requests_total{method="GET",route="/v1/vehicles",status_code="503"}'), shed);
     }));
 
-  test('the in-flight ceiling: the request past it is shed, the probes are not counted, nor a slow upload; freed when a request ends or its client goes', () =>
+  test('the in-flight ceiling: the request past it is shed, the probes are not counted, nor an upload past its grace; freed when a request ends or its client goes', () =>
     withApp(dialect, { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_IN_FLIGHT_REQUESTS: '2' }, async (t) => {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
       const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -158,8 +159,8 @@ eachDialect('load shedding', (dialect) => {
       };
       assert.equal((await get('/v1/vehicles')).status, 200, 'the API key is looked up and cached');
       const upload = pendingUpload(url, t.company.apiKey, '{"number":"T-7"}');
-      await new Promise((r) => setTimeout(r, 100));
-      assert.equal(t.app.loadShedding.inFlight(), 0, 'a request still sending its body is not counted');
+      await until('an upload counted from its headers', async () => t.app.loadShedding.inFlight(), (n) => n === 1);
+      await until(`an upload unfinished after ${UPLOAD_GRACE_MS} ms no longer counted`, async () => t.app.loadShedding.inFlight(), (n) => n === 0);
 
       const release = await holdDatabase(t);
       const waiting = request(`${url}/v1/vehicles?per_page=10`, { headers: t.company.headers });
@@ -198,5 +199,49 @@ eachDialect('load shedding', (dialect) => {
       assert.equal(s.samples.get('fleet_http_requests_in_flight'), 0);
       assert.equal(s.samples.get('fleet_load_shedding{reason="in_flight"}'), 0);
       assert.equal(s.samples.get('fleet_load_shed_requests_total{reason="in_flight"}'), 1);
+    }));
+
+  test('requests count from their headers, so those arriving together cannot pass the ceiling; a large body counts for its size', () =>
+    withApp(dialect, { LOAD_SHED_EVENT_LOOP_DELAY_MS: '0', LOAD_SHED_MAX_IN_FLIGHT_REQUESTS: '4' }, async (t) => {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+      assert.equal((await fetch(`${url}/v1/vehicles`, { headers: t.company.headers })).status, 200, 'the API key is looked up and cached');
+      // Five uploads whose headers arrive before any of their bodies: each counts from its headers,
+      // so the fifth to arrive is refused at once, before its body is read.
+      const uploads = [1, 2, 3, 4, 5].map((i) => pendingUpload(url, t.company.apiKey, `{"number":"C-${i}"}`));
+      assert.deepEqual(await Promise.race(uploads.map((u) => u.answer)), { status: 503, body: OVERLOADED });
+      assert.equal(t.app.loadShedding.inFlight(), 4);
+      for (const [i, u] of uploads.entries()) u.req.end(`{"number":"C-${i + 1}"}`.slice(5));
+      const answers = await Promise.all(uploads.map((u) => u.answer));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, 201, 201, 201, 503]);
+      await until('all released', async () => t.app.loadShedding.inFlight(), (n) => n === 0);
+
+      // A body counts one more for every full 16 KiB of it: here ~28 KB (fifty external ids), so 2.
+      const id = (k: number) => `${k}`.padStart(255, '0');
+      const body = JSON.stringify({ number: 'BIG-1', external_ids_attributes: Array.from({ length: 50 }, (_, k) => ({ external_id: id(k), integration_name: id(k) })) });
+      assert.equal(1 + Math.floor(Buffer.byteLength(body) / 16_384), 2);
+      const send = (method: string, path: string, payload?: string) => {
+        const r = request(`${url}${path}`, { method, headers: payload ? { ...t.company.headers, 'content-type': 'application/json' } : t.company.headers });
+        const answer = answerOf(r);
+        r.end(payload);
+        return answer;
+      };
+      const held = await holdDatabase(t);
+      let big: Promise<{ status: number; body: string }>;
+      let smalls: Array<Promise<{ status: number; body: string }>>;
+      try {
+        big = send('POST', '/v1/vehicles', body);
+        await until('the large body counted', async () => t.app.loadShedding.inFlight(), (n) => n === 2);
+        smalls = [1, 2].map((k) => send('GET', `/v1/vehicles?per_page=${k}`));
+        await until('two small requests counted', async () => t.app.loadShedding.inFlight(), (n) => n === 4);
+        const past = await fetch(`${url}/v1/vehicles?per_page=3`, { headers: t.company.headers });
+        assert.deepEqual([past.status, await past.text()], [503, OVERLOADED]);
+      } finally {
+        await held(); // (else closing the app would wait for ever on the requests held)
+      }
+      assert.deepEqual((await Promise.all(smalls)).map((a) => a.status), [200, 200]);
+      const created = await big;
+      assert.equal(created.status, 201, created.body);
+      assert.equal(JSON.parse(created.body).vehicle.external_ids.length, 50);
     }));
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { sql } from 'kysely';
 import { openDb, type Db } from '../../src/storage/db.js';
-import { GROUP_MAX, writeTx } from '../../src/telemetry/store/tx.js';
+import { GROUP_BUDGET_MS, GROUP_MAX, writeTx } from '../../src/telemetry/store/tx.js';
 import { eachDialect, useFreshDb } from '../helper.js';
 
 const insert = (db: Db, x: number) => writeTx(db, async (trx) => {
@@ -90,6 +90,32 @@ test(`SQLite: a group holds at most ${GROUP_MAX} writes; the rest commit in the 
     stop();
     assert.equal(log.filter((s) => s === 'commit').length, 2);
     assert.equal((await stored(db)).length, n);
+  } finally {
+    await db.close();
+  }
+});
+
+test(`SQLite: a group takes no further write once its writes have run ${GROUP_BUDGET_MS} ms; the rest commit after the event loop's turn`, async () => {
+  const db = openDb('sqlite::memory:');
+  try {
+    await sql`create table wg_items (x integer not null unique)`.execute(db.kysely);
+    const { log, stop } = watchTx(db);
+    // Each write holds the (synchronous) connection for 30 ms: two fit the budget's check, the third does not.
+    let timerRanAt = -1;
+    const slow = (x: number) => writeTx(db, async (trx) => {
+      // Other work asked for while the first group runs (a probe, say) gets its turn before the next group.
+      if (x === 1) setImmediate(() => (timerRanAt = log.filter((s) => s === 'commit').length));
+      const until = performance.now() + 30;
+      while (performance.now() < until);
+      await sql`insert into wg_items (x) values (${x})`.execute(trx);
+      return x;
+    });
+    assert.deepEqual(await Promise.all([1, 2, 3, 4, 5].map(slow)), [1, 2, 3, 4, 5]);
+    stop();
+    // 30 + 30 ms ≥ 50: two writes a group, and other work ran between the groups.
+    assert.deepEqual(log.filter((s) => s === 'commit').length, 3);
+    assert.equal(timerRanAt, 1, 'what the first group asked for ran between its commit and the next');
+    assert.deepEqual(await stored(db), [1, 2, 3, 4, 5]);
   } finally {
     await db.close();
   }

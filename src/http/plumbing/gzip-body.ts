@@ -9,6 +9,13 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from './errors.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The size of a gzipped body once inflated (undefined when it came as it is). */
+    inflatedBytes?: number;
+  }
+}
+
 const TOO_LARGE = 'request body is larger than the limit';
 
 export async function gunzipBody(req: FastifyRequest, _reply: unknown, payload: NodeJS.ReadableStream): Promise<NodeJS.ReadableStream> {
@@ -32,6 +39,7 @@ export async function gunzipBody(req: FastifyRequest, _reply: unknown, payload: 
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw badRequest(TOO_LARGE);
     throw badRequest('body is not valid gzip (Content-Encoding: gzip)');
   }
+  req.inflatedBytes = body.length; // what the request weighs in flight (src/ops/load-shedding.ts)
   // Fastify compares the bytes received with Content-Length: those are the compressed ones.
   return Object.assign(Readable.from([body]), { receivedEncodedLength: received });
 }

@@ -22,6 +22,14 @@ export type Trx = Kysely<Database>;
 
 /** Most writes sharing one SQLite transaction (bounds the wait of the last one in a group). */
 export const GROUP_MAX = 32;
+/**
+ * A group takes no further write once its writes have run this long (milliseconds). The statements are
+ * synchronous, so a group is one stretch of the event loop: 32 device batches of 500 fixes held it for
+ * ~650 ms (bench/scenarios/overload.ts), with the probes, the load-shedding check and every other request
+ * waiting. With the budget a stretch is ~50 ms plus one write; small writes (what devices send most)
+ * still share a commit by the dozen.
+ */
+export const GROUP_BUDGET_MS = 50;
 
 const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 const COMMIT = CompiledQuery.raw('commit');
@@ -53,7 +61,7 @@ class GroupCommit {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
-        await this.commit(this.queue.splice(0, GROUP_MAX));
+        await this.commit();
         // The statements run synchronously, so without this turn a backlog of groups would hold the event
         // loop until the last commit: no probe, no other request, not even the load-shedding check
         // (src/ops/load-shedding.ts) would run meanwhile. One group at a time, then I/O gets its turn.
@@ -64,14 +72,22 @@ class GroupCommit {
     }
   }
 
-  private async commit(jobs: Job[]): Promise<void> {
+  /** Commits the writes at the head of the queue, as many as GROUP_MAX and GROUP_BUDGET_MS allow. */
+  private async commit(): Promise<void> {
+    const jobs: Job[] = [this.queue.shift()!];
     let outcomes: Outcome[];
     try {
       outcomes = await this.db.kysely.connection().execute(async (conn) => {
         await conn.executeQuery(BEGIN_IMMEDIATE);
         try {
           const out: Outcome[] = [];
-          for (const job of jobs) out.push(await underSavepoint(conn, () => job.fn(conn), 'write_group'));
+          const until = performance.now() + GROUP_BUDGET_MS;
+          for (;;) {
+            const job = jobs[out.length];
+            out.push(await underSavepoint(conn, () => job.fn(conn), 'write_group'));
+            if (this.queue.length === 0 || jobs.length === GROUP_MAX || performance.now() >= until) break;
+            jobs.push(this.queue.shift()!);
+          }
           await conn.executeQuery(COMMIT);
           return out;
         } catch (err) {
