@@ -14,8 +14,13 @@
  *   make the node refuse everyone else.
  */
 
-/** A request's body counts one more for every this many bytes of it. */
-export const BODY_UNIT_BYTES = 16_384;
+/**
+ * A request's body counts one more for every this many bytes of it. 16 KiB (a 500-fix batch weighing 6)
+ * still let ten batches queue on PostgreSQL on a 2-core host, where each took ~200 ms beside the
+ * database's own processes, and reads waited over 2 s behind them; at 8 KiB a batch weighs 12 and
+ * both databases answered within 2 s (bench/RESULTS.md, Overload).
+ */
+export const BODY_UNIT_BYTES = 8_192;
 /** How long an upload in progress counts before it stops counting until its body is in. */
 export const UPLOAD_GRACE_MS = 1000;
 
