@@ -1,6 +1,7 @@
 /**
  * buildApp(config) → a ready Fastify instance with no port. server.ts listens; tests inject.
  */
+import { buildSerializer } from './http/plumbing/compiled-schemas.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -54,6 +55,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     frameworkErrors,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: parseQuery },
+    schemaController: { compilersFactory: { buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   db.cache.maxBytes = config.readCacheMaxBytes;

@@ -14,6 +14,7 @@
  * Text with NUL or lone surrogates is refused for every part of every request by ./portable-input.ts.
  * The route's own schema object is left as it is, so the OpenAPI document shows what the route declares.
  */
+import { memoized, schemaKey } from './compiled-schemas.js';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
@@ -114,12 +115,18 @@ function refuseNonFinite(inner: Check, numeric: Map<string, string>): Check {
   return check;
 }
 
+let ajvs: { coercing: Ajv; strict: Ajv } | null = null;
+const validators = new Map<string, unknown>();
+
+/** Every app of the process shares the two Ajv instances and the validators (compiled-schemas.ts). */
 export function validatorCompiler(): FastifySchemaCompiler<FastifySchema> {
-  const coercing = make({ coerceTypes: 'array' });
-  const strict = make({ coerceTypes: false });
+  const { coercing, strict } = (ajvs ??= { coercing: make({ coerceTypes: 'array' }), strict: make({ coerceTypes: false }) });
   return ({ schema, httpPart }) => {
-    const bounded = withStorageBounds(schema) as object;
-    if (httpPart === 'body') return strict.compile(bounded) as never;
-    return refuseNonFinite(coercing.compile(bounded) as Check, numericFields(bounded)) as never;
+    const body = httpPart === 'body';
+    return memoized(validators, schemaKey(body ? 'body' : 'coerced', schema), () => {
+      const bounded = withStorageBounds(schema) as object;
+      if (body) return strict.compile(bounded);
+      return refuseNonFinite(coercing.compile(bounded) as Check, numericFields(bounded));
+    }) as never;
   };
 }
