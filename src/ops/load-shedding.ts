@@ -78,9 +78,14 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
   // ready, so a node does not refuse its first requests for a lag that is already over.
   let lastDelayMs = 0;
   let countFrom = Infinity;
-  app.addHook('onReady', async () => {
+  // And again from when the server listens: what ran between ready and listen (`serve --demo` seeds
+  // the demo fleet there, seconds of synchronous work) is no load either.
+  const startCounting = async () => {
     countFrom = performance.now() + 2 * sampleIntervalMs;
-  });
+    lastDelayMs = 0;
+  };
+  app.addHook('onReady', startCounting);
+  app.addHook('onListen', startCounting);
   const delayMs = maxDelayMs > 0
     ? () => {
       if (performance.now() < countFrom) return 0;

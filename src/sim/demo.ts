@@ -17,6 +17,10 @@ export async function startDemoSimulation(app: FastifyInstance, url: string, com
   if (devices.length === 0) return null;
   const sim = new Simulation({
     baseUrl: url, devices, seed: DEMO_SIM_SEED, speedup: 60, backfillS: 3600,
+    // The hour of history goes in batches of 100 records (~20 KB: 3 units of in-flight work each, 24 for
+    // the eight trucks), not 500 (12 each, 96: past the load-shedding ceiling of 64), so that the node
+    // serving the demo does not refuse its first API requests while it takes the history in.
+    batchMax: 100,
     log: (line) => app.log.warn(`demo simulator: ${line}`),
   });
   void sim.run().catch((err: unknown) => app.log.error({ err }, 'demo simulator stopped'));
