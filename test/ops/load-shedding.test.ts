@@ -34,13 +34,22 @@ async function until<T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolea
   }
 }
 
-/** Blocks the event loop synchronously for `blockMs` out of every few milliseconds until stopped. */
+/**
+ * Blocks the event loop synchronously for `blockMs`, then lets it run for 15 ms, until stopped. The gap
+ * lets the sampler's 10 ms timer fire between blocks: with a 1 ms gap most samples held no measurement
+ * at all (the sampler reports those as Infinity and the last real sample stands), and on a loaded host
+ * the first real one could take longer than the test waited.
+ */
 function lagEventLoop(blockMs: number): () => void {
-  const timer = setInterval(() => {
+  let stopped = false;
+  const block = () => {
+    if (stopped) return;
     const end = performance.now() + blockMs;
     while (performance.now() < end);
-  }, 1);
-  return () => clearInterval(timer);
+    setTimeout(block, 15);
+  };
+  setTimeout(block, 15);
+  return () => void (stopped = true);
 }
 
 test('LOAD_SHED_* are whole numbers within their ranges, each named when invalid; the defaults', () => {
@@ -117,7 +126,7 @@ eachDialect('load shedding', (dialect) => {
       const stop = lagEventLoop(300);
       try {
         // Requests are served until the first sample that saw the lag; from then on they are shed.
-        const { value: res } = await until('a 503 while the loop lags', list, (r) => r.status !== 200);
+        const { value: res } = await until('a 503 while the loop lags', list, (r) => r.status !== 200, 15_000);
         assert.equal(res.status, 503);
         assert.equal(res.raw, OVERLOADED);
         assert.equal(res.headers['retry-after'], '1');
