@@ -55,6 +55,9 @@ declare module 'fastify' {
   }
 }
 
+/** The body's size as its Content-Length declares it (0 without one, or for a value that is not a number). */
+const declaredLength = (req: FastifyRequest): number => Number(req.headers['content-length'] ?? 0) || 0;
+
 export function installLoadShedding(app: FastifyInstance, config: SheddingConfig): LoadShedding {
   const { eventLoopDelayMs: maxDelayMs, maxInFlightRequests, sampleIntervalMs, retryAfterS } = config;
   const work = new InFlightWork();
@@ -123,7 +126,7 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
   const overloaded = new AppError('overloaded', `server is overloaded; retry in ${retryAfterS} s`, { 'Retry-After': String(retryAfterS) });
   app.addHook('onRequest', (req, reply, done) => {
     if (SHED_EXEMPT_ROUTES.has(req.routeOptions.url ?? '')) return done();
-    const declared = Number(req.headers['content-length'] ?? 0) || 0;
+    const declared = declaredLength(req);
     const why = reason(weightOf(declared));
     if (why !== null) {
       state.shed[why]++;
@@ -143,7 +146,7 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
   // The body is in (and parsed): its real size sets the weight.
   app.addHook('preValidation', (req, reply, done) => {
     const ticket = tickets.get(req.raw);
-    if (ticket) work.settle(ticket, weightOf(bodyBytes(req, Number(req.headers['content-length'] ?? 0) || 0)));
+    if (ticket) work.settle(ticket, weightOf(bodyBytes(req, declaredLength(req))));
     done();
   });
   return state;
