@@ -95,7 +95,7 @@ for (const dialect of dialects()) {
           name: 'Acme Freight',
         });
 
-        const admin = ['user', 'create', '--company', '1', '--role', 'admin', '--email', 'Jane.Doe@acme.test', '--password', 's3cret-pass'];
+        const admin = ['user', 'create', '--company', '1', '--role', 'admin', '--email', 'Jane.Doe@acme.test', '--password', 's3cret-pass-phrase'];
         assert.deepEqual(await ok(admin, env), {
           id: 1,
           company_id: 1,
@@ -115,7 +115,7 @@ for (const dialect of dialects()) {
 
         // The company by its code; a driver by username, with names given.
         assert.deepEqual(
-          await ok(['user', 'create', '--company', 'FP0000001', '--role', 'driver', '--username', 'bwalker', '--password', 'pw-12345',
+          await ok(['user', 'create', '--company', 'FP0000001', '--role', 'driver', '--username', 'bwalker', '--password', 'pw-12345-truck-route',
             '--first-name', 'Bo', '--last-name', 'Walker'], env),
           { id: 2, company_id: 1, role: 'driver', email: null, username: 'bwalker', first_name: 'Bo', last_name: 'Walker' },
         );

@@ -194,7 +194,7 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
     return existing(db);
   }
   const fleet = demoFleet(opts.seed ?? DEMO_SEED, opts.year ?? new Date().getUTCFullYear());
-  const password = opts.password ?? randomBytes(9).toString('base64url');
+  const password = opts.password ?? randomBytes(12).toString('base64url'); // 16 characters: the password policy's length (auth/password-policy.ts)
   const passwordHash = await hashPassword(password);
   const now = nowIso();
   const company = await db.kysely.transaction().execute(async (trx) => {

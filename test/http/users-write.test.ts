@@ -26,7 +26,7 @@ eachDialect('users: writing', (dialect) => {
     const u = uniq();
     const res = await t.call({
       method: 'POST', url: '/v1/users',
-      payload: { first_name: 'Finn', last_name: 'Ford', role: 'driver', username: `finn${u}`, password: 'correct horse',
+      payload: { first_name: 'Finn', last_name: 'Ford', role: 'driver', username: `finn${u}`, password: 'correct horse battery',
         eld_mode: 'exempt', cycle: '60_7', yard_moves_enabled: true, time_zone: 'Pacific Time (US & Canada)' },
     });
     assert.equal(res.status, 201);
@@ -81,8 +81,16 @@ eachDialect('users: writing', (dialect) => {
     await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'driver', username: 'erin' }, 'username "erin" is already taken');
   });
 
-  test('POST password too short → 400 naming password', async () => {
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'driver', username: `p${uniq()}`, password: 'short' }, /password.*8/);
+  test('POST or PUT a password the policy refuses → 400 naming password and why; nothing is created', async () => {
+    const body = (password: string, username = `p${uniq()}`) => ({ first_name: 'A', last_name: 'B', role: 'driver', username, password });
+    await refused('POST', '/v1/users', body('short'), /password.*15/);
+    await refused('POST', '/v1/users', body('fourteen-chars'), /password.*15/);
+    await refused('POST', '/v1/users', body('1qaz2wsx3edc4rfv'), 'password is too common: it is on a list of often-used passwords; choose another');
+    await refused('POST', '/v1/users', body('abcabcabcabcabcabc'), /password is too common/);
+    await refused('POST', '/v1/users', body('fleet-driver-walker42', 'walker42'), "password must not contain the account's email address or user name");
+    const created = await t.call({ method: 'POST', url: '/v1/users', payload: body('fifteen-chars-x') });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await refused('PUT', `/v1/users/${created.body.user.id}`, { password: 'qwertyuiop12345' }, /password is too common/);
   });
 
   test('POST wrong types → 400 naming the field', async () => {

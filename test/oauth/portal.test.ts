@@ -134,7 +134,10 @@ eachDialect('oauth developer portal', (dialect) => {
     assert.match(dup.body, /already taken/);
     const short = await c.post('/developers/sign-up', { csrf_token: inputValue(form.body, 'csrf_token'), name: 'S', email: `s.${uniq()}@x.test`, password: 'short' });
     assert.equal(short.status, 400);
-    assert.match(short.body, /at least 10 characters/);
+    assert.match(short.body, /password must be at least 15 characters long \(it has 5\)/);
+    const common = await c.post('/developers/sign-up', { csrf_token: inputValue(form.body, 'csrf_token'), name: 'S', email: `s.${uniq()}@x.test`, password: 'passwordpassword' });
+    assert.equal(common.status, 400);
+    assert.match(common.body, /password is too common/);
     const noCsrf = await c.post('/developers/sign-up', { name: 'S', email: `s.${uniq()}@x.test`, password: DEV_PASSWORD });
     assert.equal(noCsrf.status, 400);
   });

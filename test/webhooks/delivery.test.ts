@@ -21,7 +21,7 @@ eachDialect('webhook deliveries', (dialect) => {
 
   it('user_upserted: {action, trigger, …the user object}, as it was at each event, in order', async () => {
     const hook = await registerHook(t, r, ['user_upserted']);
-    const created = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Ann', last_name: 'Lee', role: 'driver', username: `ann.${dialect}`, password: 'long-enough' } });
+    const created = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Ann', last_name: 'Lee', role: 'driver', username: `ann.${dialect}`, password: 'long-enough-passphrase' } });
     const atCreation = (await t.call({ method: 'GET', url: `/v1/users/${created.body.user.id}` })).body.user;
     await t.call({ method: 'PUT', url: `/v1/users/${created.body.user.id}`, payload: { last_name: 'Li' } });
     const summary = await t.run();
@@ -37,7 +37,7 @@ eachDialect('webhook deliveries', (dialect) => {
 
   it('vehicle_upserted carries the vehicle object with its embedded summaries', async () => {
     const hook = await registerHook(t, r, ['vehicle_upserted']);
-    const driver = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Dee', last_name: 'Driver', role: 'driver', username: `dee.${dialect}`, password: 'long-enough' } });
+    const driver = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Dee', last_name: 'Driver', role: 'driver', username: `dee.${dialect}`, password: 'long-enough-passphrase' } });
     const v = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'TRK-7', vin: '1FUJGLDR0CLBP8834', permanent_driver_id: driver.body.user.id } });
     const wire = (await t.call({ method: 'GET', url: `/v1/vehicles/${v.body.vehicle.id}` })).body.vehicle;
     await t.run();
@@ -63,7 +63,7 @@ eachDialect('webhook deliveries', (dialect) => {
     const users = await registerHook(t, r, ['user_upserted']);
     const both = await registerHook(t, r, ['vehicle_upserted', 'user_upserted']);
     const other = await t.newCompany('Other Fleet');
-    await t.call({ as: other, method: 'POST', url: '/v1/users', payload: { first_name: 'Not', last_name: 'Mine', role: 'driver', username: `notmine.${dialect}`, password: 'long-enough' } });
+    await t.call({ as: other, method: 'POST', url: '/v1/users', payload: { first_name: 'Not', last_name: 'Mine', role: 'driver', username: `notmine.${dialect}`, password: 'long-enough-passphrase' } });
     await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'ONLY-1' } });
     await t.run();
     assert.deepEqual(r.deliveries(users.path), []);

@@ -100,7 +100,7 @@ eachDialect('webhook durability', (dialect) => {
     const hook = await registerHook(t, r, ['user_upserted']);
     const ids: number[] = [];
     for (let i = 0; i < 12; i++) {
-      const u = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: `N${i}`, last_name: 'v0', role: 'driver', username: `node${i}.${dialect}`, password: 'long-enough' } });
+      const u = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: `N${i}`, last_name: 'v0', role: 'driver', username: `node${i}.${dialect}`, password: 'long-enough-passphrase' } });
       ids.push(u.body.user.id);
     }
     for (let v = 1; v <= 3; v++) for (const id of ids) await t.call({ method: 'PUT', url: `/v1/users/${id}`, payload: { last_name: `v${v}` } });

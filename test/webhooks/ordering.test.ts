@@ -20,7 +20,7 @@ eachDialect('webhook ordering', (dialect) => {
   });
 
   const newUser = async (name: string) =>
-    (await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: name, last_name: 'v0', role: 'driver', username: `${name}.${dialect}`, password: 'long-enough' } })).body.user.id as number;
+    (await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: name, last_name: 'v0', role: 'driver', username: `${name}.${dialect}`, password: 'long-enough-passphrase' } })).body.user.id as number;
   const rename = (id: number, last: string) => t.call({ method: 'PUT', url: `/v1/users/${id}`, payload: { last_name: last } });
 
   it('a retried event holds back later events of the same object, not of others', async () => {

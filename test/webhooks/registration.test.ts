@@ -37,7 +37,7 @@ eachDialect('company_webhooks registration', (dialect) => {
   });
 
   it('the query-string form of Exspeedite (no body, enabled="true", actions[0]=…) → 201, with X-User-Id', async () => {
-    const admin = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Ada', last_name: 'Admin', role: 'admin', email: `ada.${dialect}@x.test`, password: 'long-enough' } });
+    const admin = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Ada', last_name: 'Admin', role: 'admin', email: `ada.${dialect}@x.test`, password: 'long-enough-passphrase' } });
     const path = freshPath();
     const qs = `url=${encodeURIComponent(r.url + path)}&secret=8cbd43f98ba1e33c28c9&enabled=true&format=json&actions%5B0%5D=vehicle_location_updated&actions%5B1%5D=user_upserted`;
     for (const headers of [{}, { 'content-type': 'application/json' }]) {

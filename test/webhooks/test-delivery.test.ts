@@ -72,7 +72,7 @@ eachDialect('webhook test delivery', (dialect) => {
     const path = freshPath();
     const w = await create(path, { enabled: false });
     assert.equal(r.at(path).length, 0);
-    await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Off', last_name: 'Line', role: 'driver', username: `off.${dialect}`, password: 'long-enough' } });
+    await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Off', last_name: 'Line', role: 'driver', username: `off.${dialect}`, password: 'long-enough-passphrase' } });
     await t.run();
     assert.equal(r.at(path).length, 0, 'nothing while disabled');
 
@@ -121,7 +121,7 @@ eachDialect('webhook test delivery', (dialect) => {
     const path = freshPath();
     const w = await create(path);
     statusFor.set(path, 500);
-    const user = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Wait', last_name: 'Ing', role: 'driver', username: `wait.${dialect}`, password: 'long-enough' } });
+    const user = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Wait', last_name: 'Ing', role: 'driver', username: `wait.${dialect}`, password: 'long-enough-passphrase' } });
     await t.run();
     assert.equal(r.deliveries(path).length, 1, 'first attempt failed: a retry is queued');
     await t.call({ method: 'PUT', url: `/v1/company_webhooks/${w.id}`, payload: { secret: 'rotated-secret' } });

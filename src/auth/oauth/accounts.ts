@@ -7,8 +7,7 @@ import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/query.js';
 import { AppError, duplicate } from '../../http/plumbing/errors.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
-
-export const MIN_PASSWORD_LENGTH = 10;
+import { passwordProblem } from '../password-policy.js';
 
 let dummyHash: Promise<string> | null = null;
 /** A real scrypt hash of a random string, so that unknown accounts take as long as known ones. */
@@ -72,9 +71,8 @@ export async function signUpDeveloper(db: Db, input: { email: string; name: stri
   if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new AppError('validation_failed', 'email must be an email address');
   if (!name) throw new AppError('validation_failed', 'name is required');
   if (name.length > 100) throw new AppError('validation_failed', 'name must be at most 100 characters long');
-  if (input.password.length < MIN_PASSWORD_LENGTH) {
-    throw new AppError('validation_failed', `password must be at least ${MIN_PASSWORD_LENGTH} characters long`);
-  }
+  const weak = passwordProblem(input.password, { email });
+  if (weak) throw new AppError('validation_failed', `password ${weak}`);
   try {
     const row = await db.kysely
       .insertInto('developers')

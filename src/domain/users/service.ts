@@ -5,6 +5,7 @@ import type { Database, UsersTable } from '../../storage/schema.js';
 import { bool, fromJson, json, nowIso } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
 import { hashPassword } from '../../auth/secrets.js';
+import { passwordProblem } from '../../auth/password-policy.js';
 import { AppError, badRequest, duplicate, notFound, validation } from '../../http/plumbing/errors.js';
 import type { Tenant } from '../tenant.js';
 import { DRIVER_FLAGS, DRIVER_TEXT_FIELDS, MANAGER_TEXT_FIELDS, TIME_ZONES, USER_TEXT_FIELDS } from './fields.js';
@@ -124,6 +125,13 @@ function translateUnique(err: unknown, input: UserInput): never {
   throw err;
 }
 
+/** The password, if the one policy (auth/password-policy.ts) allows it for this account. */
+function checkedPassword(password: string, email: string | null | undefined, username: unknown): string {
+  const problem = passwordProblem(password, { email, username: typeof username === 'string' ? username : null });
+  if (problem) throw validation('password', problem);
+  return password;
+}
+
 export async function createUser(db: Db, t: Tenant, input: UserInput): Promise<repo.UserRow> {
   for (const f of ['first_name', 'last_name', 'role'] as const) {
     if (input[f] === undefined || input[f] === '') throw validation(f, 'is required');
@@ -138,7 +146,7 @@ export async function createUser(db: Db, t: Tenant, input: UserInput): Promise<r
     ...columns(input),
     company_id: t.companyId,
     driver_flags: mergeFlags('{}', input) ?? '{}',
-    password_hash: input.password ? await hashPassword(input.password) : null,
+    password_hash: input.password ? await hashPassword(checkedPassword(input.password, email, input.username)) : null,
     created_at: now,
     updated_at: now,
   } as Insertable<UsersTable>;
@@ -170,7 +178,7 @@ export async function updateUser(db: Db, t: Tenant, id: number, input: UserInput
   const values: Updateable<UsersTable> = { ...columns(input), updated_at: nowIso() };
   const flags = mergeFlags(current.driver_flags, input);
   if (flags !== undefined) values.driver_flags = flags;
-  if (input.password) values.password_hash = await hashPassword(input.password);
+  if (input.password) values.password_hash = await hashPassword(checkedPassword(input.password, email, username));
   try {
     await db.kysely.transaction().execute(async (trx) => {
       await repo.updateUser(trx, t.companyId, id, values);

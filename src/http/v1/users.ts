@@ -1,4 +1,5 @@
 /** /v1/users: drivers and fleet managers (scopes users.read, users.manage). */
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/password-policy.js';
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { sendCached } from '../plumbing/cached.js';
@@ -29,7 +30,7 @@ const UserBody = Type.Object({
   last_name: opt(S()),
   role: opt(Enum(ROLES)),
   status: opt(Enum(USER_STATUSES)),
-  password: opt(Type.String({ minLength: 8, maxLength: 200 })),
+  password: opt(Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: MAX_PASSWORD_LENGTH })),
   metric_units: opt(Type.Boolean()),
   group_ids: opt(Type.Array(Id(), { maxItems: 1000 })),
   group_visibility: opt(Enum(GROUP_VISIBILITY)),

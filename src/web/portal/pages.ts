@@ -1,5 +1,6 @@
 /** Developer-portal pages: sign up, sign in, the app list, app registration and the one-time secret. */
 import { SCOPES } from '../../auth/scopes.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/password-policy.js';
 import type { OAuthApp } from '../../auth/oauth/apps.js';
 import { errorBox, hidden, html, page, type Html } from '../html.js';
 import { scopeWords } from '../pages.js';
@@ -18,8 +19,8 @@ ${hidden('csrf_token', v.csrf)}
 <input id="name" name="name" type="text" autocomplete="name" required maxlength="100" value="${v.name ?? ''}">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="email" required value="${v.email ?? ''}">
-<label for="password">Password (at least 10 characters)</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="10">
+<label for="password">Password (at least ${MIN_PASSWORD_LENGTH} characters; a phrase of a few words is easiest)</label>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" maxlength="${MAX_PASSWORD_LENGTH}">
 <div class="actions"><button type="submit">Create account</button></div>
 </form>
 <p class="muted">Already registered? <a href="/developers/sign-in">Sign in</a>.</p></div>`,
