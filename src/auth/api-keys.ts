@@ -2,7 +2,10 @@
  * Company API keys (`X-Api-Key`, any letter case). A key is shown once at creation and stored as its
  * SHA-256 digest; it acts as the company's admin with every scope.
  */
+import type { Selectable } from 'kysely';
 import type { Db } from '../storage/db.js';
+import type { ApiKeysTable } from '../storage/schema.js';
+import { countOf } from '../storage/query.js';
 import { nowIso } from '../storage/values.js';
 import { AppError, notFound } from '../http/plumbing/errors.js';
 import type { Authenticator } from '../http/plumbing/auth.js';
@@ -25,6 +28,27 @@ export async function createApiKey(db: Db, companyId: number, name = 'default'):
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, company_id: companyId, name, api_key: key };
+}
+
+/** A key as stored: its name, its first characters (`key_prefix`) and dates, never the key. */
+export type ApiKeyRow = Omit<Selectable<ApiKeysTable>, 'key_hash'>;
+const API_KEY_COLUMNS = ['id', 'company_id', 'name', 'key_prefix', 'created_at', 'revoked_at'] as const;
+
+export async function getApiKey(db: Db, id: number): Promise<ApiKeyRow> {
+  const row = await db.kysely.selectFrom('api_keys').select(API_KEY_COLUMNS).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`API key ${id}`);
+  return row;
+}
+
+/** A company's keys in id order: the working ones, or with `revoked` the revoked ones too. */
+export async function listApiKeys(db: Db, companyId: number, f: { revoked?: boolean }, limit: number, offset: number) {
+  let base = db.kysely.selectFrom('api_keys').where('company_id', '=', companyId);
+  if (!f.revoked) base = base.where('revoked_at', 'is', null);
+  const [rows, total] = await Promise.all([
+    base.select(API_KEY_COLUMNS).orderBy('id').limit(limit).offset(offset).execute(),
+    countOf(base.select('id')),
+  ]);
+  return { rows: rows as ApiKeyRow[], total };
 }
 
 export async function revokeApiKey(db: Db, id: number): Promise<boolean> {

@@ -9,6 +9,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { OAuthAppsTable } from './tables.js';
 import { fromJson, json } from '../../storage/values.js';
+import { countOf } from '../../storage/query.js';
 import { AppError, notFound } from '../../http/plumbing/errors.js';
 import { isScope } from '../scopes.js';
 import { digest, newSecret } from '../secrets.js';
@@ -159,6 +160,15 @@ export async function findApp(db: Db, clientId: string): Promise<OAuthApp | null
 export async function findAppById(db: Db, id: number): Promise<OAuthApp | null> {
   const row = await db.kysely.selectFrom('oauth_apps').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toApp(row) : null;
+}
+
+/** Every registered app, in id order, a page at a time (`fleet app list`). */
+export async function listApps(db: Db, limit: number, offset: number): Promise<{ rows: OAuthApp[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db.kysely.selectFrom('oauth_apps').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    countOf(db.kysely.selectFrom('oauth_apps').select('id')),
+  ]);
+  return { rows: rows.map(toApp), total };
 }
 
 export async function appsOfDeveloper(db: Db, developerId: number): Promise<OAuthApp[]> {

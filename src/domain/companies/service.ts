@@ -73,6 +73,15 @@ export async function getCompany(db: Db, id: number): Promise<CompanyRow> {
   return row;
 }
 
+/** Every company, in id order, a page at a time (`fleet company list`). */
+export async function listCompanies(db: Db, limit: number, offset: number): Promise<{ rows: CompanyRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    db.kysely.selectFrom('companies').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    companyCount(db),
+  ]);
+  return { rows, total };
+}
+
 export async function companyCount(db: Db): Promise<number> {
   const row = await db.kysely
     .selectFrom('companies')

@@ -153,12 +153,28 @@ export async function deviceByIdentifier(db: Db, identifier: string): Promise<De
 
 /** Revokes a device: its credential stops working at once. Revoking twice is not an error. */
 export async function revokeDevice(db: Db, t: Tenant, id: number): Promise<DeviceRow> {
-  const row = await db.kysely.selectFrom('devices').selectAll().where('company_id', '=', t.companyId).where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound(`device ${id}`);
+  const row = await getDevice(db, t, id);
   if (row.revoked_at) return row;
   const now = nowIso();
   await db.kysely.updateTable('devices').set({ revoked_at: now, updated_at: now }).where('id', '=', id).execute();
   return { ...row, revoked_at: now, updated_at: now };
+}
+
+export async function getDevice(db: Db, t: Tenant, id: number): Promise<DeviceRow> {
+  const row = await db.kysely.selectFrom('devices').selectAll().where('company_id', '=', t.companyId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`device ${id}`);
+  return row;
+}
+
+/** Every device of the company (ELDs and asset gateways) in id order: the live ones, or with `revoked` all. */
+export async function listDevices(db: Db, t: Tenant, f: { revoked?: boolean }, limit: number, offset: number) {
+  let base = db.kysely.selectFrom('devices').where('company_id', '=', t.companyId);
+  if (!f.revoked) base = base.where('revoked_at', 'is', null);
+  const [rows, total] = await Promise.all([
+    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+    countOf(base.select('id')),
+  ]);
+  return { rows, total };
 }
 
 export interface EldFilters {
