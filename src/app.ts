@@ -24,10 +24,11 @@ import { healthRoutes } from './http/health.js';
 import { installOAuth } from './http/oauth.js';
 import { consoleRoutes } from './http/console.js';
 import { installWebhooks } from './events/webhooks/index.js';
-import { requestLogSerializer } from './events/webhooks/log-redaction.js';
 import { installRateLimits } from './limits/index.js';
 import { installMetrics } from './ops/index.js';
 import { installLoadShedding } from './ops/load-shedding.js';
+import { loggerOptions, type LogDestination } from './ops/log-format.js';
+import { RequestLog } from './ops/request-log.js';
 
 export interface BuildOptions {
   /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
@@ -36,8 +37,8 @@ export interface BuildOptions {
   skipMigrations?: boolean;
   /** The OAuth module's clock, epoch milliseconds (tests move it to expire codes and tokens). */
   clock?: () => number;
-  /** Where log lines go instead of stdout (tests read them). */
-  logStream?: { write(line: string): void };
+  /** Where log lines go instead of stdout (tests read them; `isTTY: true` stands for a terminal). */
+  logStream?: LogDestination;
 }
 
 let reqSeq = 0;
@@ -46,8 +47,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const db = opts.db ?? openDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
   if (!opts.skipMigrations) await migrateToLatest(db);
 
+  const requestLog = new RequestLog();
   const app = Fastify({
-    logger: { level: config.logLevel, serializers: { req: requestLogSerializer }, ...(opts.logStream && { stream: opts.logStream }) },
+    logger: loggerOptions(config, opts.logStream),
+    // One line per request (src/ops/request-log.ts) instead of Fastify's two.
+    logController: requestLog,
     bodyLimit: config.bodyLimitBytes,
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     requestIdHeader: 'x-request-id',
@@ -69,8 +73,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler());
   app.decorate('db', db);
   app.decorate('config', config);
+  app.decorate('sideListeners', new Map<string, string>());
   if (!opts.db) app.addHook('onClose', async () => db.close());
   installMetrics(app, db, config);
+  requestLog.install(app, config);
   // Set as the request starts (a synchronous hook: no promise per request), so every answer carries them.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);

@@ -53,8 +53,14 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   let url: string;
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   try {
-    if (opts.demo) demo = await seedDemo(app.db);
     await app.listen({ host: config.host, port: config.port });
+    // The demo is seeded only once the port is ours: a start that cannot serve (a busy port) writes
+    // nothing, so the next start still creates the demo and prints its password. The seeding's
+    // synchronous stretch is start-up, not load, for the load shedder.
+    if (opts.demo) {
+      demo = await seedDemo(app.db);
+      app.loadShedding.restartLagSampling();
+    }
     if (config.webhooks.worker) app.webhooks.start();
     url = urlOf(app.server.address());
   } catch (err) {
@@ -62,6 +68,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
     throw err;
   }
   out(`fleet: listening on ${url}\n`);
+  for (const [name, at] of app.sideListeners) out(`fleet: ${name} listener on ${at}\n`);
   if (demo) out(demoBanner(demo, url));
   // Only on the demo company: a database with someone's own company gets no simulated trucks.
   const sim = demo && (demo.created || demo.demo) ? await startDemoSimulation(app, url, demo.company.id, out) : null;

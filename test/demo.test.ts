@@ -140,7 +140,7 @@ eachDialect('demo seed', (dialect) => {
       assert.equal(await count(db, 'users'), 43);
       assert.equal(await count(db, 'vehicles'), 35);
       assert.equal(await count(db, 'api_keys'), 1);
-      assert.match(demoBanner(again, 'http://127.0.0.1:3000'), /already has the demo company \(company 1 .*api-key create --company 1/s);
+      assert.match(demoBanner(again, 'http://127.0.0.1:3000'), /already has the demo company \(company 1 .*Console: +http:\/\/127\.0\.0\.1:3000\/console.*fleet -- demo credentials/s);
     } finally {
       await app?.close();
       await db.close();

@@ -18,6 +18,7 @@ import { AREA_SEEDERS } from './areas.js';
 import { addMembers } from '../domain/groups/membership.js';
 import { DEMO_ADMIN_EMAIL, DEMO_COMPANY } from './data.js';
 import { demoFleet, DEMO_SEED, type DemoFleet } from './fleet.js';
+import { newDemoPassword } from './credentials.js';
 
 export interface DemoCompany {
   id: number;
@@ -194,7 +195,7 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
     return existing(db);
   }
   const fleet = demoFleet(opts.seed ?? DEMO_SEED, opts.year ?? new Date().getUTCFullYear());
-  const password = opts.password ?? randomBytes(12).toString('base64url'); // 16 characters: the password policy's length (auth/password-policy.ts)
+  const password = opts.password ?? newDemoPassword();
   const passwordHash = await hashPassword(password);
   const now = nowIso();
   const company = await db.kysely.transaction().execute(async (trx) => {
@@ -215,9 +216,13 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
   return { created: true, company, adminEmail: DEMO_ADMIN_EMAIL, password, apiKey, counts: countsOf(fleet) };
 }
 
-/** What `fleet serve --demo` prints once the server listens on `url`. */
+/** How to get in again when the banner with the password and the key is gone. */
+const LOST = '  Lost the password or the key?  npm run -s fleet -- demo credentials   (a new admin password and a new API key)';
+
+/** What `fleet serve --demo` prints once the server listens on `url`: every start names the way in. */
 export function demoBanner(result: DemoResult, url: string): string {
   const c = result.company;
+  const where = [`  Console:   ${url}/console   (admins and fleet managers sign in here)`, `  API:       ${url}   (docs: ${url}/docs)`];
   if (!result.created && !result.demo) {
     return [
       `Demo: this database already has data the demo did not create (company ${c.id} ${c.company_code} "${c.name}"); nothing was seeded`,
@@ -229,9 +234,10 @@ export function demoBanner(result: DemoResult, url: string): string {
   if (!result.created) {
     return [
       `Demo: this database already has the demo company (company ${c.id} ${c.company_code} "${c.name}"); nothing was seeded.`,
-      'API keys are shown only once. Create a new one with:',
-      `  npm run -s fleet -- api-key create --company ${c.id}`,
-      `Then: curl -H "X-Api-Key: <key>" ${url}/v1/vehicles`,
+      ...where,
+      `  Admin:     ${DEMO_ADMIN_EMAIL}`,
+      '  The password and the API key were printed when the demo was created (they are stored only hashed).',
+      LOST,
       '',
     ].join('\n');
   }
@@ -240,10 +246,11 @@ export function demoBanner(result: DemoResult, url: string): string {
   return [
     `Demo: created "${c.name}" (company ${c.id}, ${c.company_code}) with ${n.admins} admin, ${n.fleet_users} fleet users, ` +
       `${n.drivers} drivers, ${n.vehicles} vehicles and ${n.groups} groups.`,
-    `  API:       ${url}   (docs: ${url}/docs)`,
-    `  API key:   ${key}   (shown only this once; stored hashed)`,
+    ...where,
     `  Admin:     ${result.adminEmail}`,
-    `  Password:  ${result.password}   (every demo user has it; drivers sign in with their username)`,
+    `  Password:  ${result.password}   (every demo user has it)`,
+    `  API key:   ${key}   (shown only this once; stored hashed)`,
+    LOST,
     '  Try it:',
     `    curl -H "X-Api-Key: ${key}" ${url}/v1/vehicles`,
     '',

@@ -13,6 +13,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    /**
+     * The listeners the app runs beside its HTTP port, by name, once they are bound (the OsmAnd
+     * listener: `osmand` → its URL). Filled by the module that starts them; read for the start banner.
+     */
+    sideListeners: Map<string, string>;
   }
 }
 

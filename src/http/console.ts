@@ -79,6 +79,9 @@ async function consolePages(app: Api): Promise<void> {
     return reply.type(type).header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(body);
   });
 
+  // The server's root is no API resource: a browser that opens the server's address lands in the console.
+  app.get('/', hide, async (_req, reply) => reply.redirect('/console', 302));
+
   app.get('/console', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
     if (!who) return reply;

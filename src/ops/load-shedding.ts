@@ -47,6 +47,11 @@ export interface LoadShedding {
   reason(): ShedReason | null;
   /** Requests shed since start, by reason. */
   readonly shed: Record<ShedReason, number>;
+  /**
+   * Counts the event loop's lag afresh from now: what ran until now was start-up work (seeding the
+   * demo after the port is bound), not load.
+   */
+  restartLagSampling(): void;
 }
 
 declare module 'fastify' {
@@ -81,8 +86,8 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
   // ready, so a node does not refuse its first requests for a lag that is already over.
   let lastDelayMs = 0;
   let countFrom = Infinity;
-  // And again from when the server listens: what ran between ready and listen (`serve --demo` seeds
-  // the demo fleet there, seconds of synchronous work) is no load either.
+  // And again from when the server listens, and when the caller says start-up work is over
+  // (`serve --demo` seeds the demo fleet once the port is bound: seconds of synchronous work).
   const startCounting = async () => {
     countFrom = performance.now() + 2 * sampleIntervalMs;
     lastDelayMs = 0;
@@ -117,6 +122,7 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
     eventLoopDelayMs: delayMs,
     reason,
     shed: { event_loop_delay: 0, in_flight: 0 },
+    restartLagSampling: () => void startCounting(),
   };
   app.decorate('loadShedding', state);
   if (maxDelayMs === 0 && maxInFlightRequests === 0) return state;

@@ -4,7 +4,7 @@
  * table in docs/telemetry.md lists the same names, defaults and ranges.
  */
 import { mphToKph } from './units.js';
-import { flag } from '../config/env.js';
+import { flag, whole } from '../config/env.js';
 
 export interface Thresholds {
   /** In motion above this speed, kph. ELD rule: at most 5 mph (8.04672 kph). Default 8.04672. */
@@ -115,17 +115,15 @@ function num(env: Env, name: string, def: number, min: number, max: number, fail
   return n;
 }
 
-function whole(env: Env, name: string, def: number, min: number, max: number, fail: (m: string) => Error): number {
-  const n = num(env, name, def, min, max, fail);
-  if (!Number.isInteger(n)) throw fail(`${name} must be a whole number, got "${env[name]}"`);
-  return n;
-}
-
+/** A port number, on/yes/true (the default port) or off/no/false (unset: off). */
 function osmandPort(env: Env, fail: (m: string) => Error): number | null {
   const raw = (env.OSMAND_PORT ?? '').trim().toLowerCase();
-  if (raw === '' || raw === 'off' || raw === 'false') return null;
-  if (raw === 'on' || raw === 'true') return OSMAND_DEFAULT_PORT;
-  return whole(env, 'OSMAND_PORT', OSMAND_DEFAULT_PORT, 0, 65_535, fail);
+  if (raw === '' || raw === 'off' || raw === 'false' || raw === 'no') return null;
+  if (raw === 'on' || raw === 'true' || raw === 'yes') return OSMAND_DEFAULT_PORT;
+  if (!/^\d+$/.test(raw)) {
+    throw fail(`OSMAND_PORT must be a port number (0 to 65535), on (port ${OSMAND_DEFAULT_PORT}) or off, got "${env.OSMAND_PORT}"`);
+  }
+  return whole({ OSMAND_PORT: raw }, 'OSMAND_PORT', OSMAND_DEFAULT_PORT, 0, 65_535, fail);
 }
 
 /** The telemetry settings of an environment; `fail` builds the configuration error to throw. */

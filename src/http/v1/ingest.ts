@@ -36,7 +36,8 @@ export async function ingestRoutes(app: Api) {
   if (cfg.osmandPort !== null) {
     // Started before the API listens (onReady): if its port cannot be bound, the server does not start.
     app.addHook('onReady', async () => {
-      osmand ??= await startOsmand(telemetry, { host: app.config.host, port: cfg.osmandPort!, log: app.log });
+      osmand ??= await startOsmand(telemetry, { host: app.config.host, port: cfg.osmandPort!, log: app.log, requests: app.deviceLog.osmand });
+      app.sideListeners.set('OsmAnd', osmand.url);
     });
   }
   app.addHook('onClose', async () => {
