@@ -248,7 +248,8 @@ describe('fleet serve', () => {
       DATABASE_URL: `sqlite:${join(TMP, 'serve.db')}`,
       PORT: '0',
       HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
+      // trace: the level at which a request is logged as it is routed (below), not only once answered.
+      LOG_LEVEL: 'trace',
       SHUTDOWN_GRACE_MS: '10000',
     });
     let out = '';
@@ -286,7 +287,7 @@ describe('fleet serve', () => {
           `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n` +
           body.slice(0, 10),
       );
-      // Fastify logs "incoming request" once it has routed the request: from then on it is in flight.
+      // At trace level "incoming request" is logged once the request is routed: from then on it is in flight.
       await waitFor('the PUT to be routed', () => /"method":"PUT".*"incoming request"/.test(out), 10_000);
       child.kill('SIGTERM');
       await waitFor('the shutdown line', () => out.includes('SIGTERM received; shutting down'), 10_000);

@@ -30,6 +30,16 @@ export interface Config {
   redisUrl: string | null;
   /** pino level: fatal, error, warn, info, debug, trace, silent. */
   logLevel: string;
+  /**
+   * How log lines are written (LOG_FORMAT): `pretty` (one readable line each, local time), `json` (one
+   * JSON object each), or `auto` (the default): pretty when stdout is a terminal, else JSON (docs/operations.md, Logs).
+   */
+  logFormat: LogFormat;
+  /**
+   * The device-traffic summary line (batches, records, rejects) is written every this many seconds when
+   * there was some (LOG_SUMMARY_INTERVAL_S, default 60; 0: never). Device requests are logged at debug level.
+   */
+  logSummaryIntervalS: number;
   /** Public origin used to build absolute URLs (OAuth redirects, download links). */
   publicUrl: string;
   /** Largest accepted request body, bytes. */
@@ -90,6 +100,8 @@ export class ConfigError extends Error {}
 const configError = (message: string) => new ConfigError(message);
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 
 export function databaseKind(url: string): 'sqlite' | 'postgres' {
@@ -151,6 +163,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const logFormat = (env.LOG_FORMAT?.trim().toLowerCase() || 'auto') as LogFormat;
+  if (!LOG_FORMATS.includes(logFormat)) {
+    throw new ConfigError(`LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}, got "${env.LOG_FORMAT}"`);
+  }
   const publicUrl = (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, '');
   try {
     new URL(publicUrl);
@@ -164,6 +180,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sqliteSynchronous,
     redisUrl,
     logLevel,
+    logFormat,
+    logSummaryIntervalS: whole(env, 'LOG_SUMMARY_INTERVAL_S', 60, 0, 86_400, configError),
     publicUrl,
     bodyLimitBytes: whole(env, 'BODY_LIMIT_BYTES', 1_048_576, 1024, 104_857_600, configError),
     readCacheMaxBytes: whole(env, 'READ_CACHE_MAX_BYTES', 67_108_864, 0, 17_179_869_184, configError),

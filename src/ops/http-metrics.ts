@@ -18,7 +18,8 @@ interface Series {
   durationS: { observe(v: number): void };
 }
 
-export function httpRecorder(m: Metrics): (req: FastifyRequest, reply: FastifyReply, durationMs: number) => void {
+/** Counts a request and, unless `durationMs` is null (a long-lived stream), observes its duration. */
+export function httpRecorder(m: Metrics): (req: FastifyRequest, reply: FastifyReply, durationMs: number | null) => void {
   const series = new Map<string, Series>();
   return (req, reply, durationMs) => {
     const route = routeOf(req);
@@ -34,7 +35,7 @@ export function httpRecorder(m: Metrics): (req: FastifyRequest, reply: FastifyRe
       series.set(key, s);
     }
     s.requests.inc();
-    s.durationS.observe(durationMs / 1000);
+    if (durationMs !== null) s.durationS.observe(durationMs / 1000);
   };
 }
 

@@ -37,8 +37,10 @@ export function installMetrics(app: FastifyInstance, db: Db, config: Config): vo
   const record = metrics ? httpRecorder(metrics) : null;
   app.addHook('onResponse', (req, reply, done) => {
     const durationMs = reply.elapsedTime;
-    record?.(req, reply, durationMs);
-    if (slowRequestMs !== null && durationMs >= slowRequestMs) logSlowRequest(req, reply, durationMs);
+    // A live stream (`config.longLived`) stays open for minutes by design: counted, but neither timed nor slow.
+    const longLived = req.routeOptions.config?.longLived === true;
+    record?.(req, reply, longLived ? null : durationMs);
+    if (slowRequestMs !== null && !longLived && durationMs >= slowRequestMs) logSlowRequest(req, reply, durationMs);
     done();
   });
 

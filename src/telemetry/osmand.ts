@@ -19,6 +19,7 @@ import { deviceByIdentifier } from '../domain/devices/service.js';
 import { KPH_PER_KNOT } from './units.js';
 import { isoTextMs, unportableIn } from './records.js';
 import type { Telemetry } from './store/runner.js';
+import type { BatchCounts, DeviceRequestLogger } from '../ops/request-log.js';
 
 export interface OsmandServer {
   url: string;
@@ -141,7 +142,11 @@ function clientError(err: Error & { code?: string }, socket: Socket) {
   socket.destroy(err);
 }
 
-export async function startOsmand(telemetry: Telemetry, opts: { host: string; port: number; log?: FastifyBaseLogger }): Promise<OsmandServer> {
+/** `requests` logs each request (at debug level) and counts it in the app's device traffic (src/ops/request-log.ts). */
+export async function startOsmand(
+  telemetry: Telemetry,
+  opts: { host: string; port: number; log?: FastifyBaseLogger; requests?: DeviceRequestLogger },
+): Promise<OsmandServer> {
   // No implicit HEAD routes: a HEAD would run the GET handler and store a position.
   const app = Fastify({
     logger: false, bodyLimit: 65_536, exposeHeadRoutes: false, clientErrorHandler: clientError,
@@ -153,6 +158,14 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
   // the position is in the query string. Its size still counts (413 past the limit).
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
   // Before the body is read or parsed, so that a PUT with a JSON body is refused for its method, not its body.
+  const stored = new WeakMap<FastifyRequest, BatchCounts>();
+  const logRequest = opts.requests;
+  if (logRequest) {
+    app.addHook('onResponse', (req, reply, done) => {
+      logRequest(req, reply.statusCode, reply.elapsedTime, stored.get(req));
+      done();
+    });
+  }
   app.addHook('onRequest', async (req, reply) => {
     if (ALLOWED.includes(req.method)) return;
     return reply.code(405).header('allow', ALLOWED.join(', ')).type('text/plain').send(`method ${req.method} not allowed: send positions with GET or POST`);
@@ -169,6 +182,7 @@ export async function startOsmand(telemetry: Telemetry, opts: { host: string; po
     // let anyone list the revoked serials.
     if (!device) return reply.code(404).type('text/plain').send(`device ${parsed.id} not found (no active device has this identifier; a revoked one needs a new device)`);
     const out = await telemetry.ingest(device, 1, [parsed.record]);
+    stored.set(req, out);
     const r = out.results[0];
     if (r.status === 'rejected') return reply.code(400).type('text/plain').send(osmandMessage(r.error_message ?? 'rejected'));
     return reply.code(200).send();
