@@ -13,7 +13,8 @@ import { useApp } from '../helper.js';
 import { along, km } from './tracks.js';
 import { SUMMARY_KEYS, TRIP_KEYS, get, items, mi, near, store, unit, type Unit } from './http-fixtures.js';
 
-const CO_WY = 40.99983;
+// Where the 105th meridian crosses the Colorado–Wyoming line in the boundary data (test/ifta/routes.test.ts).
+const CO_WY = 40.99835;
 
 eachDialect('ifta trips and summary', (dialect) => {
   const getApp = useApp(dialect);

