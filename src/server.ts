@@ -74,11 +74,11 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   const sim = demo && (demo.created || demo.demo) ? await startDemoSimulation(app, url, demo.company.id, out) : null;
 
   const running: RunningServer = { app, url, close: async () => { await sim?.stop(); await app.close(); } };
-  if (opts.handleSignals !== false) installShutdown(app, config, out);
+  if (opts.handleSignals !== false) installShutdown(running, config, out);
   return running;
 }
 
-function installShutdown(app: FastifyInstance, config: Config, out: (text: string) => void): void {
+function installShutdown(running: RunningServer, config: Config, out: (text: string) => void): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) {
@@ -92,7 +92,8 @@ function installShutdown(app: FastifyInstance, config: Config, out: (text: strin
       process.exit(1);
     }, config.shutdownGraceMs);
     timer.unref();
-    app.close().then(
+    // The demo simulator stops (and frees its trucks) first, then the server closes.
+    running.close().then(
       () => {
         clearTimeout(timer);
         out('fleet: stopped\n');

@@ -34,7 +34,10 @@ async function cliJson(args: string[], env: Record<string, string>): Promise<{ c
   (process.stdout as { write: unknown }).write = (s: string) => ((out += s), true);
   try {
     const code = await main(args, env);
-    return { code, out: JSON.parse(out) };
+    // The test runner reports through this process's stdout too: keep the command's one JSON line.
+    const line = /\{"[^\n]*\}(?=\n$)/.exec(out)?.[0];
+    assert.ok(line, `no JSON line in ${JSON.stringify(out)}`);
+    return { code, out: JSON.parse(line) };
   } finally {
     (process.stdout as { write: unknown }).write = write;
   }

@@ -3,8 +3,6 @@
  * server's device API (docs/telemetry.md). The same --seed gives the same trips.
  */
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
-import { simDevices } from '../sim/devices.js';
-import { Simulation } from '../sim/runner.js';
 import { AppError } from '../http/plumbing/errors.js';
 
 /** `90`, `90s`, `45m`, `2h`, `1d` → seconds. */
@@ -57,24 +55,37 @@ export const simulateCommand: Command = {
     const seed = flags.seed !== undefined ? positiveInt(String(flags.seed), 'seed') : 1;
     const baseUrl = serverUrl(optionalFlag(flags, 'url') ?? `http://${ctx.config.host}:${ctx.config.port}`);
     const { db } = await ctx.database();
+    // Loaded here, not at the top: src/cli/io.ts says why.
+    const [{ releaseSimDevices, simDevices }, { Simulation }, { showProgress }] = await Promise.all([
+      import('../sim/devices.js'), import('../sim/runner.js'), import('../sim/progress.js'),
+    ]);
     const company = await findCompany(db, ref);
+    const tenant = { companyId: company.id };
     // Before the devices are (re)provisioned: nothing changes when there is no server to drive.
     await mustAnswer(baseUrl);
-    const devices = await simDevices(db, { companyId: company.id }, count);
-    if (devices.length === 0) throw new UsageError(`company ${company.id} has no active vehicle without another ELD to simulate`);
+    const { devices, busy } = await simDevices(db, tenant, count);
     const log = (line: string) => void process.stderr.write(`fleet simulate: ${line}\n`);
+    if (busy.length > 0) log(`vehicle${busy.length === 1 ? '' : 's'} ${busy.join(', ')}: driven by another simulator right now (its ELD reported in the last 3 minutes); left to it`);
+    if (devices.length === 0) throw new UsageError(`company ${company.id} has no active vehicle to simulate (one without another ELD and not driven by another simulator)`);
     if (devices.length < count) {
-      log(`company ${company.id} has ${devices.length} vehicle${devices.length === 1 ? '' : 's'} to simulate (active, without another ELD), not ${count}: simulating ${devices.length}`);
+      log(`company ${company.id} has ${devices.length} vehicle${devices.length === 1 ? '' : 's'} to simulate, not ${count}: simulating ${devices.length}`);
     }
     const sim = new Simulation({ baseUrl, devices, seed, speedup, durationS, backfillS: speedup > 1 ? 3600 : 0, log });
     if (!ctx.json) for (const line of sim.describe()) log(line);
     const stop = () => void sim.stop();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    const stats = await sim.run();
+    const hide = showProgress(sim, devices.length, process.stderr, 'fleet simulate: ');
+    const stats = await sim.run().finally(hide);
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    // Its credentials are not used again: the vehicles are free for the next run at once.
+    await releaseSimDevices(db, tenant, devices);
     if (stats.refused.length === devices.length) throw new AppError('bad_request', `the server refused every vehicle: ${stats.refused.join('; ')}`);
+    if (stats.records === 0 && stats.produced === 0) {
+      throw new AppError('bad_request', `nothing was sent: the trucks were parked with their engines off for all ${stats.simulatedS} simulated seconds; simulate longer (--duration)`);
+    }
+    if (stats.records === 0) throw new AppError('bad_request', `nothing was sent in ${stats.simulatedS} simulated seconds (${stats.retries} failed attempts): is the server at ${baseUrl} answering?`);
     ctx.print(
       { company_id: company.id, vehicles: devices.length, ...stats },
       `Simulated ${stats.simulatedS} s for ${devices.length} vehicles: ${stats.records} records in ${stats.batches} batches (${stats.rejected} rejected, ${stats.retries} retries`

@@ -6,14 +6,21 @@
  * simulated: the server does not start this on a database whose company someone created themselves.
  */
 import type { FastifyInstance } from 'fastify';
-import { simDevices } from './devices.js';
+import { releaseSimDevices, simDevices } from './devices.js';
 import { Simulation } from './runner.js';
 
 export const DEMO_SIM_VEHICLES = 8;
 export const DEMO_SIM_SEED = 2024;
 
-export async function startDemoSimulation(app: FastifyInstance, url: string, companyId: number, out: (text: string) => void): Promise<Simulation | null> {
-  const devices = await simDevices(app.db, { companyId }, DEMO_SIM_VEHICLES);
+/** The running demo simulation; `stop` ends it and frees its trucks for the next run. */
+export interface DemoSimulation {
+  stop(): Promise<void>;
+}
+
+export async function startDemoSimulation(app: FastifyInstance, url: string, companyId: number, out: (text: string) => void): Promise<DemoSimulation | null> {
+  const tenant = { companyId };
+  const { devices, busy } = await simDevices(app.db, tenant, DEMO_SIM_VEHICLES);
+  if (busy.length > 0) out(`Demo: ${busy.length} of the demo's trucks are driven by another simulator right now; left to it.\n`);
   if (devices.length === 0) return null;
   const sim = new Simulation({
     baseUrl: url, devices, seed: DEMO_SIM_SEED, speedup: 60, backfillS: 3600,
@@ -25,5 +32,10 @@ export async function startDemoSimulation(app: FastifyInstance, url: string, com
   });
   void sim.run().catch((err: unknown) => app.log.error({ err }, 'demo simulator stopped'));
   out(`Demo: ${devices.length} simulated ${devices.length === 1 ? 'truck reports' : 'trucks report'} through ${url}/device/v1/batches (an hour of history first, then live).\n`);
-  return sim;
+  return {
+    async stop() {
+      await sim.stop();
+      await releaseSimDevices(app.db, tenant, devices);
+    },
+  };
 }

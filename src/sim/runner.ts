@@ -11,6 +11,7 @@
 import { SimVehicle, type SimRecord, type SimResume } from './vehicle.js';
 
 export interface SimDevice {
+  deviceId: number;
   vehicleId: number;
   driverId: number | null;
   token: string;
@@ -36,6 +37,9 @@ export interface SimOptions {
 }
 
 export interface SimStats {
+  /** Records the trucks produced (a truck parked with its engine off produces none). */
+  produced: number;
+  /** Records the server answered (accepted or rejected each). */
   records: number;
   batches: number;
   retries: number;
@@ -59,7 +63,7 @@ export class Simulation {
   private stopped = false;
   private readonly start: number;
   private readonly wallStart: number;
-  readonly stats: SimStats = { records: 0, batches: 0, retries: 0, rejected: 0, simulatedS: 0, refused: [] };
+  readonly stats: SimStats = { produced: 0, records: 0, batches: 0, retries: 0, rejected: 0, simulatedS: 0, refused: [] };
   private done: Promise<SimStats> | null = null;
 
   constructor(private readonly opts: SimOptions) {
@@ -122,7 +126,10 @@ export class Simulation {
     this.stats.simulatedS = Math.round((sim - this.start) / 1000);
     const live = this.lanes.filter((l) => l.refused === null);
     for (const lane of live) {
-      for (const r of lane.vehicle.advance(sim)) lane.pending.push({ ...r, seq: ++lane.seq });
+      for (const r of lane.vehicle.advance(sim)) {
+        lane.pending.push({ ...r, seq: ++lane.seq });
+        this.stats.produced++;
+      }
     }
     await Promise.all(live.map((l) => this.post(l)));
     if (this.lanes.every((l) => l.refused !== null)) return true;
@@ -154,6 +161,11 @@ export class Simulation {
   async stop(): Promise<SimStats> {
     this.stopped = true;
     return (await this.done) ?? this.stats;
+  }
+
+  /** Where the run stands: simulated seconds so far, of how many (null: open-ended), and the simulated instant. */
+  progress(): { simulatedS: number; durationS: number | null; at: number } {
+    return { simulatedS: this.stats.simulatedS, durationS: this.opts.durationS ?? null, at: this.start + this.stats.simulatedS * 1000 };
   }
 
   describe(): string[] {

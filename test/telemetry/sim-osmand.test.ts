@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
 import { SimVehicle } from '../../src/sim/vehicle.js';
 import { Simulation } from '../../src/sim/runner.js';
-import { simDevices } from '../../src/sim/devices.js';
+import { releaseSimDevices, SIM_IN_USE_S, simDevices } from '../../src/sim/devices.js';
 import { parseRecord } from '../../src/telemetry/records.js';
 import { startOsmand, type OsmandServer } from '../../src/telemetry/osmand.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
@@ -52,7 +52,7 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
   test('three simulated hours of two trucks goes through the device API and shows up in the API', async () => {
     await createVehicle(t);
     await createVehicle(t);
-    const devices = await simDevices(t.db, { companyId: t.company.id }, 2);
+    const { devices } = await simDevices(t.db, { companyId: t.company.id }, 2);
     assert.equal(devices.length, 2);
     const sim = new Simulation({ baseUrl: url, devices: devices.slice(0, 2), seed: 3, speedup: 3600, durationS: 3 * 3600, tickMs: 100 });
     const deadline = setTimeout(() => void sim.stop(), 60_000);
@@ -67,9 +67,24 @@ eachDialect('simulator and OsmAnd over HTTP', (dialect) => {
     for (const w of list.body.vehicles) assert.ok(w.vehicle.current_location, `vehicle ${w.vehicle.id} has a location`);
     const periods = await t.db.kysely.selectFrom('driving_periods').selectAll().where('vehicle_id', 'in', devices.map((d) => d.vehicleId)).execute();
     assert.ok(periods.length >= 2, `driving periods: ${periods.length}`);
-    // A second run revokes the first run's devices and provisions new ones.
-    const again = await simDevices(t.db, { companyId: t.company.id }, 2);
-    assert.notEqual(again[0].token, devices[0].token);
+    // While the first run's ELDs report (they did just now), a second run leaves them alone: revoking
+    // them would stop the other simulator for good.
+    const tenant = { companyId: t.company.id };
+    const ids = devices.map((d) => d.vehicleId);
+    const meanwhile = await simDevices(t.db, tenant, 2);
+    assert.deepEqual(meanwhile.devices.filter((d) => ids.includes(d.vehicleId)), []);
+    assert.deepEqual(meanwhile.busy.filter((v) => ids.includes(v)), ids);
+    await releaseSimDevices(t.db, tenant, meanwhile.devices);
+    const live = () => t.db.kysely.selectFrom('devices').select('id').where('id', 'in', devices.map((d) => d.deviceId)).where('revoked_at', 'is', null).execute();
+    assert.equal((await live()).length, 2, 'the busy devices were not revoked');
+    // Silent for longer than SIM_IN_USE_S (a run that was killed): the next run takes the vehicles over.
+    const later = await simDevices(t.db, tenant, 2, Date.now() + (SIM_IN_USE_S + 1) * 1000);
+    assert.deepEqual(later.devices.map((d) => d.vehicleId), ids);
+    assert.notEqual(later.devices[0].token, devices[0].token);
+    assert.equal((await live()).length, 0, 'the stale devices were revoked');
+    // A run that stops cleanly gives its vehicles back at once.
+    await releaseSimDevices(t.db, tenant, later.devices);
+    assert.deepEqual((await simDevices(t.db, tenant, 2)).devices.map((d) => d.vehicleId), ids);
   });
 
   test('OsmAnd: GET and POST form positions, knots to kph, the device identifier, re-sends, errors', async () => {

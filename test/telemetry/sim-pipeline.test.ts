@@ -51,7 +51,7 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
       await createUser(t);
     }
     await seedTelemetryDemo(t.db, { companyId: t.company.id });
-    devices = await simDevices(t.db, { companyId: t.company.id }, TRUCKS);
+    devices = (await simDevices(t.db, { companyId: t.company.id }, TRUCKS)).devices;
     let wall = Date.now();
     const sim = new Simulation({ baseUrl: `http://127.0.0.1:${port}`, devices, seed: SEED, speedup: SPEEDUP, durationS: HOURS * 3600, now: () => wall });
     for (let round = 0; !(await sim.round()); round++) {

@@ -8,7 +8,7 @@ import { before, it } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { createVehicle } from '../http/fixtures.js';
 import { useRigApp } from './fixtures.js';
-import { simDevices } from '../../src/sim/devices.js';
+import { releaseSimDevices, simDevices } from '../../src/sim/devices.js';
 import { Simulation } from '../../src/sim/runner.js';
 import { haversineM } from '../../src/telemetry/units.js';
 
@@ -28,7 +28,7 @@ eachDialect('simulator runs', (dialect) => {
     const vehicle = await createVehicle(t, { number: `SIM-R-${dialect}` });
     const tenant = { companyId: t.company.id };
     // The first run: the two hours that ended three hours ago (its wall clock is three hours behind).
-    const first = await simDevices(t.db, tenant, 1);
+    const { devices: first } = await simDevices(t.db, tenant, 1);
     assert.deepEqual(first.map((d) => [d.vehicleId, d.resume]), [[vehicle.id, null]]);
     const behind = () => Date.now() - 3 * HOUR;
     const one = await new Simulation({ baseUrl, devices: first, seed: 5, speedup: 3600, durationS: 7200, tickMs: 20, now: behind }).run();
@@ -40,7 +40,9 @@ eachDialect('simulator runs', (dialect) => {
       .where('vehicle_id', '=', vehicle.id).where('type', '=', 'location').orderBy('fix_time').execute();
     const last = (await fixes()).at(-1)!;
 
-    const second = await simDevices(t.db, tenant, 1);
+    // The first run ended cleanly and gave its vehicle back (as `fleet simulate` does).
+    await releaseSimDevices(t.db, tenant, first);
+    const { devices: second } = await simDevices(t.db, tenant, 1);
     assert.equal(second[0].vehicleId, vehicle.id);
     assert.equal(second[0].resume?.t, Date.parse(last.fix_time));
     assert.deepEqual([second[0].resume?.lat, second[0].resume?.lon, second[0].resume?.odometerKm], [last.lat, last.lon, last.odometer_km]);
@@ -68,7 +70,7 @@ eachDialect('simulator runs', (dialect) => {
     const vehicle = await createVehicle(t, { number: `SIM-X-${dialect}` });
     const started = Date.now();
     const stats = await new Simulation({
-      baseUrl, devices: [{ vehicleId: vehicle.id, driverId: null, token: 'not-a-device-token' }], seed: 1, speedup: 3600, durationS: 3600, tickMs: 20,
+      baseUrl, devices: [{ deviceId: 0, vehicleId: vehicle.id, driverId: null, token: 'not-a-device-token' }], seed: 1, speedup: 3600, durationS: 3600, tickMs: 20,
     }).run();
     assert.ok(Date.now() - started < 5000);
     assert.equal(stats.retries, 0);

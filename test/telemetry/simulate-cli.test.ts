@@ -1,5 +1,6 @@
 /** `fleet simulate` refuses to start without a server to drive, before it provisions anything. */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { runCli, withSqliteFile } from '../helper.js';
 import { createCompany } from '../../src/domain/companies/service.js';
@@ -38,13 +39,22 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
       (process.stdout as { write: unknown }).write = (s: string) => (out.push(s), true);
       let res: Awaited<ReturnType<typeof runCli>>;
       try {
-        res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '3', '--duration', '2m', '--speedup', '3600', '--seed', '1', '--url', `http://127.0.0.1:${port}`, '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+        res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '3', '--duration', '1h', '--speedup', '3600', '--seed', '1', '--url', `http://127.0.0.1:${port}`, '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
       } finally {
         (process.stdout as { write: unknown }).write = write;
       }
-      assert.equal(res.code, 0, res.err);
-      assert.match(res.err, new RegExp(`company ${company.id} has 1 vehicle to simulate \\(active, without another ELD\\), not 3: simulating 1`));
+      assert.equal(res.code, 0, res.err + out.join(''));
+      assert.match(res.err, new RegExp(`company ${company.id} has 1 vehicle to simulate, not 3: simulating 1`));
       assert.equal(JSON.parse(out.join('')).vehicles, 1);
+      // Two simulated minutes from a cold start: the truck is still parked, engine off, and sends nothing.
+      const other = await createCompany(db, { name: 'Parked Co' });
+      await db.kysely.insertInto('vehicles').values({ company_id: other.id, number: 'P1', created_at: now, updated_at: now }).execute();
+      const parked = await runCli(['simulate', '--company', String(other.id), '--vehicles', '1', '--duration', '2m', '--speedup', '3600', '--url', `http://127.0.0.1:${port}`], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+      assert.equal(parked.code, 1, parked.err);
+      assert.match(parked.err, /fleet: nothing was sent: the trucks were parked with their engines off for all 120 simulated seconds; simulate longer \(--duration\)/);
+      // The run ended cleanly: its device is revoked, so the next run may take the vehicle at once.
+      const live = await db.kysely.selectFrom('devices').select('id').where('revoked_at', 'is', null).execute();
+      assert.deepEqual(live, []);
     } finally {
       await app.close();
     }
@@ -73,4 +83,28 @@ test('fleet simulate: a server on another database refuses the devices; the run 
       await app.close();
     }
   });
+});
+
+test('fleet simulate: a run that sent nothing (every batch answered 503 until it was stopped) exits 1 saying so', async () => {
+  const server = createServer((req, res) => {
+    if (req.url === '/healthz') return void res.end('{"status":"ok"}');
+    req.resume();
+    res.writeHead(503, { 'retry-after': '1' }).end('{"error_message":"busy"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  try {
+    await withSqliteFile(async (db, url) => {
+      const company = await createCompany(db, { name: 'Quiet Co' });
+      const now = new Date().toISOString();
+      await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'Q1', created_at: now, updated_at: now }).execute();
+      const stop = setTimeout(() => process.emit('SIGINT'), 2500);
+      const res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '1', '--speedup', '3600', '--url', `http://127.0.0.1:${port}`], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+      clearTimeout(stop);
+      assert.equal(res.code, 1, res.err);
+      assert.match(res.err, new RegExp(`fleet: nothing was sent in \\d+ simulated seconds \\(\\d+ failed attempts\\): is the server at http://127\\.0\\.0\\.1:${port} answering\\?`));
+    });
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
