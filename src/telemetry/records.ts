@@ -6,8 +6,9 @@ import { isCalendarDay } from '../storage/values.js';
 import { findUnportable, INT32_MAX, textProblem } from '../storage/portable-values.js';
 import { serviceRecordError } from './record-services.js';
 import { fault as parseFault, type FaultFields } from './record-faults.js';
+import { EXCEPTIONS } from '../domain/hos/records.js';
 
-export const RECORD_TYPES = ['location', 'engine', 'driver', 'fault', 'acceleration', 'power', 'duty_status', 'inspection', 'form_entry'] as const;
+export const RECORD_TYPES = ['location', 'engine', 'driver', 'fault', 'acceleration', 'power', 'duty_status', 'exception', 'inspection', 'form_entry'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
 export const DUTY_STATUSES = ['off_duty', 'sleeper', 'driving', 'on_duty', 'personal_conveyance', 'yard_move', 'waiting'] as const;
@@ -184,6 +185,19 @@ function text(r: Obj, field: string, max: number): string | null {
   return v;
 }
 
+/**
+ * The exception a driver claims for the shift (docs/hos.md, Exceptions). An adverse-driving claim
+ * carries the driver's annotation of the conditions, 4 to 60 characters (49 CFR 395.28(c); the ELD's
+ * annotation length).
+ */
+function claim(r: Obj, note: string | null): (typeof EXCEPTIONS)[number] {
+  const kind = oneOf(r, 'exception', EXCEPTIONS);
+  if (kind === 'adverse_driving' && (note === null || note.trim().length < 4)) {
+    fail('note is required with an adverse_driving claim: what the adverse conditions were, 4 to 60 characters');
+  }
+  return kind;
+}
+
 /** The fields of one record type beyond seq, type and time. */
 function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driverRef: number | null } {
   switch (type) {
@@ -237,7 +251,16 @@ function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driv
     case 'duty_status': {
       const id = driverId(r, true);
       const status = oneOf(r, 'status', DUTY_STATUSES);
-      return { pos: position(r, false), data: { status, driver_id: id, note: text(r, 'note', 60) }, driverRef: id };
+      const note = text(r, 'note', 60);
+      const data: Obj = { status, driver_id: id, note };
+      // A claim made with the status (docs/device-protocol.md): the same fields as an `exception` record.
+      if (r.exception !== undefined && r.exception !== null) data.exception = claim(r, note);
+      return { pos: position(r, false), data, driverRef: id };
+    }
+    case 'exception': {
+      const id = driverId(r, true);
+      const note = text(r, 'note', 60);
+      return { pos: position(r, false), data: { exception: claim(r, note), driver_id: id, note }, driverRef: id };
     }
     case 'inspection':
     case 'form_entry': {

@@ -64,7 +64,7 @@ eachDialect('device ingestion', (dialect) => {
       [1, 101, 'rejected', 'lat must be between -90 and 90, got 91'],
       [2, 102, 'rejected', `time ${new Date(future).toISOString()} is in the future (more than 300 s ahead of the server clock)`],
       [3, null, 'rejected', 'seq is required'],
-      [4, 104, 'rejected', 'type must be one of: location, engine, driver, fault, acceleration, power, duty_status, inspection, form_entry'],
+      [4, 104, 'rejected', 'type must be one of: location, engine, driver, fault, acceleration, power, duty_status, exception, inspection, form_entry'],
       [5, 105, 'rejected', 'time must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "yesterday"'],
       [6, 106, 'rejected', `driver_id ${foreignDriver.id} is not a driver of this company`],
       [7, 107, 'rejected', 'code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "X1234"'],

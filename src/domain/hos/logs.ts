@@ -37,6 +37,11 @@ export interface LogDetail {
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
 const CLAIM_NOTES: Record<string, string> = { adverse_driving: 'Adverse driving conditions', sixteen_hour: '16-hour short-haul exception' };
+/** A claim's remark names the exception, then the driver's annotation: `Adverse driving conditions: Snow on I-80`. */
+const claimNotes = (code: string | null, notes: string | null) => {
+  const name = CLAIM_NOTES[code ?? ''] ?? code;
+  return notes ? (name ? `${name}: ${notes}` : notes) : name;
+};
 
 export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number): Promise<LogDetail[]> {
   if (keys.length === 0) return [];
@@ -101,7 +106,7 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
       vehicleIds: [...new Set(all.map((r) => r.vehicle_id).filter((v): v is number => v !== null))],
       odometers,
       remarks: day.filter((r) => r.kind === 'remark' || r.kind === 'exception')
-        .map((r) => ({ id: r.id, time: r.occurred_at, notes: r.notes ?? CLAIM_NOTES[r.code ?? ''] ?? null, location: r.location })),
+        .map((r) => ({ id: r.id, time: r.occurred_at, notes: r.kind === 'exception' ? claimNotes(r.code, r.notes) : r.notes, location: r.location })),
       restarts: restarts.filter((x) => x.driverId === key.driver.id && (x.end ?? nowIsoS) >= dayStart && (x.end ?? nowIsoS) < toIso(key.end)),
       violations: violations.filter((v) => v.driver_id === key.driver.id && v.start_at < toIso(key.end) && (v.end_at === null || v.end_at > dayStart)),
       signedAt: signed,

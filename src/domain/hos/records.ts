@@ -28,6 +28,11 @@ export interface HosEventInput {
   origin?: Origin;
   /** ELD sequence id 0–65535; assigned when absent. With eldDeviceId it makes a resend idempotent. */
   sequenceId?: number;
+  /**
+   * Another sequence id this record may already be stored under (an earlier version of the server
+   * numbered device records by their instant): a stored record with it is this one, not a new one.
+   */
+  formerSequenceId?: number;
   vehicleId?: number | null;
   eldDeviceId?: number | null;
   lat?: number | null;

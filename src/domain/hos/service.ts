@@ -10,7 +10,8 @@
  *       { trx, skipRefused: true })
  *   Pass the pipeline's open transaction as `trx` to write in it (SQLite has one connection), and
  *   `skipRefused` so that a refused record (result.refused) does not fail the batch. A resend with the
- *   same eldDeviceId + sequenceId (0–65535) + instant is ignored.
+ *   same eldDeviceId + sequenceId (0–65535) + instant + kind + origin is ignored. Records of one
+ *   instant are all kept, in the order they were stored: the last one stored is in effect from it.
  * - Automatic driving detection (./auto-duty.ts) is a pure step per vehicle over speed samples:
  *     const { state, proposals } = stepAutoDuty(prevState, { t, speedKph, special })
  *   and each proposal is recorded for the logged-in driver with origin 'auto':
@@ -31,6 +32,7 @@ import type { Tenant } from '../tenant.js';
 import type { Evaluation } from './engine/types.js';
 import { normalize, type HosEventInput, type NormalizedEvent } from './records.js';
 import { dutyAt, lockDriver, nextSequence, OPEN_END, rechain } from './store.js';
+import { hosDrivers, type HosDriver } from './drivers.js';
 
 export { lockDriver } from './store.js';
 import { reevaluateDriver } from './evaluation.js';
@@ -77,12 +79,34 @@ async function guardAutoDriving(trx: Trx, companyId: number, driverId: number, e
   }
 }
 
+/**
+ * A resend: the same ELD device, sequence id (or the record's former one), instant, kind and origin. The
+ * origin keeps a driver's record apart from one the ELD made itself at the same instant.
+ */
 async function isDuplicate(trx: Trx, companyId: number, driverId: number, e: NormalizedEvent): Promise<boolean> {
-  if (e.input.eldDeviceId == null || e.input.sequenceId === undefined) return false;
+  const { eldDeviceId, sequenceId, formerSequenceId } = e.input;
+  if (eldDeviceId == null || sequenceId === undefined) return false;
+  const ids = formerSequenceId === undefined ? [sequenceId] : [sequenceId, formerSequenceId];
   const row = await trx.selectFrom('hos_events').select('id').where('company_id', '=', companyId).where('driver_id', '=', driverId)
-    .where('eld_device_id', '=', e.input.eldDeviceId).where('sequence_id', '=', e.input.sequenceId)
-    .where('occurred_at', '=', toIso(e.at)).where('kind', '=', e.kind).executeTakeFirst();
+    .where('eld_device_id', '=', eldDeviceId).where('sequence_id', 'in', ids).where('occurred_at', '=', toIso(e.at))
+    .where('kind', '=', e.kind).where('record_origin', '=', e.origin).executeTakeFirst();
   return !!row;
+}
+
+/**
+ * Refuses an exception claim the driver's rules cannot honour, rather than storing one the clocks
+ * would ignore: adverse driving needs the driver's `exception_adverse_driving`; the 16-hour exception
+ * (395.1(o)) exists under the US property-carrying rules only.
+ */
+function guardClaim(driver: HosDriver | undefined, e: NormalizedEvent): void {
+  if (e.kind !== 'exception' || !driver) return;
+  const rs = driver.ruleset;
+  if (e.code === 'adverse_driving' && !rs.adverseDriving) {
+    throw new AppError('invalid_state', `driver ${driver.id} may not claim adverse_driving: the driver's exception_adverse_driving is off`);
+  }
+  if (e.code === 'sixteen_hour' && !rs.sixteenHour) {
+    throw new AppError('invalid_state', `driver ${driver.id} may not claim sixteen_hour: the 16-hour exception (395.1(o)) applies to US property-carrying drivers, not cycle ${rs.cycleCode}`);
+  }
 }
 
 export function eventRow(companyId: number, driverId: number, e: NormalizedEvent, sequenceId: number, extra: { edit_id?: number | null } = {}) {
@@ -140,6 +164,7 @@ export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number
     await lockDriver(trx, db.kind, t.companyId, driverId);
     await checkVehicles(trx, t.companyId, norm);
     let seq = await nextSequence(trx, t.companyId, driverId);
+    const driver = norm.some((e) => e.kind === 'exception') ? (await hosDrivers(trx, t.companyId, [driverId])).get(driverId) : undefined;
     const ids: number[] = [];
     let duplicates = 0;
     let changedFrom = Infinity;
@@ -150,6 +175,7 @@ export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number
         continue;
       }
       try {
+        guardClaim(driver, e);
         await guardAutoDriving(trx, t.companyId, driverId, e);
       } catch (err) {
         refuse(e.index, err);

@@ -78,9 +78,11 @@ export async function loadWindows(db: Trx, companyId: number, driverIds: number[
     .where('record_status', '=', 1)
     .where('kind', '=', kind)
     .where('occurred_at', '<=', toIso(to));
-  // ended_at orders an active chain as occurred_at does, and it is the order of the covering index.
+  // ended_at orders an active chain as occurred_at does, and it is the order of the covering index. Two
+  // records of one instant (both kept, docs/hos.md) make the first last no time: its ended_at equals
+  // that of the record before it, so occurred_at breaks the tie.
   const [duty, claims] = await Promise.all([
-    window('duty_status').select(['driver_id', 'status', 'occurred_at']).orderBy('driver_id').orderBy('ended_at').execute(),
+    window('duty_status').select(['driver_id', 'status', 'occurred_at']).orderBy('driver_id').orderBy('ended_at').orderBy('occurred_at').execute(),
     window('exception').select(['driver_id', 'code', 'occurred_at']).execute(),
   ]);
   let w: DriverWindow | undefined;

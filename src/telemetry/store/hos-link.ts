@@ -1,23 +1,36 @@
 /**
- * Duty-status records from devices reach the hours-of-service store here, inside the same transaction
- * that processes them, in fix-time order. The HOS service re-evaluates the driver, stores and
- * announces violations, and updates the driver's duty status. A record the HOS rules refuse (e.g. one
- * that would shorten automatically recorded driving) stays in the raw telemetry but changes no log.
+ * Hours of service from a vehicle's device records.
  *
- * Automatic driving detection runs here too: location fixes of a vehicle with a logged-in driver go
- * through the pure detector of the HOS area (driving above the ELD speed threshold, on duty proposed
- * after the stationary timeout); its small state is kept with the vehicle's processor state.
+ * Records of a driver's log — `duty_status` (which may carry an exception claim), `exception`, and the
+ * `driver` login/logout — reach the hours-of-service store when they are stored, in the transaction
+ * that stores them, whatever their age: the reorder window and the processing horizon concern derived
+ * telemetry only, so a record that arrives late (after newer fixes were processed, a day later, after
+ * a restart) still goes into the log, and the HOS service re-evaluates the driver from its instant on
+ * (clocks, violations, duty status, each change announced). A record the HOS rules refuse (one that
+ * would shorten automatically recorded driving, a claim the driver's rules cannot honour) is refused
+ * whole: the caller rejects it with the reason. Replay links a vehicle's stored records again, which
+ * brings back those an earlier version of the server left out of the log.
  *
- * Idempotency: the HOS store ignores a record with the same ELD device, sequence id and instant, so the
- * sequence id is derived from the record's instant; processing a record again (replay) changes nothing.
+ * Idempotency: the log's sequence id of a device record is its `seq` modulo 65,536, and the HOS store
+ * ignores a record with the same ELD device, sequence id, instant, kind and origin; linking a record
+ * again (replay) changes nothing. Two records of one instant with different `seq`s are both kept, the
+ * later stored in effect from that instant (docs/hos.md, Late records). Records the server once linked
+ * under a sequence id derived from their instant (`hosSequenceId`) are recognised under it too.
+ *
+ * Automatic driving detection runs in processing (./process.ts): location fixes of a vehicle with a
+ * logged-in driver go through the pure detector of the HOS area (driving above the ELD speed
+ * threshold, on duty proposed after the stationary timeout); its small state is kept with the
+ * vehicle's processor state.
  */
 import type { Db } from '../../storage/db.js';
 import { recordDutyStatusEvents } from '../../domain/hos/service.js';
-import type { DutyStatusInput } from '../../domain/hos/records.js';
+import type { DutyStatusInput, EXCEPTIONS, HosEventInput } from '../../domain/hos/records.js';
+import { AppError } from '../../http/plumbing/errors.js';
 import type { Input, RecordIn } from '../processors/types.js';
 import { initialAutoDuty, stepAutoDuty, type AutoDutyState } from '../../domain/hos/auto-duty.js';
-import type { Trx } from './tx.js';
+import { underSavepoint, type Trx } from './tx.js';
 
+/** The sequence id of a record the ELD makes itself (automatic duty status): from its instant. */
 export function hosSequenceId(tMs: number): number {
   return Math.floor(tMs / 1000) % 65536;
 }
@@ -71,31 +84,131 @@ export async function recordAutoDuty(db: Db, trx: Trx, companyId: number, vehicl
   }
 }
 
-export async function forwardDutyStatus(db: Db, trx: Trx, companyId: number, vehicleId: number, records: RecordIn[]): Promise<void> {
-  for (const r of records) {
-    if (r.type !== 'duty_status' || !r.data) continue;
-    const driverId = Number(r.data.driver_id);
-    if (!Number.isInteger(driverId) || driverId < 1) continue;
-    await recordDutyStatusEvents(
-      db,
-      { companyId },
-      driverId,
-      [
-        {
-          status: r.data.status as DutyStatusInput,
-          at: r.t,
-          origin: 'driver',
-          eldDeviceId: r.deviceId,
-          vehicleId,
-          sequenceId: hosSequenceId(r.t),
-          lat: r.lat,
-          lon: r.lon,
-          location: r.description,
-          odometerKm: r.odometerKm,
-          notes: typeof r.data.note === 'string' ? r.data.note : null,
-        },
-      ],
-      { trx, skipRefused: true },
-    );
+/** Device record types that are records of a driver's log. */
+export const HOS_RECORD_TYPES: ReadonlySet<string> = new Set(['duty_status', 'exception', 'driver']);
+
+/** One stored device record of a vehicle, as the log needs it. */
+export interface HosSource {
+  /** telemetry_records.id */
+  id: number;
+  seq: number;
+  type: string;
+  t: number;
+  deviceId: number;
+  lat: number | null;
+  lon: number | null;
+  description: string | null;
+  odometerKm: number | null;
+  data: Record<string, unknown> | null;
+}
+
+export interface Linked {
+  /** Log records written (not already there). */
+  logged: number;
+  /** Records the HOS service refused, by HosSource.id, with the reason. */
+  refused: Map<number, string>;
+}
+
+type Claim = (typeof EXCEPTIONS)[number];
+
+/** The log records one device record makes: a duty status, with the exception claim it may carry; a claim; a login or logout. */
+function eventsOf(s: HosSource, vehicleId: number): HosEventInput[] {
+  const d = s.data ?? {};
+  const note = typeof d.note === 'string' ? d.note : null;
+  const base = {
+    at: s.t, origin: 'driver' as const, eldDeviceId: s.deviceId, vehicleId, sequenceId: s.seq % 0x10000,
+    lat: s.lat, lon: s.lon, location: s.description, odometerKm: s.odometerKm, notes: note,
+  };
+  if (s.type === 'driver') return [{ ...base, kind: d.action === 'login' ? 'login' : 'logout', notes: null }];
+  if (s.type === 'exception') return [{ ...base, kind: 'exception', exception: d.exception as Claim }];
+  // Earlier versions linked duty statuses under a sequence id made from the instant.
+  const status: HosEventInput = { ...base, kind: 'duty_status', status: d.status as DutyStatusInput, formerSequenceId: hosSequenceId(s.t) };
+  return typeof d.exception === 'string' ? [status, { ...base, kind: 'exception', exception: d.exception as Claim }] : [status];
+}
+
+/** Whose log a record goes to: the driver it names; a logout that names none, the driver logged in on the vehicle before it. */
+async function driverOf(trx: Trx, vehicleId: number, s: HosSource): Promise<number | null> {
+  const named = Number(s.data?.driver_id);
+  if (Number.isInteger(named) && named > 0) return named;
+  if (s.type !== 'driver') return null;
+  const fix = new Date(s.t).toISOString();
+  const prev = await trx.selectFrom('telemetry_records').select('data').where('vehicle_id', '=', vehicleId).where('type', '=', 'driver')
+    .where((eb) => eb.or([eb('fix_time', '<', fix), eb.and([eb('fix_time', '=', fix), eb('id', '<', s.id)])]))
+    .orderBy('fix_time', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const data = prev?.data ? (JSON.parse(prev.data) as Record<string, unknown>) : null;
+  return data?.action === 'login' ? Number(data.driver_id) : null;
+}
+
+class Refused extends Error {
+  constructor(readonly refused: Array<{ index: number; error_message: string }>) {
+    super('refused');
   }
+}
+
+/**
+ * Writes one driver's records into the log under a savepoint. When the service refuses one of its log
+ * records, nothing of that device record is kept (a duty status and the claim it carries land
+ * together): the savepoint is rolled back and the others are written again without it.
+ */
+async function linkDriver(db: Db, trx: Trx, companyId: number, vehicleId: number, driverId: number, sources: HosSource[], out: Linked): Promise<void> {
+  let left = sources;
+  while (left.length > 0) {
+    const events: HosEventInput[] = [];
+    const owner: HosSource[] = [];
+    for (const s of left) for (const e of eventsOf(s, vehicleId)) events.push(e), owner.push(s);
+    const run = await underSavepoint(trx, async () => {
+      const res = await recordDutyStatusEvents(db, { companyId }, driverId, events, { trx, skipRefused: true });
+      if (res.refused.length > 0) throw new Refused(res.refused);
+      return res.ids.length;
+    }, 'hos_link');
+    if (run.ok) {
+      out.logged += run.value;
+      return;
+    }
+    const err = run.error;
+    if (err instanceof Refused) {
+      for (const r of err.refused) out.refused.set(owner[r.index]!.id, r.error_message);
+    } else if (err instanceof AppError && err.status < 500) {
+      for (const s of left) out.refused.set(s.id, err.message);
+    } else {
+      throw err;
+    }
+    left = left.filter((s) => !out.refused.has(s.id));
+  }
+}
+
+/**
+ * Links a vehicle's device records into their drivers' logs (see the top of this file), in time order,
+ * one call of the HOS service per driver (drivers in id order, so two writers lock them alike). A
+ * record naming no driver (a logout with nobody logged in) has no log to go to.
+ */
+export async function linkHosRecords(db: Db, trx: Trx, companyId: number, vehicleId: number, sources: HosSource[]): Promise<Linked> {
+  const out: Linked = { logged: 0, refused: new Map() };
+  const byDriver = new Map<number, HosSource[]>();
+  for (const s of [...sources].sort((a, b) => a.t - b.t || a.id - b.id)) {
+    const driverId = await driverOf(trx, vehicleId, s);
+    if (driverId === null) continue;
+    const list = byDriver.get(driverId);
+    if (list) list.push(s);
+    else byDriver.set(driverId, [s]);
+  }
+  for (const driverId of [...byDriver.keys()].sort((a, b) => a - b)) {
+    const list = byDriver.get(driverId)!;
+    // The service takes at most 5,000 records a call.
+    for (let i = 0; i < list.length; i += 5000) await linkDriver(db, trx, companyId, vehicleId, driverId, list.slice(i, i + 5000), out);
+  }
+  return out;
+}
+
+/** Replay: links the vehicle's stored log records from `fromIso` on again (those already in a log are skipped). */
+export async function relinkHos(db: Db, trx: Trx, companyId: number, vehicleId: number, fromIso: string): Promise<Linked> {
+  const rows = await trx.selectFrom('telemetry_records')
+    .select(['id', 'seq', 'type', 'fix_time', 'device_id', 'lat', 'lon', 'description', 'odometer_km', 'data'])
+    .where('vehicle_id', '=', vehicleId).where('type', 'in', [...HOS_RECORD_TYPES]).where('fix_time', '>=', fromIso)
+    .orderBy('fix_time').orderBy('id').execute();
+  const sources = rows.map((r): HosSource => ({
+    id: Number(r.id), seq: Number(r.seq), type: r.type, t: Date.parse(r.fix_time), deviceId: r.device_id, lat: r.lat, lon: r.lon,
+    description: r.description, odometerKm: r.odometer_km, data: r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
+  }));
+  return linkHosRecords(db, trx, companyId, vehicleId, sources);
 }

@@ -3,6 +3,10 @@
  * channel, seq) — a re-sent record is a `duplicate`, never a second row — together with what does
  * not depend on order (./locations.ts: current location and location events, or asset positions).
  *
+ * Records of drivers' logs (duty statuses, exception claims, logins and logouts) go into the logs in
+ * the same transaction, whatever their age (./hos-link.ts); one the hours-of-service rules refuse is
+ * rejected and not kept.
+ *
  * When asked, the same transaction then processes the subject (./process.ts) under a savepoint: raw
  * records first, derived data after them. If processing fails, the savepoint is rolled back and the
  * records still commit, pending, for the next batch or the sweep; the failure is returned. One commit
@@ -24,6 +28,7 @@ import { restampDrivers, restampFrom } from './driver-stamps.js';
 import { processLocked, subjectOf, type ProcessOptions } from './process.js';
 import { pointJson, type PointFields } from '../point-json.js';
 import { isoTime } from '../iso-time.js';
+import { HOS_RECORD_TYPES, linkHosRecords, type HosSource } from './hos-link.js';
 
 export type RecordStatus = 'accepted' | 'duplicate' | 'rejected';
 
@@ -127,6 +132,31 @@ function driversOf(accepted: Accepted[], startId: number | null, startAt: number
 }
 
 /**
+ * The batch's new records of drivers' logs go into the logs now, whatever their age (./hos-link.ts). A
+ * duty status or exception claim the hours-of-service rules refuse is rejected with the reason and
+ * removed again: it lands whole or not at all. (A login or logout stays: it still says who drives.)
+ * Returns the fresh rows that remain.
+ */
+async function toLogs(db: Db, trx: Trx, d: DevicePrincipal, accepted: Accepted[], fresh: FreshRow[], out: Map<number, RecordResult>): Promise<FreshRow[]> {
+  const hos = fresh.filter((r) => HOS_RECORD_TYPES.has(r.type));
+  if (hos.length === 0) return fresh;
+  const sources = hos.map((r): HosSource => ({
+    id: r.id, seq: r.seq, type: r.type, t: r.t, deviceId: r.device_id, lat: r.lat ?? null, lon: r.lon ?? null,
+    description: r.description ?? null, odometerKm: r.odometer_km ?? null, data: r.parsed,
+  }));
+  const { refused } = await linkHosRecords(db, trx, d.companyId, d.vehicleId!, sources);
+  const gone = hos.filter((r) => r.type !== 'driver' && refused.has(r.id));
+  if (gone.length === 0) return fresh;
+  await trx.deleteFrom('telemetry_records').where('id', 'in', gone.map((r) => r.id)).execute();
+  const why = new Map(gone.map((r) => [r.seq, refused.get(r.id)!]));
+  for (const a of accepted) {
+    const reason = why.get(a.rec.seq);
+    if (reason !== undefined && out.get(a.index)?.status === 'accepted') out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'rejected', error_message: reason });
+  }
+  return fresh.filter((r) => !why.has(r.seq));
+}
+
+/**
  * Writes the accepted records of one device's batch and, with `process`, processes the subject in the
  * same transaction. Returns, per input index, whether the record was new (accepted, maybe late) or a
  * duplicate.
@@ -146,8 +176,7 @@ export async function storeIn(trx: Trx, db: Db, d: DevicePrincipal, channel: num
   const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
   const ids = await insertRecords(trx, db, rows);
   const horizon = state.horizon;
-  let maxFix = state.max_fix_time;
-  const fresh: FreshRow[] = [];
+  let fresh: FreshRow[] = [];
   for (let i = 0; i < accepted.length; i++) {
     const a = accepted[i];
     const id = ids[i];
@@ -160,8 +189,10 @@ export async function storeIn(trx: Trx, db: Db, d: DevicePrincipal, channel: num
     fresh.push(row);
     const late = horizon !== null && row.fix_time <= horizon;
     out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
-    if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
   }
+  if (d.vehicleId !== null) fresh = await toLogs(db, trx, d, accepted, fresh, out);
+  let maxFix = state.max_fix_time;
+  for (const row of fresh) if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
   const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
   if (fresh.length > 0) {
     if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);

@@ -18,7 +18,7 @@ import type { Env, GeofenceDef, RecordIn } from '../processors/types.js';
 import { geofenceGrid } from '../processors/geofence-grid.js';
 import { maxSince } from '../processors/geofence.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
-import { detectDriving, forwardDutyStatus, recordAutoDuty, autoDutyOf } from './hos-link.js';
+import { detectDriving, recordAutoDuty, autoDutyOf } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
 import { lockedState, saveState } from './state-row.js';
 import { prepared } from '../../storage/prepared.js';
@@ -187,7 +187,6 @@ export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: Proces
     const run = runPipeline(saved, records, env);
     const auto = detectDriving(savedAuto, records);
     await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true, kind: db.kind }, run.outputs);
-    await forwardDutyStatus(db, trx, st.company_id, vehicleId, records);
     await recordAutoDuty(db, trx, st.company_id, vehicleId, auto.proposals);
     state = json({ ...run.state, hos_auto: auto.state });
   } else {

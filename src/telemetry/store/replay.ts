@@ -10,6 +10,11 @@
  * live processing had passed their time) are processed in their place: that is how late data reaches
  * derived data. Nothing is announced again (no domain events), and rebuilt rows get new ids. One
  * transaction per subject: readers see the old or the new derived data, never a mix.
+ *
+ * A vehicle's records of drivers' logs (duty statuses, exception claims, logins and logouts) from
+ * `from` on are linked into the logs again (./hos-link.ts): those already there are skipped, and one
+ * missing (left out by an earlier version of the server) is added, its driver re-evaluated and what
+ * changed announced, as when a record arrives.
  */
 import type { Db } from '../../storage/db.js';
 import { json, toIso } from '../../storage/values.js';
@@ -17,7 +22,7 @@ import type { Thresholds } from '../thresholds.js';
 import { initialAssetState, initialState, runAssetPipeline, runPipeline } from '../processors/pipeline.js';
 import type { Output, RecordIn } from '../processors/types.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
-import { savedAutoDuty } from './hos-link.js';
+import { relinkHos, savedAutoDuty } from './hos-link.js';
 import { envOf, loadGeofences, PENDING_COLUMNS, recordIn } from './process.js';
 import { writeTx, type Trx } from './tx.js';
 
@@ -68,6 +73,8 @@ export interface ReplayResult {
   assetId?: number;
   records: number;
   outputs: number;
+  /** Records of drivers' logs that were missing from them and are now there. */
+  hosRecords: number;
 }
 
 /** Deletes what the replay rewrites: rows of the subject starting at or after `from` (visits: of `geofenceIds`). */
@@ -92,13 +99,15 @@ export async function replaySubject(db: Db, companyId: number, s: Subject, from:
   const fromIso = from ? from.toISOString() : '';
   const filter = new FromFilter(from ? from.getTime() : -Infinity);
   const subject = s.vehicleId !== undefined ? `v:${s.vehicleId}` : `a:${s.assetId}`;
-  const none = { ...s, records: 0, outputs: 0 };
+  const none = { ...s, records: 0, outputs: 0, hosRecords: 0 };
   return writeTx(db, async (trx) => {
     let q = trx.selectFrom('telemetry_state').selectAll().where('subject', '=', subject).where('company_id', '=', companyId);
     if (db.kind === 'postgres') q = q.forUpdate();
     const st = await q.executeTakeFirst();
+    // Drivers' logs take every stored log record, processed or not (./hos-link.ts).
+    const hos = st && s.vehicleId !== undefined ? (await relinkHos(db, trx, companyId, s.vehicleId, fromIso)).logged : 0;
     // Nothing processed yet: nothing derived to rebuild.
-    if (!st || st.horizon === null) return none;
+    if (!st || st.horizon === null) return { ...none, hosRecords: hos };
     const horizon = st.horizon;
     const geofences = await loadGeofences(trx, companyId);
     await clear(trx, s, fromIso, geofences.map((g) => g.id));
@@ -143,7 +152,7 @@ export async function replaySubject(db: Db, companyId: number, s: Subject, from:
     outputs += open.length;
     const state = s.vehicleId !== undefined ? json({ ...vehicleState, hos_auto: savedAutoDuty(st.state) }) : json(assetState);
     await trx.updateTable('telemetry_state').set({ state, updated_at: toIso(Date.now()) }).where('subject', '=', st.subject).execute();
-    return { ...s, records, outputs };
+    return { ...s, records, outputs, hosRecords: hos };
   });
 }
 
