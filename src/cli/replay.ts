@@ -1,8 +1,9 @@
 /**
  * `fleet replay`: rebuilds derived telemetry (driving periods, idle events, fault codes, performance
  * events, geofence events, utilization; asset geofence events) from the stored records, for every
- * vehicle and asset of a company or one, from a day on (company-local midnight) or entirely. Nothing
- * is announced again (src/telemetry/store/replay.ts).
+ * vehicle and asset of a company or one, from a day on (company-local midnight) or entirely, and adds
+ * to drivers' logs the device records missing from them. Derived telemetry is not announced again; a
+ * record added to a log is, as live (src/telemetry/store/replay.ts).
  */
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
 import { replaySubject, replayTargets, type ReplayResult, type Subject } from '../telemetry/store/replay.js';
@@ -14,7 +15,7 @@ import type { Db } from '../storage/db.js';
 
 export const replayCommand: Command = {
   usage: 'replay --company ID [--vehicle VID | --asset AID] [--from YYYY-MM-DD]',
-  summary: "Rebuild vehicles' and assets' derived telemetry from their stored records (from a company-local day on, or all of it).",
+  summary: "Rebuild vehicles' and assets' derived telemetry, and drivers' logs, from their stored records (from a company-local day on, or all of it).",
   flags: { company: { type: 'string' }, vehicle: { type: 'string' }, asset: { type: 'string' }, from: { type: 'string' } },
   async run(flags, ctx) {
     const ref = companyRef(requireFlag(flags, 'company'));
@@ -39,6 +40,7 @@ export const replayCommand: Command = {
     const results: ReplayResult[] = [];
     for (const s of targets) results.push(await replaySubject(db, company.id, s, from, ctx.config.telemetry.thresholds));
     const records = results.reduce((a, r) => a + r.records, 0);
+    const hos = results.reduce((a, r) => a + r.hosRecords, 0);
     const counts = (['vehicle', 'asset'] as const).map((k) => {
       const n = results.filter((r) => (k === 'vehicle' ? r.vehicleId : r.assetId) !== undefined).length;
       return `${n} ${k}${n === 1 ? '' : 's'}`;
@@ -46,10 +48,10 @@ export const replayCommand: Command = {
     ctx.print(
       {
         company_id: company.id, from: from?.toISOString() ?? null,
-        vehicles: results.filter((r) => r.vehicleId !== undefined).map((r) => ({ vehicle_id: r.vehicleId, records: r.records, outputs: r.outputs })),
+        vehicles: results.filter((r) => r.vehicleId !== undefined).map((r) => ({ vehicle_id: r.vehicleId, records: r.records, outputs: r.outputs, hos_records: r.hosRecords })),
         assets: results.filter((r) => r.assetId !== undefined).map((r) => ({ asset_id: r.assetId, records: r.records, outputs: r.outputs })),
       },
-      `Replayed ${records} records of ${counts.join(' and ')}${from ? ` from ${fromDay}` : ''}.`,
+      `Replayed ${records} records of ${counts.join(' and ')}${from ? ` from ${fromDay}` : ''}; ${hos} missing record${hos === 1 ? '' : 's'} added to drivers' logs.`,
     );
     return 0;
   },
