@@ -3,12 +3,13 @@
  * fixes, a day late, a second status at the same instant, and after the server restarted. Each one
  * re-evaluates the driver from its instant on (duty status, violations, daily totals) and what changed
  * is announced. The reorder window is the default 60 s, so these records are `late` for derived data.
+ * A late status the HOS rules refuse (inside automatically recorded driving) is rejected, not dropped.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, makeApp, useApp, type TestApp } from '../helper.js';
 import { driver } from '../hos/fixtures.js';
-import { at, DAY, rig, send, track } from './fixtures.js';
+import { at, DAY, DEG_PER_KM, login, rig, send, track } from './fixtures.js';
 import { announced, dayEvents, duty, restarted } from './hos-fixtures.js';
 
 const H = 3600;
@@ -57,17 +58,34 @@ eachDialect('late duty statuses reach the log', (dialect) => {
     assert.deepEqual(totals, [[DAY, 9 * H, 0.5 * H], [nextDay, 2.5 * H, 0.5 * H]]);
   });
 
-  test('two statuses at the same instant in separate batches: both in the log, in order of arrival; the later one is in effect; a re-send adds nothing', async () => {
+  test('statuses at the same instant in separate batches (in time, and late): all in the log, in order of arrival; the last one is in effect; a re-send adds nothing', async () => {
     const r = await rig(t);
     const d = await driver(t);
     await send(t, r, [duty(600, d.id, 'on_duty')]);
+    assert.deepEqual((await send(t, r, [duty(600, d.id, 'sleeper')])).results.map((x: any) => [x.status, x.late]), [['accepted', undefined]]);
     await send(t, r, track({ fromS: 0, toS: 1200, everyS: 30, kph: 0 }));
-    const second = { ...duty(600, d.id, 'driving'), seq: ++r.seq };
-    assert.deepEqual((await send(t, r, [second])).results, [{ index: 0, seq: second.seq, status: 'accepted', late: true }]);
-    assert.deepEqual(await dayEvents(t, d.id), [['on_duty', 600, 600], ['driving', 600, null]]);
+    const third = { ...duty(600, d.id, 'driving'), seq: ++r.seq };
+    assert.deepEqual((await send(t, r, [third])).results, [{ index: 0, seq: third.seq, status: 'accepted', late: true }]);
+    const all: Array<[string, number, number | null]> = [['on_duty', 600, 600], ['sleeper', 600, 600], ['driving', 600, null]];
+    assert.deepEqual(await dayEvents(t, d.id), all);
     assert.equal((await t.call({ url: `/v1/users/${d.id}` })).body.user.duty_status, 'driving');
-    assert.deepEqual((await send(t, r, [second])).results, [{ index: 0, seq: second.seq, status: 'duplicate' }]);
-    assert.deepEqual(await dayEvents(t, d.id), [['on_duty', 600, 600], ['driving', 600, null]]);
+    assert.deepEqual((await send(t, r, [third])).results, [{ index: 0, seq: third.seq, status: 'duplicate' }]);
+    assert.deepEqual(await dayEvents(t, d.id), all);
+  });
+
+  test('a late status inside driving the ELD recorded itself is rejected with the reason, and kept nowhere', async () => {
+    const r = await rig(t);
+    const d = await driver(t);
+    // Logged in, standing 2 min, 20 min at 90 km/h, then standing: automatic driving from 130 s to 1700 s.
+    await send(t, r, [login(0, d.id), ...track({ fromS: 10, toS: 120, kph: 0 }), ...track({ fromS: 130, toS: 1330, kph: 90 }),
+      ...track({ fromS: 1340, toS: 1940, kph: 0, lon: -89.65 + 30 * DEG_PER_KM })]);
+    assert.deepEqual(await dayEvents(t, d.id), [['driving', 130, 1700], ['on_duty', 1700, null]]);
+    const res = await send(t, r, [duty(600, d.id, 'on_duty')]);
+    const iso = (s: number) => new Date(at(s)).toISOString();
+    assert.deepEqual(res.results, [{ index: 0, seq: r.seq, status: 'rejected', error_message: `automatically recorded driving (${iso(130)} to ${iso(1700)}) cannot be shortened` }]);
+    assert.deepEqual(await dayEvents(t, d.id), [['driving', 130, 1700], ['on_duty', 1700, null]]);
+    const kept = await t.db.kysely.selectFrom('telemetry_records').select('id').where('device_id', '=', r.device.id).where('seq', '=', r.seq).execute();
+    assert.deepEqual(kept, []);
   });
 
   test('after a restart (a new app on the same database): a late status and a second one at its instant still reach the log', async () => {
