@@ -1,69 +1,29 @@
 /**
  * The `fleet` CLI, run for real as a child process on a real database (a SQLite file; PostgreSQL too when
- * TEST_POSTGRES_URL is set), and `fleet serve` started, called and stopped with SIGTERM mid-request.
+ * TEST_POSTGRES_URL is set), and `fleet serve` started, called and stopped with SIGTERM mid-request: all
+ * from this tree compiled (test/cli-process.ts), as production runs. Help and usage errors:
+ * test/cli-help.test.ts; list and show: test/cli-records.test.ts; changes: test/cli-changes.test.ts.
  */
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config/index.js';
 import { TEST_ENV } from './test-env.js';
 import { MIGRATIONS } from '../src/storage/migrate.js';
-import { dialects, freshDatabase, type Dialect } from './helper.js';
+import { dialects } from './helper.js';
+import { BUILD, databaseFor, fleet, jsonOf, ok, ROOT, TMP } from './cli-process.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TMP = mkdtempSync(join(tmpdir(), 'fleet-cli-'));
-after(() => rmSync(TMP, { recursive: true, force: true }));
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function start(args: string[], env: Record<string, string>, entry = 'src/cli/main.ts'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+/** A long-running `fleet` process (serve) from this tree's compiled build (test/cli-process.ts). */
+function start(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [join(BUILD, 'cli/main.js'), ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', PORT: '', HOST: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-}
-
-/** Runs the CLI to completion (killed and failed after `timeoutMs`). */
-function fleet(args: string[], env: Record<string, string>, opts: { entry?: string; timeoutMs?: number } = {}): Promise<Run> {
-  const child = start(args, env, opts.entry);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`fleet ${args.join(' ')} did not finish in time\n${stdout}\n${stderr}`));
-    }, opts.timeoutMs ?? 30_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** The one JSON object a --json command prints. */
-function jsonOf(r: Run): unknown {
-  const lines = r.stdout.split('\n').filter(Boolean);
-  assert.equal(lines.length, 1, `expected one line of JSON, got:\n${r.stdout}\nstderr:\n${r.stderr}`);
-  return JSON.parse(lines[0]);
-}
-
-async function ok(args: string[], env: Record<string, string>): Promise<unknown> {
-  const r = await fleet([...args, '--json'], env);
-  assert.equal(r.code, 0, `fleet ${args.join(' ')} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
-  return jsonOf(r);
 }
 
 async function withApp<T>(url: string, fn: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<T>): Promise<T> {
@@ -73,11 +33,6 @@ async function withApp<T>(url: string, fn: (app: Awaited<ReturnType<typeof build
   } finally {
     await app.close();
   }
-}
-
-async function databaseFor(dialect: Dialect, name: string) {
-  if (dialect === 'sqlite') return { url: `sqlite:${join(TMP, `${name}.db`)}`, drop: async () => {} };
-  return freshDatabase('postgres');
 }
 
 for (const dialect of dialects()) {
@@ -166,37 +121,8 @@ for (const dialect of dialects()) {
   });
 }
 
-describe('fleet CLI usage', () => {
+describe('fleet CLI configuration and binary', () => {
   const env = { DATABASE_URL: `sqlite:${join(TMP, 'usage.db')}` };
-
-  it('help and no arguments print usage and exit 0', async () => {
-    const cases = [[], ['help'], ['company', 'create', '--help']];
-    for (const r of await Promise.all(cases.map((args) => fleet(args, env)))) {
-      assert.equal(r.code, 0);
-      assert.match(r.stdout, /^Usage: fleet <command>/);
-      assert.match(r.stdout, /fleet api-key revoke --id ID/);
-    }
-  });
-
-  it('wrong usage exits 2 with the usage on stderr (and the message as JSON on stdout with --json)', async () => {
-    const cases = [
-      [['frobnicate'], 'unknown command: frobnicate'],
-      [['company', 'delete'], 'unknown command: company delete'],
-      [['company', 'create', '--json'], '--name is required'],
-      [['company', 'create', '--name', 'X', '--colour', 'red'], "Unknown option '--colour'"],
-      [['user', 'create', '--company', '1', '--role', 'boss', '--email', 'a@b.c', '--password', 'p'], '--role must be one of: driver, admin, fleet_user'],
-      [['api-key', 'revoke', '--id', 'abc'], '--id must be a positive whole number'],
-    ] as const;
-    const runs = await Promise.all(cases.map(([args]) => fleet([...args], env)));
-    for (const [i, [args, message]] of cases.entries()) {
-      const r = runs[i];
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
-      // With --json the one object on stdout names the problem too.
-      assert.equal(r.stdout, (args as readonly string[]).includes('--json') ? `${JSON.stringify({ error_message: message })}\n` : '');
-      assert.ok(r.stderr.includes(message), r.stderr);
-      assert.match(r.stderr, /Usage: fleet <command>/);
-    }
-  });
 
   it('invalid configuration exits 1 with the message on stderr', async () => {
     const [r, p] = await Promise.all([
@@ -245,6 +171,7 @@ function refused(port: number): Promise<boolean> {
 describe('fleet serve', () => {
   it('serves the demo on a random port and exits 0 on SIGTERM after finishing an in-flight request', async () => {
     const child = start(['serve', '--demo'], {
+      ...TEST_ENV,
       DATABASE_URL: `sqlite:${join(TMP, 'serve.db')}`,
       PORT: '0',
       HOST: '127.0.0.1',
@@ -270,6 +197,13 @@ describe('fleet serve', () => {
       const health = await fetch(`${url[1]}/healthz`, { signal: AbortSignal.timeout(5000) });
       assert.equal(health.status, 200);
       assert.deepEqual(await health.json(), { status: 'ok' });
+      // Files the compiled server reads next to its code (copied into the build) and the API document.
+      const css = await fetch(`${url[1]}/console/assets/console.css`, { signal: AbortSignal.timeout(5000) });
+      assert.equal(css.status, 200);
+      assert.equal(await css.text(), readFileSync(join(ROOT, 'src/web/console/assets/console.css'), 'utf8'));
+      const openapi = await fetch(`${url[1]}/openapi.json`, { signal: AbortSignal.timeout(5000) });
+      assert.equal(openapi.status, 200);
+      assert.equal((await openapi.json()).openapi, '3.1.0');
 
       // A request whose body is still arriving when SIGTERM comes in.
       const body = JSON.stringify({ notes: 'updated during shutdown' });

@@ -1,16 +1,32 @@
 /**
- * `fleet app …`: register OAuth applications and manage the apps installed for a company.
+ * `fleet app …`: register OAuth applications, list and show them, and manage the apps installed for a company.
  *   app create --name N --redirect-uri URI [--redirect-uri URI2 …] --scopes "s1 s2" [--grant-types "…"]
+ *   app list, app show --client-id ID
  *   app rotate-secret --client-id ID
  *   app installed --company ID
  *   app revoke-install --company ID --client-id ID
  * A revocation made here reaches running servers within OAUTH_TOKEN_CACHE_MS (1 s by default).
  */
-import { findApp, registerApp, rotateSecret } from '../auth/oauth/apps.js';
-import { installedApps, revokeGrant } from '../auth/oauth/grants.js';
-import { createRuntime } from '../auth/oauth/runtime.js';
+import type { Db } from '../storage/db.js';
 import { notFound } from '../http/plumbing/errors.js';
-import { companyRef, findCompany, optionalFlag, requireFlag, UsageError, type Command, type Flags } from './io.js';
+import {
+  companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, requireFlag, UsageError, type Command, type Flags,
+} from './io.js';
+import { printListing, printRecord } from './format.js';
+import { wireTime } from '../storage/values.js';
+import type { OAuthApp } from '../auth/oauth/apps.js';
+
+const apps = () => import('../auth/oauth/apps.js');
+
+/** The app of `--client-id`, or not found. */
+async function appOf(db: Db, clientId: string): Promise<OAuthApp> {
+  const app = await (await apps()).findApp(db, clientId);
+  if (!app) throw notFound(`app with client_id ${clientId}`);
+  return app;
+}
+
+/** An app as listed and shown: never its client secret (only its digest is stored). */
+const appJson = (a: OAuthApp) => ({ ...a, created_at: wireTime(a.created_at), updated_at: wireTime(a.updated_at) });
 
 function many(flags: Flags, name: string): string[] {
   const v = (flags as Record<string, unknown>)[name];
@@ -36,6 +52,7 @@ export const appCreate: Command = {
     const scopes = words(requireFlag(flags, 'scopes'));
     const grantTypes = optionalFlag(flags, 'grant-types');
     const { db } = await ctx.database();
+    const { registerApp } = await apps();
     const app = await registerApp(db, { name, redirectUris, scopes, grantTypes: grantTypes ? words(grantTypes) : undefined }, new Date().toISOString());
     ctx.print(
       { id: app.id, client_id: app.client_id, client_secret: app.client_secret, name: app.name, redirect_uris: app.redirect_uris, scopes: app.scopes },
@@ -58,9 +75,8 @@ export const appRotateSecret: Command = {
   async run(flags, ctx) {
     const clientId = requireFlag(flags, 'client-id');
     const { db } = await ctx.database();
-    const app = await findApp(db, clientId);
-    if (!app) throw notFound(`app with client_id ${clientId}`);
-    const secret = await rotateSecret(db, app.id, new Date().toISOString());
+    const app = await appOf(db, clientId);
+    const secret = await (await apps()).rotateSecret(db, app.id, new Date().toISOString());
     ctx.print({ id: app.id, client_id: app.client_id, client_secret: secret }, `New client secret for "${app.name}" (shown only this once):\n${secret}`);
     return 0;
   },
@@ -74,11 +90,12 @@ export const appInstalled: Command = {
     const ref = companyRef(requireFlag(flags, 'company'));
     const { db } = await ctx.database();
     const company = await findCompany(db, ref);
-    const apps = await installedApps(db, company.id);
+    const { installedApps } = await import('../auth/oauth/grants.js');
+    const installed = await installedApps(db, company.id);
     ctx.print(
-      { company_id: company.id, installed_apps: apps.map((a) => ({ client_id: a.client_id, name: a.name, scopes: a.scopes, installed_at: a.installed_at, consented_by: a.consented_by })) },
-      apps.length
-        ? apps.map((a) => `${a.client_id}  ${a.name}  [${a.scopes.join(' ')}]  installed ${a.installed_at}`).join('\n')
+      { company_id: company.id, installed_apps: installed.map((a) => ({ client_id: a.client_id, name: a.name, scopes: a.scopes, installed_at: a.installed_at, consented_by: a.consented_by })) },
+      installed.length
+        ? installed.map((a) => `${a.client_id}  ${a.name}  [${a.scopes.join(' ')}]  installed ${a.installed_at}`).join('\n')
         : `No app is installed for company ${company.id}.`,
     );
     return 0;
@@ -94,6 +111,7 @@ export const appRevokeInstall: Command = {
     const clientId = requireFlag(flags, 'client-id');
     const { db } = await ctx.database();
     const company = await findCompany(db, ref);
+    const [{ installedApps, revokeGrant }, { createRuntime }] = await Promise.all([import('../auth/oauth/grants.js'), import('../auth/oauth/runtime.js')]);
     const installed = (await installedApps(db, company.id)).find((a) => a.client_id === clientId);
     if (!installed) throw notFound(`installed app ${clientId} in company ${company.id}`);
     await revokeGrant(db, createRuntime(ctx.config), installed.grant_id, company.id);
@@ -102,8 +120,40 @@ export const appRevokeInstall: Command = {
   },
 };
 
+export const appList: Command = {
+  usage: `app list ${PAGE_USAGE}`,
+  summary: 'List the registered OAuth applications (by operators and by developers of the portal).',
+  details: [PAGE_DETAILS, 'With --json: {"apps": [{"id", "client_id", "name", "redirect_uris", "scopes", "grant_types", "developer_id", …}], "total": N}.'],
+  flags: PAGE_FLAGS,
+  async run(flags, ctx) {
+    const page = pageOf(flags);
+    const { db } = await ctx.database();
+    const { rows, total } = await (await apps()).listApps(db, page.limit, page.offset);
+    printListing(ctx, {
+      name: 'apps', rows, total, page, json: appJson, none: 'No app is registered.',
+      header: ['ID', 'CLIENT ID', 'NAME', 'SCOPES', 'DEVELOPER', 'CREATED'],
+      cells: (a) => [a.id, a.client_id, a.name, a.scopes.join(' '), a.developer_id, wireTime(a.created_at)],
+    });
+    return 0;
+  },
+};
+
+export const appShow: Command = {
+  usage: 'app show --client-id ID',
+  summary: 'Show one registered app: redirect URIs, scopes, grant types (never its secret).',
+  flags: { 'client-id': { type: 'string' } },
+  async run(flags, ctx) {
+    const clientId = requireFlag(flags, 'client-id');
+    const { db } = await ctx.database();
+    printRecord(ctx, appJson(await appOf(db, clientId)));
+    return 0;
+  },
+};
+
 export const APP_COMMANDS: Record<string, Command> = {
   'app create': appCreate,
+  'app list': appList,
+  'app show': appShow,
   'app rotate-secret': appRotateSecret,
   'app installed': appInstalled,
   'app revoke-install': appRevokeInstall,

@@ -2,8 +2,19 @@
  * `fleet device …`: provision the devices that report telemetry. An ELD is bound to a vehicle, an asset
  * gateway to an asset; the device's credential is printed once and stored only as its digest.
  */
-import { provisionDevice, revokeDevice } from '../domain/devices/service.js';
-import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
+import {
+  companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, positiveInt, RECORD_FLAGS, recordOf,
+  requireFlag, UsageError, type Command,
+} from './io.js';
+import { printListing, printRecord } from './format.js';
+import { wireTime } from '../storage/values.js';
+import type { DeviceRow } from '../domain/devices/service.js';
+
+/** A device as listed and shown: never its credential (only its digest is stored anyway). */
+const deviceJson = (d: DeviceRow) => ({
+  id: d.id, company_id: d.company_id, kind: d.kind, identifier: d.identifier, model: d.model, vehicle_id: d.vehicle_id, asset_id: d.asset_id,
+  last_seen_at: wireTime(d.last_seen_at), revoked_at: wireTime(d.revoked_at), created_at: wireTime(d.created_at), updated_at: wireTime(d.updated_at),
+});
 
 export const deviceCreate: Command = {
   usage: 'device create --company ID --vehicle VID --identifier SERIAL [--model M]  (or --asset AID instead of --vehicle)',
@@ -27,6 +38,7 @@ export const deviceCreate: Command = {
     const model = optionalFlag(flags, 'model');
     const { db } = await ctx.database();
     const company = await findCompany(db, ref);
+    const { provisionDevice } = await import('../domain/devices/service.js');
     const d = await provisionDevice(db, { companyId: company.id }, { identifier, model, vehicleId, assetId });
     const bound = d.vehicle_id !== null ? { vehicle_id: d.vehicle_id } : { asset_id: d.asset_id };
     const what = d.vehicle_id !== null ? `ELD ${d.id} on vehicle ${d.vehicle_id}` : `gateway ${d.id} on asset ${d.asset_id}`;
@@ -41,14 +53,57 @@ export const deviceCreate: Command = {
 export const deviceRevoke: Command = {
   usage: 'device revoke --company ID --id DEVICE',
   summary: 'Revoke a device: its credential stops working, and its serial and vehicle are free for a replacement.',
-  flags: { company: { type: 'string' }, id: { type: 'string' } },
+  flags: RECORD_FLAGS,
   async run(flags, ctx) {
-    const ref = companyRef(requireFlag(flags, 'company'));
-    const id = positiveInt(requireFlag(flags, 'id'), 'id');
-    const { db } = await ctx.database();
-    const company = await findCompany(db, ref);
-    const d = await revokeDevice(db, { companyId: company.id }, id);
+    const record = recordOf(flags);
+    const { db, companyId } = await record.open(ctx);
+    const { revokeDevice } = await import('../domain/devices/service.js');
+    const d = await revokeDevice(db, { companyId }, record.id);
     ctx.print({ id: d.id, company_id: d.company_id, identifier: d.identifier, revoked: true }, `Revoked device ${d.id} (${d.identifier})`);
     return 0;
   },
+};
+
+export const deviceList: Command = {
+  usage: `device list --company ID [--revoked] ${PAGE_USAGE}`,
+  summary: "List a company's devices: ELDs and asset gateways, what each is bound to, when it last reported.",
+  details: ['--revoked: the revoked devices too.', PAGE_DETAILS, 'With --json: {"devices": [...], "total": N}.'],
+  flags: { company: { type: 'string' }, revoked: { type: 'boolean' }, ...PAGE_FLAGS },
+  async run(flags, ctx) {
+    const ref = companyRef(requireFlag(flags, 'company'));
+    const page = pageOf(flags);
+    const { db } = await ctx.database();
+    const company = await findCompany(db, ref);
+    const { listDevices } = await import('../domain/devices/service.js');
+    const { rows, total } = await listDevices(db, { companyId: company.id }, { revoked: flags.revoked === true }, page.limit, page.offset);
+    printListing(ctx, {
+      name: 'devices', rows, total, page, json: deviceJson, none: `No ${flags.revoked ? '' : 'live '}device in company ${company.id}.`,
+      header: ['ID', 'KIND', 'IDENTIFIER', 'MODEL', 'BOUND TO', 'LAST SEEN', 'REVOKED'],
+      cells: (d) => [
+        d.id, d.kind, d.identifier, d.model, d.vehicle_id !== null ? `vehicle ${d.vehicle_id}` : `asset ${d.asset_id}`,
+        wireTime(d.last_seen_at), wireTime(d.revoked_at),
+      ],
+    });
+    return 0;
+  },
+};
+
+export const deviceShow: Command = {
+  usage: 'device show --company ID --id DEVICE',
+  summary: 'Show one device (never its credential: only its digest is stored).',
+  flags: RECORD_FLAGS,
+  async run(flags, ctx) {
+    const record = recordOf(flags);
+    const { db, companyId } = await record.open(ctx);
+    const { getDevice } = await import('../domain/devices/service.js');
+    printRecord(ctx, deviceJson(await getDevice(db, { companyId }, record.id)));
+    return 0;
+  },
+};
+
+export const DEVICE_COMMANDS: Record<string, Command> = {
+  'device create': deviceCreate,
+  'device revoke': deviceRevoke,
+  'device list': deviceList,
+  'device show': deviceShow,
 };

@@ -6,10 +6,8 @@
  * record added to a log is, as live (src/telemetry/store/replay.ts).
  */
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
-import { replaySubject, replayTargets, type ReplayResult, type Subject } from '../telemetry/store/replay.js';
-import { startOfDay } from '../http/plumbing/time-zone.js';
+import type { ReplayResult, Subject } from '../telemetry/store/replay.js';
 import { TIME_ZONES } from '../domain/users/fields.js';
-import { validDay } from '../http/wire/record-dates.js';
 import { AppError } from '../http/plumbing/errors.js';
 import type { Db } from '../storage/db.js';
 
@@ -24,6 +22,10 @@ export const replayCommand: Command = {
     if (vehicle && asset) throw new UsageError('give --vehicle or --asset, not both');
     const only: Subject | undefined = vehicle ? { vehicleId: positiveInt(vehicle, 'vehicle') } : asset ? { assetId: positiveInt(asset, 'asset') } : undefined;
     const fromDay = optionalFlag(flags, 'from');
+    // Loaded here, not at the top: src/cli/io.ts says why.
+    const [{ replaySubject, replayTargets }, { startOfDay }, { validDay }] = await Promise.all([
+      import('../telemetry/store/replay.js'), import('../http/plumbing/time-zone.js'), import('../http/wire/record-dates.js'),
+    ]);
     if (fromDay !== undefined) {
       try {
         validDay('from', fromDay);
