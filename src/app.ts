@@ -2,7 +2,7 @@
  * buildApp(config) → a ready Fastify instance with no port. server.ts listens; tests inject.
  */
 import { buildSerializer } from './http/plumbing/compiled-schemas.js';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -53,6 +53,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // One line per request (src/ops/request-log.ts) instead of Fastify's two.
     logController: requestLog,
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     requestIdHeader: 'x-request-id',
     genReqId: () => `req-${process.pid.toString(36)}-${(++reqSeq).toString(36)}`,

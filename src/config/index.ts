@@ -2,6 +2,7 @@
  * Configuration, read once from the environment and validated.
  * Every tunable has its unit in its name or its doc, and a default.
  */
+import { trustProxy, type TrustProxy } from './proxy.js';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,8 @@ import { sheddingConfig, type SheddingConfig } from '../ops/shedding-config.js';
 export interface Config {
   /** TCP port the server listens on. */
   port: number;
+  /** Which reverse proxies may name the client (src/config/proxy.ts). */
+  trustProxy: TrustProxy;
   /** Interface to bind; 127.0.0.1 by default so a fresh install is not exposed. */
   host: string;
   /** `sqlite:<path>`, `sqlite::memory:`, `postgres://…` or `postgresql://…`. */
@@ -175,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     port,
+    trustProxy: trustProxy(env, configError),
     host,
     databaseUrl,
     sqliteSynchronous,
