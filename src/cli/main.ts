@@ -26,6 +26,7 @@ import { simulateCommand } from './simulate.js';
 import { replayCommand } from './replay.js';
 import { APP_COMMANDS } from './apps.js';
 import { demoCredentials } from './demo.js';
+import { BACKUP_COMMANDS } from './backup.js';
 
 const serveCommand: Command = {
   usage: 'serve [--demo]',
@@ -80,6 +81,7 @@ export const COMMANDS: Record<string, Command> = {
   replay: replayCommand,
   'demo credentials': demoCredentials,
   ...APP_COMMANDS,
+  ...BACKUP_COMMANDS,
   completion: completionCommand,
 };
 
