@@ -28,6 +28,8 @@ export type DbKind = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   kind: DbKind;
+  /** The URL it was opened with (DATABASE_URL); holds the password, if any: never print it whole. */
+  url: string;
   /** Which tables changed, from this process's statements and (once watching) other processes'. */
   changes: ChangeTracker;
   /** Read results kept while their tables are unchanged; caches nothing until `watchChanges` ran. */
@@ -155,6 +157,7 @@ export function openDb(url: string, opts: { poolSize?: number; sqliteSynchronous
   return {
     kysely,
     kind,
+    url,
     changes,
     cache: new ReadCache(changes, DEFAULT_READ_CACHE_BYTES),
     async watchChanges(opts) {

@@ -75,13 +75,29 @@ function isBusy(err: unknown): boolean {
  * transaction: a second process waits (busy_timeout, then retries) and then finds nothing to do, and a
  * failure leaves no migration half-applied.
  */
+/** Errors of reaching a PostgreSQL server (not of what it answers once reached). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', '28P01', '28000', '3D000']);
+
+/**
+ * The first query of a start: a database that cannot be reached is named by DATABASE_URL's host, port
+ * and database (never its password), with the driver's reason.
+ */
+async function currentSchema(db: Db): Promise<string> {
+  try {
+    return (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s;
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (!code || !UNREACHABLE.has(code)) throw err;
+    const u = new URL(db.url);
+    const where = `${u.hostname || 'localhost'} port ${u.port || 5432}, database ${u.pathname.slice(1) || u.username || '(default)'}`;
+    throw new Error(`cannot use the database of DATABASE_URL (PostgreSQL at ${where}): ${(err as Error).message}`, { cause: err });
+  }
+}
+
 export async function migrateToLatest(db: Db): Promise<string[]> {
   // Kysely's bookkeeping tables live in the connection's own schema, so that several schemas of one
   // PostgreSQL database (e.g. one per tenant cluster or per test) never see each other's.
-  const schema =
-    db.kind === 'postgres'
-      ? (await sql<{ s: string }>`select current_schema() as s`.execute(db.kysely)).rows[0]?.s
-      : undefined;
+  const schema = db.kind === 'postgres' ? await currentSchema(db) : undefined;
   const migrator = new Migrator({ db: db.kysely, provider: new InCodeProvider(db), migrationTableSchema: schema });
   if (db.kind === 'postgres') {
     const { error, results } = await migrator.migrateToLatest();
