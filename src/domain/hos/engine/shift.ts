@@ -2,28 +2,22 @@
  * Shift limits: the driving limit, the elapsed window and the cumulative on-duty limit counted from the
  * last reset or the split-sleeper calculation point (domain-rules §1.3.1–1.3.3, §1.4, §1.6, §1.7).
  *
- * Qualifying rests are listed in time order (resets included). Between two consecutive qualifying rests
- * A and B, driving is judged in one frame:
- * - A is a reset: from the end of A, nothing excluded;
- * - A pairs with the rest before it, or with B (retroactively, D-9 (a)): from the end of the rest
- *   before A, with A's member period excluded from the window;
- * - otherwise the live calculation point carried forward (the last pair's), and A counts in the window.
- * The frame after the last qualifying rest gives the live clocks.
+ * Resets (rests of at least the reset length) cut the log into shifts. Within a shift, split.ts chooses the
+ * chain of paired rests that gives the fewest violations and judges each stretch of driving in the frame of
+ * the pair it belongs to; the frame after the last rest of the chain gives the live clocks.
  */
 import { DAY, HOUR, type Ruleset } from './types.js';
 import { limitAt, type Context } from './context.js';
-import { restMs, sbMs, type Rest } from './timeline.js';
+import { restMs, type Rest } from './timeline.js';
+import { chooseChain, qualifies, addCost, len, violationCost, LONG_MS, MEMBER_MS, ZERO, type Cost, type Frame, type Judge, type Segment, type SplitRules } from './split.js';
 
-export interface ShiftRules {
-  resetMs: number;
+export interface ShiftRules extends SplitRules {
   driveMs: number;
   driveType: string;
   windowMs: number | null;
   windowType: string;
   dutyMs: number | null;
   dutyType: string;
-  /** `property`: ≥7 h SB + ≥2 h OFF/SB; `sb_pair`: two SB periods of ≥2 h. Members total ≥ totalMs. */
-  split: { kind: 'property' | 'sb_pair'; totalMs: number };
 }
 
 export function shiftRules(rs: Ruleset): ShiftRules {
@@ -37,44 +31,6 @@ export function shiftRules(rs: Ruleset): ShiftRules {
     };
   }
   return { resetMs: 10 * HOUR, driveMs: 11 * HOUR, driveType: 'driving_11', windowMs: 14 * HOUR, windowType: 'duty_14', dutyMs: null, dutyType: '', split: { kind: 'property', totalMs: 10 * HOUR } };
-}
-
-interface Portion {
-  start: number;
-  end: number;
-}
-interface Pair {
-  first: Portion;
-  second: Portion;
-}
-interface Frame {
-  anchor: number;
-  excl: Portion | null;
-}
-
-const MEMBER_MS = 2 * HOUR;
-const LONG_MS = 7 * HOUR;
-const len = (p: Portion) => p.end - p.start;
-const run = (r: Rest): Portion => ({ start: r.start, end: r.end });
-const sb = (r: Rest): Portion => ({ start: r.sbStart, end: r.sbEnd });
-
-function qualifies(r: Rest, rules: ShiftRules): boolean {
-  if (restMs(r) >= rules.resetMs) return true;
-  return rules.split.kind === 'property' ? restMs(r) >= MEMBER_MS : sbMs(r) >= MEMBER_MS;
-}
-
-/** The member periods of a valid split pair (x before y), or null. */
-export function pairOf(x: Rest, y: Rest, rules: ShiftRules): Pair | null {
-  const total = rules.split.totalMs;
-  if (rules.split.kind === 'sb_pair') {
-    return sbMs(x) >= MEMBER_MS && sbMs(y) >= MEMBER_MS && sbMs(x) + sbMs(y) >= total ? { first: sb(x), second: sb(y) } : null;
-  }
-  // D-9: a mixed run is the long member only through its ≥7 h SB stretch; as the short member it counts whole.
-  const options: Pair[] = [];
-  if (sbMs(x) >= LONG_MS && restMs(y) >= MEMBER_MS && sbMs(x) + restMs(y) >= total) options.push({ first: sb(x), second: run(y) });
-  if (restMs(x) >= MEMBER_MS && sbMs(y) >= LONG_MS && restMs(x) + sbMs(y) >= total) options.push({ first: run(x), second: sb(y) });
-  if (options.length === 0) return null;
-  return options.reduce((a, b) => (len(b.first) + len(b.second) > len(a.first) + len(a.second) ? b : a));
 }
 
 export interface ShiftClocks {
@@ -94,6 +50,9 @@ interface ShiftState {
   sixteenUsed: boolean;
 }
 
+/** A rule's driving in violation: [type, start, end] (empty when start ≥ end). */
+type Piece = [string, number, number];
+
 export function evaluateShifts(ctx: Context): ShiftClocks {
   const rules = shiftRules(ctx.rs);
   const { driving, onDuty, at, rs } = ctx;
@@ -103,16 +62,14 @@ export function evaluateShifts(ctx: Context): ShiftClocks {
   const resets = Q.filter(isReset);
   const claimIn = (kind: string, from: number, to: number) => ctx.claims.some((c) => c.kind === kind && c.at >= from && c.at < to);
   const adverseShifts: Array<[number, number]> = [];
+  const drives = ctx.intervals.filter((iv) => iv.status === 'D');
 
   let lastSixteen: number | null = null;
   let lastRestart = -Infinity;
-  let resetNo = -1;
   let shift: ShiftState = { start: 0, adverse: false, sixteen: false, sixteenUsed: false };
-  const openShift = (r: Rest) => {
+  const openShift = (r: Rest, until: number) => {
     if (shift.sixteenUsed) lastSixteen = shift.start;
     if (restMs(r) >= restartMs) lastRestart = r.end;
-    resetNo++;
-    const until = resets[resetNo + 1]?.start ?? Infinity;
     const adverse = rs.adverseDriving && claimIn('adverse_driving', r.start, until);
     const claimed = rs.sixteenHour && claimIn('sixteen_hour', r.start, until);
     const allowed = lastSixteen === null || r.end - lastSixteen >= 7 * DAY || lastRestart > lastSixteen;
@@ -126,49 +83,60 @@ export function evaluateShifts(ctx: Context): ShiftClocks {
   };
   const windowBase = () => (shift.sixteen ? Math.max(16 * HOUR, (rules.windowMs ?? 0) + adv()) : (rules.windowMs ?? 0) + adv());
 
-  let fwd: Frame = { anchor: Q[0]!.end, excl: null };
-  let frame: Frame = fwd;
-  let j = 0;
-  const ivs = ctx.intervals;
-  for (let i = 0; i < Q.length; i++) {
-    const q = Q[i]!;
-    if (isReset(q)) {
-      openShift(q);
-      fwd = { anchor: q.end, excl: null };
-      frame = fwd;
-    } else {
-      const prev = Q[i - 1]!;
-      const back = pairOf(prev, q, rules);
-      const next = Q[i + 1] ? pairOf(q, Q[i + 1]!, rules) : null;
-      const prevEnd = (p: Portion) => (isReset(prev) ? prev.end : p.end);
-      if (back) fwd = { anchor: prevEnd(back.first), excl: back.second };
-      frame = back ? fwd : next ? { anchor: prev.end, excl: next.first } : fwd;
+  /** The driving of [s, e) past each limit of frame f. */
+  const pieces = (s: number, e: number, f: Frame): Piece[] => {
+    const out: Piece[] = [[rules.driveType, limitAt(s, driving.between(f.anchor, s), rules.driveMs + adv()), e]];
+    if (rules.windowMs !== null) out.push([shift.sixteen ? 'duty_16' : rules.windowType, Math.max(s, windowOf(f, windowBase())), e]);
+    if (rules.dutyMs !== null) out.push([rules.dutyType, limitAt(s, onDuty.between(f.anchor, s), rules.dutyMs + adv()), e]);
+    return out;
+  };
+  /** Index of the first driving interval starting at or after t. */
+  const firstDrive = (t: number) => {
+    let lo = 0;
+    let hi = drives.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (drives[mid]!.start < t) lo = mid + 1;
+      else hi = mid;
     }
-    const gapEnd = Q[i + 1]?.start ?? at;
-    while (j < ivs.length && ivs[j]!.start < q.end) j++;
-    for (; j < ivs.length && ivs[j]!.start < gapEnd; j++) {
-      const iv = ivs[j]!;
-      if (iv.status !== 'D') continue;
-      judge(iv.start, iv.end, frame);
-    }
-  }
+    return lo;
+  };
+  const clocksOf = (f: Frame, t: number) => ({
+    drive: Math.max(0, rules.driveMs + adv() - driving.between(f.anchor, t)),
+    window: rules.windowMs === null ? null : Math.max(0, windowOf(f, windowBase()) - t),
+    duty: rules.dutyMs === null ? null : Math.max(0, rules.dutyMs + adv() - onDuty.between(f.anchor, t)),
+  });
+  const judgeUntil = (end: number): Judge => ({
+    cost(f, from, to) {
+      let cost: Cost = ZERO;
+      for (let j = firstDrive(from); j < drives.length && drives[j]!.start < Math.min(to, end); j++) {
+        for (const [, a, b] of pieces(drives[j]!.start, drives[j]!.end, f)) cost = addCost(cost, violationCost(b - a));
+      }
+      return cost;
+    },
+    room(f) {
+      const c = clocksOf(f, end);
+      return [Math.min(c.drive, c.window ?? Infinity, c.duty ?? Infinity), c.window ?? c.duty ?? 0];
+    },
+  });
 
-  function judge(s: number, e: number, f: Frame) {
-    const v = ctx.violations;
-    const driveLimit = rules.driveMs + adv();
-    const tDrive = limitAt(s, driving.between(f.anchor, s), driveLimit);
-    v.add(rules.driveType, tDrive, e);
-    if (e === at) ctx.checks.push(tDrive);
-    if (rules.windowMs !== null) {
-      const end = windowOf(f, windowBase());
-      v.add(shift.sixteen ? 'duty_16' : rules.windowType, Math.max(s, end), e);
-      if (shift.sixteen && e > windowOf(f, rules.windowMs)) shift.sixteenUsed = true;
-      if (e === at) ctx.checks.push(end);
-    }
-    if (rules.dutyMs !== null) {
-      const tDuty = limitAt(s, onDuty.between(f.anchor, s), rules.dutyMs + adv());
-      v.add(rules.dutyType, tDuty, e);
-      if (e === at) ctx.checks.push(tDuty);
+  let segments: Segment[] = [];
+  for (let k = 0; k < resets.length; k++) {
+    const x = resets[k]!;
+    const y = resets[k + 1] ?? null;
+    openShift(x, y?.start ?? Infinity);
+    const end = y ? y.start : at;
+    const members = Q.filter((r) => r.start >= x.end && (!y || r.end <= y.start));
+    segments = chooseChain(x, members, y, rules, judgeUntil(end));
+    for (let i = 0, j = firstDrive(x.end); j < drives.length && drives[j]!.start < end; j++) {
+      const iv = drives[j]!;
+      while (segments[i + 1] && segments[i + 1]!.from <= iv.start) i++;
+      const f = segments[i]!.frame;
+      for (const [type, a, b] of pieces(iv.start, iv.end, f)) {
+        ctx.violations.add(type, a, b);
+        if (iv.end === at) ctx.checks.push(a);
+      }
+      if (shift.sixteen && rules.windowMs !== null && iv.end > windowOf(f, rules.windowMs)) shift.sixteenUsed = true;
     }
   }
 
@@ -176,15 +144,15 @@ export function evaluateShifts(ctx: Context): ShiftClocks {
   const last = ctx.rests[ctx.rests.length - 1];
   if (last?.ongoing) {
     for (const ms of [MEMBER_MS, rules.resetMs, restartMs]) ctx.checks.push(last.start + ms);
-    const cur = ivs[ivs.length - 1]!;
+    const cur = ctx.intervals[ctx.intervals.length - 1]!;
     if (cur.status === 'SB') for (const ms of [MEMBER_MS, LONG_MS]) ctx.checks.push(cur.start + ms);
   }
 
-  const driveLimit = rules.driveMs + adv();
+  const live = clocksOf(segments[segments.length - 1]!.frame, at);
   return {
-    driveRawMs: Math.max(0, driveLimit - driving.between(frame.anchor, at)),
-    windowMs: rules.windowMs === null ? null : Math.max(0, windowOf(frame, windowBase()) - at),
-    dutyMs: rules.dutyMs === null ? null : Math.max(0, rules.dutyMs + adv() - onDuty.between(frame.anchor, at)),
+    driveRawMs: live.drive,
+    windowMs: live.window,
+    dutyMs: live.duty,
     adverse: shift.adverse,
     adverseAt: (t: number) => adverseShifts.some(([a, b]) => t >= a && t < b),
   };
