@@ -18,7 +18,7 @@ import { validatorCompiler } from './http/plumbing/validation.js';
 import { installPortableInput } from './http/plumbing/portable-input.js';
 import { clientErrorHandler, frameworkErrors } from './http/plumbing/framework-errors.js';
 import { authenticators } from './auth/authenticators.js';
-import { openApiInfo } from './http/openapi.js';
+import { openApiInfo, PACKAGE_VERSION } from './http/openapi.js';
 import { routeModules } from './http/routes.js';
 import { healthRoutes } from './http/health.js';
 import { installOAuth } from './http/oauth.js';
@@ -101,7 +101,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installWebhooks(app, db, config, { clock: opts.clock });
 
   await app.register(swagger, { openapi: openApiInfo(config) });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // In a scope of its own, so the hook runs for the docs pages only.
+  await app.register(async (docs) => {
+    // The docs page as the package writes it has no viewport: a phone would draw it at desktop width.
+    docs.addHook('onSend', async (_req, reply, payload) => {
+      if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+      return payload.replace('<head>', '<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">');
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs', theme: { title: `Fleet platform API ${PACKAGE_VERSION}` } });
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(async (scope) => healthRoutes(scope as never));

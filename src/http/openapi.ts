@@ -1,12 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { SCOPES } from '../auth/scopes.js';
 import type { Config } from '../config/index.js';
+
+/** The package's version (package.json, two levels up from src/http and from dist/http alike). */
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 export function openApiInfo(_config: Config) {
   return {
     openapi: '3.1.0',
     info: {
       title: 'Fleet platform API',
-      version: '1.0.0',
+      // The server's own version, shown beside the title in /docs.
+      version: PACKAGE_VERSION,
       description:
         'Fleet-management API, wire-compatible with the Motive (KeepTruckin) public API. ' +
         'Authenticate with `Authorization: Bearer <token>` or `X-Api-Key: <key>`.',

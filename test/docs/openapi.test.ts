@@ -18,9 +18,15 @@ describe('OpenAPI document', () => {
       const body = doc.json();
       assert.equal(body.openapi, '3.1.0');
       assert.ok(body.paths['/v1/users/{id}'].put);
-      const ui = await t.app.inject({ url: '/docs/' });
-      assert.equal(ui.statusCode, 200);
-      assert.match(ui.body, /<html/i);
+      const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+      assert.equal(body.info.version, version, 'the document carries the package version');
+      for (const url of ['/docs', '/docs/']) {
+        const ui = await t.app.inject({ url });
+        assert.equal(ui.statusCode, 200);
+        assert.match(ui.body, new RegExp(`<title>Fleet platform API ${version.replace(/\./g, '\\.')}</title>`));
+        assert.match(ui.body, /<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">/, 'a phone draws it at its own width');
+      }
+      assert.doesNotMatch(doc.body, /viewport/, 'only the docs pages are touched');
     } finally {
       await t.close();
     }
