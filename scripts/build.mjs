@@ -94,35 +94,44 @@ async function bundlePackage(esbuild, root, outdir, name) {
 export async function build(root = ROOT, outdir = join(root, 'dist')) {
   const started = performance.now();
   const { src, files, signature } = sourceState(root);
-  const tmp = `${outdir}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(tmp, { recursive: true });
   const ts = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
   const other = files.filter((f) => !f.endsWith('.ts'));
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: ts,
-    outbase: src,
-    outdir: tmp,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    bundle: false,
-    // Linked .js.map files: free unless Node runs with --enable-source-maps (then stack traces name .ts lines).
-    sourcemap: true,
-    logLevel: 'warning',
-  });
-  for (const name of BUNDLED) await bundlePackage(esbuild, root, tmp, name);
-  for (const f of other) {
-    const to = join(tmp, relative(src, f));
-    mkdirSync(dirname(to), { recursive: true });
-    cpSync(f, to);
-  }
-  writeFileSync(join(tmp, STAMP), `${JSON.stringify({ signature, files: files.length, built_at: new Date().toISOString() })}\n`);
+  const tmp = `${outdir}.tmp-${process.pid}`;
   const old = `${outdir}.old-${process.pid}`;
-  if (existsSync(outdir)) renameSync(outdir, old);
-  renameSync(tmp, outdir);
-  rmSync(old, { recursive: true, force: true });
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  try {
+    const esbuild = await import('esbuild');
+    await esbuild.build({
+      entryPoints: ts,
+      outbase: src,
+      outdir: tmp,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      bundle: false,
+      // Linked .js.map files: free unless Node runs with --enable-source-maps (then stack traces name .ts lines).
+      sourcemap: true,
+      logLevel: 'warning',
+    });
+    for (const name of BUNDLED) await bundlePackage(esbuild, root, tmp, name);
+    for (const f of other) {
+      const to = join(tmp, relative(src, f));
+      mkdirSync(dirname(to), { recursive: true });
+      cpSync(f, to);
+    }
+    writeFileSync(join(tmp, STAMP), `${JSON.stringify({ signature, files: files.length, built_at: new Date().toISOString() })}\n`);
+    try {
+      if (existsSync(outdir)) renameSync(outdir, old);
+      renameSync(tmp, outdir);
+    } catch (err) {
+      // Another build swapped its own in meanwhile: that one will do if it is of these sources.
+      if (buildState(root, outdir) !== 'fresh') throw err;
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+    rmSync(old, { recursive: true, force: true });
+  }
   return { transpiled: ts.length, copied: other.length, ms: Math.round(performance.now() - started) };
 }
 
