@@ -5,7 +5,7 @@
  */
 import { JurisdictionIndex } from '../../src/domain/ifta/grid-index.js';
 import { distanceKm } from '../../src/domain/ifta/geometry.js';
-import type { Fragment, Track } from '../../src/domain/ifta/rules.js';
+import { contextMs, type AllocationRules, type Fragment, type Track } from '../../src/domain/ifta/rules.js';
 
 export type LatLon = [number, number];
 
@@ -65,16 +65,22 @@ export function along(waypoints: LatLon[], o: TrackOptions): Built {
   return { track, km: done };
 }
 
-/** Concatenates tracks (their times must already follow each other). */
+/** Concatenates tracks (their times must already follow each other); speed, accuracy and engine state are kept when any part has them. */
 export function concat(...parts: Track[]): Track {
   const n = parts.reduce((s, p) => s + p.n, 0);
   const out: Track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n) };
+  if (parts.some((p) => p.speed)) out.speed = new Float64Array(n).fill(NaN);
+  if (parts.some((p) => p.accuracy)) out.accuracy = new Float64Array(n).fill(NaN);
+  if (parts.some((p) => p.engineOff)) out.engineOff = new Uint8Array(n);
   let k = 0;
   for (const p of parts) {
     out.t.set(p.t, k);
     out.lat.set(p.lat, k);
     out.lon.set(p.lon, k);
     out.odo.set(p.odo, k);
+    if (p.speed) out.speed!.set(p.speed, k);
+    if (p.accuracy) out.accuracy!.set(p.accuracy, k);
+    if (p.engineOff) out.engineOff!.set(p.engineOff, k);
     k += p.n;
   }
   return out;
@@ -88,8 +94,74 @@ export function insertPoint(tr: Track, i: number, p: { t: number; lat: number; l
 }
 
 export function slice(tr: Track, a: number, b: number): Track {
-  return { n: b - a, t: tr.t.slice(a, b), lat: tr.lat.slice(a, b), lon: tr.lon.slice(a, b), odo: tr.odo.slice(a, b) };
+  const out: Track = { n: b - a, t: tr.t.slice(a, b), lat: tr.lat.slice(a, b), lon: tr.lon.slice(a, b), odo: tr.odo.slice(a, b) };
+  if (tr.speed) out.speed = tr.speed.slice(a, b);
+  if (tr.accuracy) out.accuracy = tr.accuracy.slice(a, b);
+  if (tr.engineOff) out.engineOff = tr.engineOff.slice(a, b);
+  return out;
 }
+
+/**
+ * The points the store loads to compute the owner periods in [fromT, toT) (src/domain/ifta/recompute.ts):
+ * those within contextMs(rules) of the window, three more before and one more after.
+ */
+export function asLoaded(tr: Track, fromT: number, toT: number, rules: AllocationRules): Track {
+  const margin = contextMs(rules);
+  let a = 0;
+  while (a < tr.n && tr.t[a] < fromT - margin) a++;
+  let b = a;
+  while (b < tr.n && tr.t[b] < toT + margin) b++;
+  return slice(tr, Math.max(0, a - 3), Math.min(tr.n, b + 1));
+}
+
+/** A seeded generator of uniform numbers in [0, 1) (xorshift32), and of normal ones. */
+export function rng(seed: number): { uniform: () => number; normal: () => number } {
+  let s = seed >>> 0 || 1;
+  const uniform = () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 4294967296;
+  };
+  const normal = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  return { uniform, normal };
+}
+
+export interface ParkedOptions {
+  t0: number;
+  seconds: number;
+  everyS?: number;
+  /** Standard deviation of the GPS error along each axis, m. */
+  sigmaM: number;
+  seed?: number;
+  odo?: number;
+  /** Reported speed (km/h), a function of the point's index, or none. */
+  speed?: number | ((i: number) => number);
+  accuracyM?: number;
+  engineOff?: boolean;
+}
+
+/** A vehicle standing at (lat, lon): fixes scattered by a normal GPS error. */
+export function parked(at: LatLon, o: ParkedOptions): Track {
+  const every = o.everyS ?? 1;
+  const n = Math.floor(o.seconds / every) + 1;
+  const r = rng(o.seed ?? 7);
+  const mPerLat = 111_132, mPerLon = 111_320 * Math.cos((at[0] * Math.PI) / 180);
+  const tr: Track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n).fill(o.odo ?? NaN) };
+  if (o.speed !== undefined) tr.speed = new Float64Array(n);
+  if (o.accuracyM !== undefined) tr.accuracy = new Float64Array(n).fill(o.accuracyM);
+  if (o.engineOff) tr.engineOff = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
+    tr.t[i] = o.t0 + i * every * 1000;
+    tr.lat[i] = at[0] + (r.normal() * o.sigmaM) / mPerLat;
+    tr.lon[i] = at[1] + (r.normal() * o.sigmaM) / mPerLon;
+    if (tr.speed) tr.speed[i] = typeof o.speed === 'function' ? o.speed(i) : o.speed!;
+  }
+  return tr;
+}
+
+/** The track with a reported speed on every point (km/h). */
+export const withSpeed = (tr: Track, kph: number): Track => ({ ...tr, speed: new Float64Array(tr.n).fill(kph) });
 
 export const odoSpan = (tr: Track) => tr.odo[tr.n - 1] - tr.odo[0];
 

@@ -7,14 +7,20 @@
  *    fast path); otherwise it is cut where it meets a border (the crossing point on the boundary) and
  *    each piece goes to the jurisdiction containing its middle. A piece outside every polygon (coast,
  *    GPS error) goes to the nearest jurisdiction within snapToleranceKm; failing that, to the
- *    jurisdiction on both sides when the track leaves and re-enters the same one within the owner
- *    period (a bridge or ferry over water the data leaves out); otherwise it stays unplaced (j = −1).
+ *    jurisdiction on both sides when the track leaves and re-enters the same one without a gap within
+ *    reentryMaxMs (a bridge or ferry over water the data leaves out), whatever owner periods the
+ *    stretch spans; otherwise it stays unplaced (j = −1).
  * 3. Gap segments with an odometer distance: when both ends (snapped) are in the same jurisdiction the
  *    whole distance goes there; otherwise it is split along the straight line between them. Their
  *    distance is also reported as gapKm for review. Gaps without a distance add nothing.
  * 4. Pieces are cut at time-bucket boundaries (time interpolated linearly along the segment) and
  *    summed per (owner period, bucket, jurisdiction). Because every piece's distance is its share of
  *    the segment's odometer distance, the fragments sum to the odometer distance.
+ *
+ * A window keeps the fragments of the segments ending in it, but every segment of the track is placed,
+ * so a stretch over water is decided with the points on both sides of the window's edges. Given the
+ * points contextMs(rules) before and after the window (rules.ts), a window's fragments equal those
+ * the whole track gives for it (recompute.ts loads that much).
  */
 import { fromX } from './geometry.js';
 import { segments } from './segments.js';
@@ -34,6 +40,8 @@ interface Pending {
   s: number;
   u0: number;
   u1: number;
+  owner: number;
+  live: boolean;
 }
 
 export function allocate(tr: Track, index: Locator, rules: AllocationRules, window: AllocateWindow = {}): Allocation {
@@ -44,13 +52,19 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
   const toT = window.toT ?? Infinity;
   const bucketMs = rules.bucketMs;
   const tol = rules.snapToleranceKm;
-  const out: Fragment[] = [];
-  let frags = new Map<number, Fragment>();
+  const reentryMs = rules.reentryMaxMs;
+  /** Fragments per owner period of the window. */
+  const byOwner = new Map<number, Map<number, Fragment>>();
+  /** The current owner period and its fragments (null outside the window: computed for context, not kept). */
   let owner = NaN;
+  let live = false;
+  let frags: Map<number, Fragment> | null = null;
   let lastKey = -1;
   let lastFrag: Fragment | null = null;
+  /** Unplaced pieces since the last placed one, which ended at lastKnownT in lastKnown (−1: none). */
   let pending: Pending[] = [];
   let lastKnown = -1;
+  let lastKnownT = -Infinity;
   let totalKm = 0;
   let gaps = 0;
   let gapsWithoutDistance = 0;
@@ -58,17 +72,36 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
   const pieceJ: number[] = [];
   const pieceU: number[] = [];
 
-  const flushPending = (j: number) => {
-    for (const p of pending) emit(p.s, p.u0, p.u1, j);
-    pending = [];
-  };
-  const endOwner = () => {
-    flushPending(-1);
-    lastKnown = -1;
-    for (const f of frags.values()) out.push(f);
-    frags = new Map();
+  /** Fragments go to owner period o, or nowhere when the segment is not in the window (context only). */
+  const useOwner = (o: number, isLive: boolean) => {
+    owner = o;
+    live = isLive;
     lastKey = -1;
     lastFrag = null;
+    frags = null;
+    if (!isLive) return;
+    frags = byOwner.get(o) ?? null;
+    if (!frags) byOwner.set(o, (frags = new Map()));
+  };
+  const flushPending = (j: number) => {
+    if (!pending.length) return;
+    const o0 = owner, l0 = live;
+    for (const p of pending) {
+      if (p.owner !== owner || p.live !== live) useOwner(p.owner, p.live);
+      emit(p.s, p.u0, p.u1, j);
+    }
+    if (owner !== o0 || live !== l0) useOwner(o0, l0);
+    pending = [];
+  };
+  /** A placed piece of jurisdiction j from time tStart to tEnd: the pending stretch before it is j's when j is where it began and the vehicle is back within reentryMs. */
+  const placed = (j: number, tStart: number, tEnd: number) => {
+    if (pending.length) flushPending(j === lastKnown && tStart - lastKnownT <= reentryMs ? j : -1);
+    lastKnown = j;
+    lastKnownT = tEnd;
+  };
+  const forget = () => {
+    flushPending(-1);
+    lastKnown = -1;
   };
 
   /** Adds piece [u0, u1] of segment s to the fragment of its bucket and jurisdiction, cutting at bucket ends. */
@@ -88,6 +121,7 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
   }
 
   function add(s: number, u0: number, u1: number, j: number, bucket: number): void {
+    if (frags === null) return;
     const a = acc[s], b = acc[s + 1];
     const d = km[s] * (u1 - u0);
     const key = bucket * 128 + j + 1;
@@ -162,29 +196,24 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
   for (let s = 0; s + 1 < m; s++) {
     const a = acc[s], b = acc[s + 1];
     const tb = t[b];
-    if (tb < fromT || tb >= toT) continue;
     const o = Math.floor(tb / rules.ownerMs);
-    if (o !== owner) {
-      if (!Number.isNaN(owner)) endOwner();
-      owner = o;
-    }
+    const inWindow = tb >= fromT && tb < toT;
+    if (o !== owner || inWindow !== live) useOwner(o, inWindow);
     const k = kind[s];
     if (k !== 0) {
-      gaps++;
-      flushPending(-1);
-      lastKnown = -1;
+      if (live) gaps++;
+      forget();
       if (k === GAP_WITHOUT_DISTANCE) {
-        gapsWithoutDistance++;
+        if (live) gapsWithoutDistance++;
         continue;
       }
     }
     const d = km[s];
     if (!(d > 0)) continue;
-    totalKm += d;
+    if (live) totalKm += d;
     const fast = k === 0 ? index.uniform(x[a], lat[a], x[b], lat[b]) : -2;
     if (fast >= 0) {
-      if (pending.length) flushPending(fast === lastKnown ? fast : -1);
-      lastKnown = fast;
+      placed(fast, t[a], tb);
       emit(s, 0, 1, fast);
       continue;
     }
@@ -196,19 +225,27 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
       }
     }
     split(s);
+    const ta = t[a], dt = tb - ta;
     for (let p = 0; p < pieceJ.length; p++) {
       const j = pieceJ[p];
+      const u0 = pieceU[p], u1 = pieceU[p + 1];
       if (j < 0 && k === 0) {
-        pending.push({ s, u0: pieceU[p], u1: pieceU[p + 1] });
+        if (lastKnown >= 0 && ta + u1 * dt - lastKnownT <= reentryMs) pending.push({ s, u0, u1, owner, live });
+        else {
+          forget();
+          emit(s, u0, u1, -1);
+        }
         continue;
       }
-      if (pending.length) flushPending(j === lastKnown ? j : -1);
-      if (j >= 0) lastKnown = j;
-      emit(s, pieceU[p], pieceU[p + 1], j);
+      if (j >= 0) placed(j, ta + u0 * dt, ta + u1 * dt);
+      else forget();
+      emit(s, u0, u1, j);
     }
     if (k !== 0) lastKnown = -1;
   }
-  if (!Number.isNaN(owner)) endOwner();
+  flushPending(-1);
+  const out: Fragment[] = [];
+  for (const fs of byOwner.values()) for (const f of fs.values()) out.push(f);
   out.sort((p, q) => p.owner - q.owner || p.bucketStart - q.bucketStart || p.j - q.j);
   return { fragments: out, accepted: m, dropped: tr.n - m, gaps, gapsWithoutDistance, totalKm };
 }

@@ -1,8 +1,10 @@
 /**
- * Recomputes stale vehicle days: loads the day's located records (plus three before and one after, the
- * context the cleaning and the segment across midnight need), applies the vehicle's odometer
- * calibrations, runs the allocator over the segments ending on those days, and replaces the days'
- * fragments in one transaction. A stale mark is removed only if nobody re-marked it meanwhile.
+ * Recomputes stale vehicle days: loads the days' located records with a margin of whole days before and
+ * after (contextMs: what the placement of a stretch over water can depend on) plus three records
+ * before and one after (the context the cleaning and the segment across midnight need), applies the
+ * vehicle's odometer calibrations, runs the allocator over the segments ending on those days, and
+ * replaces the days' fragments in one transaction. A stale mark is removed only if nobody re-marked it
+ * meanwhile.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
@@ -11,7 +13,7 @@ import { toIso } from '../../storage/values.js';
 import { writeTx } from '../../telemetry/store/tx.js';
 import { allocate } from './allocate.js';
 import { jurisdictionIndex } from './boundaries.js';
-import { DEFAULT_RULES, type AllocationRules, type Fragment } from './rules.js';
+import { contextMs, DEFAULT_RULES, type AllocationRules, type Fragment, type Track } from './rules.js';
 import { calibrationsOf, offsetAt, type Calibration } from './calibrations.js';
 import { DAY_MS, addDay, markNewRecords } from './staleness.js';
 import type { IftaFragmentsTable } from './tables.js';
@@ -22,10 +24,10 @@ export const UNPLACED = '--';
 const RUN_DAYS = 7;
 const CONTEXT_BEFORE = 3;
 
-type Point = { fix_time: string; lat: number | null; lon: number | null; odometer_km: number | null };
+type Point = { fix_time: string; lat: number | null; lon: number | null; odometer_km: number | null; speed_kph: number | null; type: string; data: string | null };
 
 function located(k: Kysely<Database>, companyId: number, vehicleId: number) {
-  return k.selectFrom('telemetry_records').select(['fix_time', 'lat', 'lon', 'odometer_km'])
+  return k.selectFrom('telemetry_records').select(['fix_time', 'lat', 'lon', 'odometer_km', 'speed_kph', 'type', 'data'])
     .where('company_id', '=', companyId).where('vehicle_id', '=', vehicleId)
     .where('lat', 'is not', null).where('lon', 'is not', null);
 }
@@ -37,6 +39,33 @@ async function loadPoints(db: Db, companyId: number, vehicleId: number, fromIso:
     located(db.kysely, companyId, vehicleId).where('fix_time', '>=', toIso_).orderBy('fix_time').orderBy('id').limit(1).execute(),
   ]);
   return [...before.reverse(), ...main, ...after];
+}
+
+/**
+ * The allocator's track of the records: calibrated odometer, speed, and from a record's other fields
+ * its accuracy (`accuracy_m`) and whether the engine is off (an engine-off record, or `ignition`
+ * false on a fix): what the stationary rule uses (docs/ifta.md).
+ */
+export function trackOf(points: Point[], cals: Calibration[]): Track {
+  const n = points.length;
+  const track: Track = {
+    n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n),
+    speed: new Float64Array(n), accuracy: new Float64Array(n).fill(NaN), engineOff: new Uint8Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const p = points[i];
+    const t = Date.parse(p.fix_time);
+    track.t[i] = t;
+    track.lat[i] = p.lat!;
+    track.lon[i] = p.lon!;
+    track.odo[i] = p.odometer_km === null ? NaN : p.odometer_km + (offsetAt(cals, t) ?? 0);
+    track.speed![i] = p.speed_kph ?? NaN;
+    if (p.data === null) continue;
+    const d = JSON.parse(p.data) as Record<string, unknown>;
+    if (typeof d.accuracy_m === 'number') track.accuracy![i] = d.accuracy_m;
+    if ((p.type === 'engine' && d.state === 'off') || d.ignition === false) track.engineOff![i] = 1;
+  }
+  return track;
 }
 
 function fragmentRow(companyId: number, vehicleId: number, f: Fragment, cals: Calibration[], ownerMs: number): IftaFragmentsTable {
@@ -61,18 +90,14 @@ function fragmentRow(companyId: number, vehicleId: number, f: Fragment, cals: Ca
 export async function recomputeDays(db: Db, companyId: number, vehicleId: number, days: string[], tokens: string[], rules: AllocationRules = DEFAULT_RULES): Promise<number> {
   const fromIso = `${days[0]}T00:00:00.000Z`;
   const endIso = `${addDay(days[days.length - 1], 1)}T00:00:00.000Z`;
-  const [points, cals] = await Promise.all([loadPoints(db, companyId, vehicleId, fromIso, endIso), calibrationsOf(db.kysely, vehicleId)]);
-  const n = points.length;
-  const track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n) };
-  for (let i = 0; i < n; i++) {
-    const p = points[i];
-    const t = Date.parse(p.fix_time);
-    track.t[i] = t;
-    track.lat[i] = p.lat!;
-    track.lon[i] = p.lon!;
-    track.odo[i] = p.odometer_km === null ? NaN : p.odometer_km + (offsetAt(cals, t) ?? 0);
-  }
-  const result = allocate(track, jurisdictionIndex(), rules, { fromT: Date.parse(fromIso), toT: Date.parse(endIso) });
+  // Points from a margin before and after the days, so that stretches over water are decided as for the whole track.
+  const margin = contextMs(rules);
+  const fromT = Date.parse(fromIso), toT = Date.parse(endIso);
+  const [points, cals] = await Promise.all([
+    loadPoints(db, companyId, vehicleId, toIso(fromT - margin), toIso(toT + margin)),
+    calibrationsOf(db.kysely, vehicleId),
+  ]);
+  const result = allocate(trackOf(points, cals), jurisdictionIndex(), rules, { fromT, toT });
   const rows = result.fragments.map((f) => fragmentRow(companyId, vehicleId, f, cals, rules.ownerMs));
   await writeTx(db, async (trx) => {
     if (db.kind === 'postgres') await sql`select pg_advisory_xact_lock(${0x1f7a}, ${vehicleId})`.execute(trx);

@@ -16,6 +16,16 @@ export interface AllocationRules {
   bucketMs: number;
   /** A segment belongs to the period of this length containing its end point (the unit of recomputation). */
   ownerMs: number;
+  /** A fix reporting at most this speed, km/h, or the engine off, is no evidence of motion (segments.ts, the stationary rule). */
+  stoppedSpeedKph: number;
+  /** A fix reporting no speed within this distance of where the vehicle stopped adds no distance, m… */
+  stillRadiusM: number;
+  /** …and a fix reporting being stopped (speed or engine) within this distance, m… */
+  stoppedRadiusM: number;
+  /** …or within this many times its reported accuracy, when that is more. 0 in both radii turns the rule off. */
+  stillAccuracyFactor: number;
+  /** Unplaced distance goes to the jurisdiction on both sides only when the vehicle is back in it within this long, ms. */
+  reentryMaxMs: number;
 }
 
 export const DEFAULT_RULES: AllocationRules = {
@@ -25,7 +35,20 @@ export const DEFAULT_RULES: AllocationRules = {
   snapToleranceKm: 2,
   bucketMs: 15 * 60_000,
   ownerMs: 86_400_000,
+  stoppedSpeedKph: 3,
+  stillRadiusM: 50,
+  stoppedRadiusM: 200,
+  stillAccuracyFactor: 3,
+  reentryMaxMs: 6 * 3_600_000,
 };
+
+/**
+ * How far before and after a window of whole owner periods the points must be given for the window's
+ * result to equal that of the whole track (besides three points before and one after for the cleaning):
+ * whole owner periods covering the longest re-entry stretch and the segment before it.
+ */
+export const contextMs = (rules: AllocationRules): number =>
+  Math.ceil((rules.reentryMaxMs + rules.gapTimeMs) / rules.ownerMs) * rules.ownerMs;
 
 /** One vehicle's points in time order, as parallel arrays (struct of arrays, for speed). */
 export interface Track {
@@ -36,6 +59,12 @@ export interface Track {
   lon: Float64Array;
   /** Calibrated odometer, km; NaN where the point has none. */
   odo: Float64Array;
+  /** Reported speed, km/h; NaN where unknown. Without the array, no point has one. */
+  speed?: Float64Array;
+  /** Reported horizontal accuracy, m; NaN where unknown. */
+  accuracy?: Float64Array;
+  /** 1 where the point says the engine is off (an engine-off record, or a fix with ignition false). */
+  engineOff?: Uint8Array;
 }
 
 /** The distance one vehicle drove in one jurisdiction during one time bucket, from segments of one owner period. */

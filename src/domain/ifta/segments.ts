@@ -13,6 +13,9 @@
  * advance means a carried vehicle or inconsistent data). Without that, nothing is counted (no distance
  * is invented).
  *
+ * GPS length: a segment's straight-line length, except that a vehicle standing still adds nothing
+ * (the stationary rule, stationary.ts); gaps and the speed test use the straight-line length.
+ *
  * Distance of the other segments: the odometer is authoritative. Between two readings that differ
  * (anchors), the odometer advance is spread over the segments in proportion to their GPS length, so a
  * coarse odometer (0.1 km or 1 mi steps) and points without a reading are handled alike, and the
@@ -23,6 +26,7 @@
  * measured on its own), so that a period's result depends only on its own points and the one before.
  */
 import { distanceKm, toX } from './geometry.js';
+import { countedKm, CUT_BOUNDARY, CUT_GAP, CUT_NONE } from './stationary.js';
 import { GAP_WITH_DISTANCE, GAP_WITHOUT_DISTANCE, NORMAL, type AllocationRules, type Track } from './rules.js';
 
 export interface Segments {
@@ -91,7 +95,6 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   const { acc, m, x, geoToPrev } = clean(tr, rules);
   const { t, lat, odo } = tr;
   const ns = Math.max(0, m - 1);
-  const geo = new Float64Array(ns);
   const km = new Float64Array(ns);
   const kind = new Uint8Array(ns);
   const odoA = new Float64Array(ns).fill(NaN);
@@ -101,6 +104,19 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   const ok = (k: number) => Number.isFinite(odo[acc[k]]);
   const val = (k: number) => odo[acc[k]];
   const plausible = (d: number, dtMs: number) => d >= 0 && d <= (max * dtMs) / H + 0.5;
+
+  // Gaps and owner-period boundaries first (on the straight-line length), then the stationary rule.
+  const step = new Float64Array(ns);
+  const cut = new Uint8Array(ns);
+  for (let s = 0; s < ns; s++) {
+    const a = acc[s], b = acc[s + 1];
+    const dt = t[b] - t[a];
+    const d = (step[s] = geoToPrev[b]);
+    if (dt > rules.gapTimeMs || d > rules.gapDistanceKm || d > (max * dt) / H) cut[s] = CUT_GAP;
+    else if (ownerOf(a) !== ownerOf(b)) cut[s] = CUT_BOUNDARY;
+  }
+  const geo = countedKm(tr, rules, acc, m, x, step, cut);
+
 
   const useGeo = (k0: number, k1: number) => {
     for (let s = k0; s < k1; s++) {
@@ -157,16 +173,14 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
 
   let start = 0;
   for (let s = 0; s < ns; s++) {
+    const c = cut[s];
+    if (c === CUT_NONE) continue;
     const a = acc[s], b = acc[s + 1];
     const dt = t[b] - t[a];
-    geo[s] = geoToPrev[b];
-    const gap = dt > rules.gapTimeMs || geo[s] > rules.gapDistanceKm || geo[s] > (max * dt) / H;
-    const boundary = ownerOf(a) !== ownerOf(b);
-    if (!gap && !boundary) continue;
     if (s > start) run(start, s);
     start = s + 1;
     const d = ok(s) && ok(s + 1) ? val(s + 1) - val(s) : NaN;
-    if (gap) {
+    if (c === CUT_GAP) {
       if (plausible(d, dt) && d >= GAP_MIN_SHARE * geo[s] - 1) {
         kind[s] = GAP_WITH_DISTANCE;
         km[s] = d;
