@@ -1,27 +1,28 @@
 /**
- * Running the engine for stored drivers. A window of records is loaded per driver: long enough for the
- * cycle (its days plus two) before the instant, which covers every clock at that instant. Re-evaluating
- * one driver after a change reaches back further so that violations up to two days before the change
- * (a split pair completed retroactively) are judged with their full context.
+ * Running the engine for stored drivers. Each driver's records are loaded from the history its own
+ * ruleset needs before the instant (historyMs: the longest window of its rules), never another driver's:
+ * a driver's clocks do not depend on who else is on the page. Re-evaluating one driver after a change
+ * reaches back further so that violations up to two days before the change (a split pair completed
+ * retroactively) are judged with their full context.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { nowIso, toIso } from '../../storage/values.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
-import { evaluate } from './engine/index.js';
+import { evaluate, historyMs } from './engine/index.js';
 import { Days } from './engine/days.js';
 import { DAY, type Evaluation } from './engine/types.js';
 import { hosDrivers, type HosDriver } from './drivers.js';
-import { loadWindows, lockDriver } from './store.js';
+import { loadWindows, lockDriver, type DriverWindow } from './store.js';
 import type { Db } from '../../storage/db.js';
 import { AppError } from '../../http/plumbing/errors.js';
 import { syncViolations } from './violation-store.js';
 
 type Trx = Kysely<Database>;
 
-/** How far back a window reaches before the evaluated instant. */
-export const lookbackMs = (d: HosDriver) => (d.ruleset.cycle.days + 2) * DAY;
+/** How far back a driver's window reaches before the evaluated instant. */
+export const lookbackMs = (d: HosDriver) => historyMs(d.ruleset);
 /** Violations this long before a change may change with it. */
 export const RETRO_MS = 2 * DAY;
 
@@ -33,6 +34,19 @@ const daysOf = (zone: string, hour: number) => {
   return d;
 };
 
+/**
+ * A driver's evaluation at `at` from the history its ruleset needs, out of a window loaded from that far
+ * back or further (records beginning before it are left out as the window query would leave them), so the
+ * answer is the same whatever else was loaded with it.
+ */
+export function evaluateWindow(driver: HosDriver, w: DriverWindow, at: number): Evaluation {
+  const from = at - lookbackMs(driver);
+  const records = w.records.filter((r, i) => r.at <= at && (w.records[i + 1]?.at ?? Infinity) > from);
+  const claims = w.claims.filter((c) => c.at > from && c.at <= at);
+  const rs = driver.ruleset;
+  return evaluate(rs, records, claims, at, daysOf(rs.zone, rs.dayStartHour));
+}
+
 export interface Evaluated {
   driver: HosDriver;
   evaluation: Evaluation;
@@ -41,13 +55,19 @@ export interface Evaluated {
 /** The clocks of each driver at instant `at`, computed from stored records. */
 export async function evaluateDrivers(db: Trx, t: Tenant, driverIds: number[], at: number): Promise<Map<number, Evaluated>> {
   const drivers = await hosDrivers(db, t.companyId, driverIds);
-  const maxBack = Math.max(0, ...[...drivers.values()].map(lookbackMs));
-  const windows = await loadWindows(db, t.companyId, [...drivers.keys()], at - maxBack, at);
+  // One window query per distinct lookback (a handful of rulesets), each for the drivers that need it.
+  const groups = new Map<number, number[]>();
+  for (const [id, d] of drivers) {
+    const back = lookbackMs(d);
+    groups.set(back, [...(groups.get(back) ?? []), id]);
+  }
+  const loaded = await Promise.all([...groups].map(([back, ids]) => loadWindows(db, t.companyId, ids, at - back, at)));
   const out = new Map<number, Evaluated>();
-  for (const [id, driver] of drivers) {
-    const w = windows.get(id)!;
-    const rs = driver.ruleset;
-    out.set(id, { driver, evaluation: evaluate(rs, w.records, w.claims, at, daysOf(rs.zone, rs.dayStartHour)) });
+  for (const windows of loaded) {
+    for (const [id, w] of windows) {
+      const driver = drivers.get(id)!;
+      out.set(id, { driver, evaluation: evaluateWindow(driver, w, at) });
+    }
   }
   return out;
 }

@@ -8,8 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { toIso } from '../../storage/values.js';
 import type { Tenant } from '../tenant.js';
-import { evaluate } from './engine/index.js';
-import { HOUR } from './engine/types.js';
+import { evaluateWindow, lookbackMs } from './evaluation.js';
 import { loadWindows } from './store.js';
 import type { LogKey } from './log-days.js';
 
@@ -107,7 +106,7 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
       odometers,
       remarks: day.filter((r) => r.kind === 'remark' || r.kind === 'exception')
         .map((r) => ({ id: r.id, time: r.occurred_at, notes: r.kind === 'exception' ? claimNotes(r.code, r.notes) : r.notes, location: r.location })),
-      restarts: restarts.filter((x) => x.driverId === key.driver.id && (x.end ?? nowIsoS) >= dayStart && (x.end ?? nowIsoS) < toIso(key.end)),
+      restarts: restarts.filter((x) => x.driverId === key.driver.id && x.date === key.date && (x.end ?? nowIsoS) >= dayStart && (x.end ?? nowIsoS) < toIso(key.end)),
       violations: violations.filter((v) => v.driver_id === key.driver.id && v.start_at < toIso(key.end) && (v.end_at === null || v.end_at > dayStart)),
       signedAt: signed,
       formAndManner,
@@ -117,21 +116,26 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
   });
 }
 
-/** Cycle restarts of each driver that end (or are going on) inside the keys' days, with the id of their first record. */
+/**
+ * Cycle restarts of each driver that end (or are going on) inside the keys' days, with the id of their first
+ * record. Each day is evaluated at its own end from the driver's own history (evaluateWindow), so a log
+ * shows the same restarts whatever other days share its page.
+ */
 async function restartsOf(db: Trx, t: Tenant, keys: LogKey[], now: number) {
-  const out: Array<{ driverId: number; id: number; start: string; end: string | null; type: string; name: string }> = [];
+  const out: Array<{ driverId: number; date: string; id: number; start: string; end: string | null; type: string; name: string }> = [];
   const byDriver = new Map<number, LogKey[]>();
   for (const k of keys) byDriver.set(k.driver.id, [...(byDriver.get(k.driver.id) ?? []), k]);
   for (const [driverId, ks] of byDriver) {
     const d = ks[0]!.driver;
     if (!d.ruleset.restart) continue;
-    const from = Math.min(...ks.map((k) => k.start)) - d.ruleset.restart.hours * HOUR - 24 * HOUR;
-    const at = Math.min(now, Math.max(...ks.map((k) => k.end)));
-    const w = (await loadWindows(db, t.companyId, [driverId], from, at)).get(driverId)!;
-    for (const r of evaluate(d.ruleset, w.records, w.claims, at).restarts) {
-      const first = await db.selectFrom('hos_events').select('id').where('company_id', '=', t.companyId).where('driver_id', '=', driverId)
-        .where('kind', '=', 'duty_status').where('record_status', '=', 1).where('occurred_at', '=', toIso(r.start)).orderBy('id').executeTakeFirst();
-      if (first) out.push({ driverId, id: first.id, start: toIso(r.start), end: r.end === null ? null : toIso(r.end), type: r.type, name: r.name });
+    const atOf = (k: LogKey) => Math.min(now, k.end);
+    const w = (await loadWindows(db, t.companyId, [driverId], Math.min(...ks.map(atOf)) - lookbackMs(d), Math.max(...ks.map(atOf)))).get(driverId)!;
+    for (const k of ks) {
+      for (const r of evaluateWindow(d, w, atOf(k)).restarts) {
+        const first = await db.selectFrom('hos_events').select('id').where('company_id', '=', t.companyId).where('driver_id', '=', driverId)
+          .where('kind', '=', 'duty_status').where('record_status', '=', 1).where('occurred_at', '=', toIso(r.start)).orderBy('id').executeTakeFirst();
+        if (first) out.push({ driverId, date: k.date, id: first.id, start: toIso(r.start), end: r.end === null ? null : toIso(r.end), type: r.type, name: r.name });
+      }
     }
   }
   return out;

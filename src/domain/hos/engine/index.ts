@@ -15,7 +15,7 @@ import { evaluateCanadaDaily, evaluateCycle } from './cycle.js';
 import type { Claim, DutyRecord, Evaluation, Ruleset } from './types.js';
 
 export * from './types.js';
-export { rulesetFor, SUPPORTED_CYCLES } from './rulesets.js';
+export { historyMs, rulesetFor, SUPPORTED_CYCLES } from './rulesets.js';
 export { Days } from './days.js';
 export { VIOLATION_NAMES, violationName } from './violations.js';
 

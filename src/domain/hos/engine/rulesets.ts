@@ -2,7 +2,7 @@
  * Rulesets from a driver's settings: the cycle code (`users.cycle`, falling back to the company's),
  * the home-terminal zone and the exception flags (`users.driver_flags`). docs/hos.md lists every code.
  */
-import type { Family, Ruleset } from './types.js';
+import { DAY, HOUR, type Family, type Ruleset } from './types.js';
 
 export interface RulesetInput {
   cycle: string | null | undefined;
@@ -78,4 +78,22 @@ export function rulesetFor(input: RulesetInput): Ruleset {
     restart: passenger ? null : oilRestart ? RESTART_24 : RESTART_34,
     sixteenHour: !passenger,
   };
+}
+
+/**
+ * How much history before an instant the engine needs to judge it as it would with the whole log
+ * (docs/hos.md, "History each rule needs"): the longest window any rule of the ruleset looks at, plus the
+ * rest that must be seen whole where that window begins. Records before it can change nothing: a rest in
+ * effect at its start is taken as a full rest, and it could only matter if it ended inside a window.
+ * - the cycle: its days of log days, one more day for the day-start hour and a 25-hour day, and the
+ *   restart rest, so that a restart ending inside the cycle is seen whole unless it lasted more than a
+ *   day longer than a restart (it still restores the cycle; it is not listed as a restart then);
+ * - the 16-hour exception (once in 7 days) looks back 7 days: inside any US cycle's history;
+ * - Canada, 24 consecutive hours off in every 14 days (SOR/2005-313 s.25): 14 days and that 24-hour rest.
+ * Shift rules (since the last reset, split pairs inside a shift) and the break need less in any real log.
+ */
+export function historyMs(rs: Ruleset): number {
+  const cycle = (rs.cycle.days + 1) * DAY + (rs.restart ? rs.restart.hours * HOUR : 0);
+  const off24 = rs.family === 'canada' ? 14 * DAY + 24 * HOUR : 0;
+  return Math.max(cycle, off24);
 }
