@@ -77,7 +77,10 @@ eachDialect('slow-request log', (dialect) => {
       assert.equal(typeof line.duration_ms, 'number');
       assert.ok(line.db_queries > 0, 'the API key lookup and the vehicle read');
       assert.equal(line.db_queries, queries, 'every query of the request, and only those');
-      assert.ok(line.db_time_ms >= 0 && line.db_time_ms <= line.duration_ms);
+      assert.ok(line.db_time_ms >= 0);
+      // One connection on SQLite: its queries follow each other. On PostgreSQL a request's queries may run
+      // at once on several pool clients, and their times add up past the request's (docs/operations.md).
+      if (dialect === 'sqlite') assert.ok(line.db_time_ms <= line.duration_ms, JSON.stringify(line));
       assert.equal(line.company_id, t.company.id);
       assert.equal(line.credential_type, 'api_key');
       assert.equal(typeof line.credential_id, 'number');
