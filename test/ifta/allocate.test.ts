@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allocate, DEFAULT_RULES } from '../../src/domain/ifta/allocate.js';
-import { along, byCode, concat, fixtureIndex, insertPoint, km, odoSpan, sum, within, type LatLon } from './tracks.js';
+import { along, asLoaded, byCode, concat, fixtureIndex, insertPoint, km, odoSpan, sum, within, type LatLon } from './tracks.js';
 
 const idx = fixtureIndex();
 const T0 = Date.parse('2024-02-05T13:00:00Z');
@@ -172,10 +172,9 @@ test('fragments are cut at 15-minute buckets and owner days; a day computed alon
   const owners = new Set(whole.fragments.map((f) => f.owner));
   assert.deepEqual([...owners], [Math.floor(start / 86_400_000), midnight / 86_400_000]);
   close(sum(whole.fragments), odoSpan(track));
-  // Day 2 alone, with three points of context before and one after (as the store loads it).
-  let k = 0;
-  while (track.t[k] < midnight) k++;
-  const ctx = { n: track.n - (k - 3), t: track.t.slice(k - 3), lat: track.lat.slice(k - 3), lon: track.lon.slice(k - 3), odo: track.odo.slice(k - 3) };
+  // Day 2 alone, from the points the store loads for it (test/ifta/periods.test.ts has more).
+  const ctx = asLoaded(track, midnight, midnight + 86_400_000, DEFAULT_RULES);
+  assert.ok(ctx.t[0] < midnight);
   const alone = run(ctx, { fromT: midnight, toT: midnight + 86_400_000 });
   const day2 = whole.fragments.filter((f) => f.owner === midnight / 86_400_000);
   assert.equal(alone.fragments.length, day2.length);

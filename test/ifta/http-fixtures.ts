@@ -23,15 +23,23 @@ export async function unit(t: TestApp, fields: Record<string, unknown> = {}, as?
   return { vehicle, deviceId: device.id, seq: 0 };
 }
 
-/** Writes a track as location records of the unit's vehicle (odometer NaN → none). */
+/**
+ * Writes a track as location records of the unit's vehicle (odometer NaN → none; speed 90 km/h unless
+ * the track has speeds, NaN → none; its accuracy and engine-off flags as the device API stores them).
+ */
 export async function store(t: TestApp, u: Unit, track: Track, as?: TestCompany): Promise<void> {
   const companyId = (as ?? t.company).id;
+  const finite = (v: number | undefined) => (v !== undefined && Number.isFinite(v) ? v : null);
   const rows = [];
   for (let i = 0; i < track.n; i++) {
+    const data: Record<string, unknown> = {};
+    if (finite(track.accuracy?.[i]) !== null) data.accuracy_m = track.accuracy![i];
+    if (track.engineOff?.[i]) data.ignition = false;
     rows.push({
       company_id: companyId, device_id: u.deviceId, channel: 0, seq: ++u.seq, vehicle_id: u.vehicle.id, type: 'location',
       fix_time: new Date(track.t[i]).toISOString(), received_at: nowIso(), lat: track.lat[i], lon: track.lon[i],
-      speed_kph: 90, odometer_km: Number.isFinite(track.odo[i]) ? track.odo[i] : null,
+      speed_kph: track.speed ? finite(track.speed[i]) : 90, odometer_km: finite(track.odo[i]),
+      data: Object.keys(data).length ? JSON.stringify(data) : null,
     });
   }
   for (let i = 0; i < rows.length; i += 200) await t.db.kysely.insertInto('telemetry_records').values(rows.slice(i, i + 200)).execute();
