@@ -108,15 +108,15 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   // Gaps and owner-period boundaries first (on the straight-line length), then the stationary rule.
   const step = new Float64Array(ns);
   const cut = new Uint8Array(ns);
+  const gapCut = CUT_GAP, boundaryCut = CUT_BOUNDARY, noCut = CUT_NONE;
   for (let s = 0; s < ns; s++) {
     const a = acc[s], b = acc[s + 1];
     const dt = t[b] - t[a];
     const d = (step[s] = geoToPrev[b]);
-    if (dt > rules.gapTimeMs || d > rules.gapDistanceKm || d > (max * dt) / H) cut[s] = CUT_GAP;
-    else if (ownerOf(a) !== ownerOf(b)) cut[s] = CUT_BOUNDARY;
+    if (dt > rules.gapTimeMs || d > rules.gapDistanceKm || d > (max * dt) / H) cut[s] = gapCut;
+    else if (ownerOf(a) !== ownerOf(b)) cut[s] = boundaryCut;
   }
   const geo = countedKm(tr, rules, acc, m, x, step, cut);
-
 
   const useGeo = (k0: number, k1: number) => {
     for (let s = k0; s < k1; s++) {
@@ -174,13 +174,13 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   let start = 0;
   for (let s = 0; s < ns; s++) {
     const c = cut[s];
-    if (c === CUT_NONE) continue;
+    if (c === noCut) continue;
     const a = acc[s], b = acc[s + 1];
     const dt = t[b] - t[a];
     if (s > start) run(start, s);
     start = s + 1;
     const d = ok(s) && ok(s + 1) ? val(s + 1) - val(s) : NaN;
-    if (c === CUT_GAP) {
+    if (c === gapCut) {
       if (plausible(d, dt) && d >= GAP_MIN_SHARE * geo[s] - 1) {
         kind[s] = GAP_WITH_DISTANCE;
         km[s] = d;
