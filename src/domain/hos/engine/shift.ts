@@ -121,12 +121,15 @@ export function evaluateShifts(ctx: Context): ShiftClocks {
   });
 
   let segments: Segment[] = [];
-  for (let k = 0; k < resets.length; k++) {
+  for (let k = 0, q = 0; k < resets.length; k++) {
     const x = resets[k]!;
     const y = resets[k + 1] ?? null;
     openShift(x, y?.start ?? Infinity);
     const end = y ? y.start : at;
-    const members = Q.filter((r) => r.start >= x.end && (!y || r.end <= y.start));
+    // Q lists the resets among the other qualifying rests, in time order: the members lie between x and y.
+    while (Q[q] !== x) q++;
+    const members: Rest[] = [];
+    for (q++; q < Q.length && Q[q] !== y; q++) members.push(Q[q]!);
     segments = chooseChain(x, members, y, rules, judgeUntil(end));
     for (let i = 0, j = firstDrive(x.end); j < drives.length && drives[j]!.start < end; j++) {
       const iv = drives[j]!;

@@ -109,6 +109,8 @@ interface State {
  * segments of driving it judges, in time order. `members` are the qualifying non-reset rests in between.
  */
 export function chooseChain(x: Rest, members: Rest[], y: Rest | null, rules: SplitRules, judge: Judge): Segment[] {
+  // Most shifts have no candidate: the chain is the reset alone.
+  if (members.length === 0) return [{ from: x.end, frame: { anchor: x.end, excl: null } }];
   const R = [x, ...members];
   const n = R.length;
   const pairs = new Map<number, Pair | null>();
