@@ -46,41 +46,36 @@ const scenarios: Scenario[] = [
       { at: 'D1 21:00', violations: [], shift: '9:00', driveRaw: '6:00', status: 'SB' },
       { at: 'D2 03:00', violations: [], shift: '3:00', driveRaw: '0:00', status: 'D' },
     ] },
-  // The sleeper pairs with the reset before the shift instead (docs/hos.md, split sleeper berth): it is left
-  // out of the window, but the calculation point stays at the end of the reset, so the 11 hours count from there.
-  { name: 'a 2-hour rest and a 7-hour sleeper (9 hours) are not a pair: the calculation point stays at the reset',
+  { name: 'a 2-hour rest and a 7-hour sleeper (9 hours) are not a pair',
     log: ['D1 00:00 D', 'D1 04:00 OFF', 'D1 06:00 D', 'D1 10:00 SB', 'D1 17:00 D', 'D1 20:00 OFF'],
-    checks: [
-      { at: 'D1 17:00', violations: [], driveRaw: '3:00', shift: '4:00' },
-      { at: 'D1 21:00', violations: [], driveRaw: '0:00', shift: '0:00' },
-    ] },
+    checks: [{ at: 'D1 21:00', violations: [['duty_14', 'D1 17:00', 'D1 20:00']] }] },
   { name: 'a 3-hour rest and a 7-hour sleeper (10 hours) are a pair',
     log: ['D1 00:00 D', 'D1 04:00 OFF', 'D1 07:00 D', 'D1 10:00 SB', 'D1 17:00 D', 'D1 21:00 OFF'],
     checks: [{ at: 'D1 22:00', violations: [], shift: '6:00', driveRaw: '4:00' }] },
   { name: 'an unpaired 2-hour rest counts inside the 14-hour window',
     log: ['D1 06:00 ON', 'D1 08:00 OFF', 'D1 10:00 ON', 'D1 19:00 D', 'D1 20:30 OFF'],
     checks: [{ at: 'D1 12:00', shift: '8:00' }, { at: 'D1 21:00', violations: [['duty_14', 'D1 20:00', 'D1 20:30']] }] },
-  // Paired with the 2-hour rest after it (7 + 2) the calculation point would move to 16:00 (7:00 of driving
-  // left); counted whole (8 + 2) with the one before, to 05:00 (4:00 left). Neither: it pairs with the reset only.
   { name: 'D-9: a mixed OFF+SB run is the long member only through its 7 SB hours (7 + 2 is no pair)',
     log: ['D1 00:00 D', 'D1 03:00 OFF', 'D1 05:00 D', 'D1 08:00 OFF', 'D1 09:00 SB', 'D1 16:00 D', 'D1 20:00 OFF', 'D1 22:00 ON'],
-    checks: [{ at: 'D1 22:00', violations: [], driveRaw: '1:00', shift: '0:00' }] },
+    checks: [{ at: 'D1 22:00', violations: [['duty_14', 'D1 16:00', 'D1 20:00']] }] },
   { name: 'D-9: driving past hour 14 is withdrawn when a later 10-hour sleeper pairs with an earlier 3-hour rest',
     log: ['D1 00:00 D', 'D1 04:00 OFF', 'D1 07:00 ON', 'D1 10:00 D', 'D1 16:00 SB', 'D2 02:00 ON'],
     checks: [
       { at: 'D1 16:30', violations: [['duty_14', 'D1 14:00', 'D1 16:00']] },
       { at: 'D2 02:00', violations: [], drive: '11:00', shift: '14:00' },
     ] },
-  { name: 'D-9: a 7-hour sleeper moves the calculation point once the rest after it reaches 3 hours, not at 2.5',
+  { name: 'D-9: a 7-hour sleeper is excused once the rest after it reaches 3 hours, not at 2.5',
     log: ['D1 00:00 D', 'D1 03:00 OFF', 'D1 05:00 D', 'D1 08:00 SB', 'D1 15:00 D', 'D1 20:00 OFF', 'D2 06:00 ON'],
     checks: [
-      { at: 'D1 22:30', violations: [], driveRaw: '0:00', shift: '0:00' },
-      { at: 'D1 23:00', violations: [], driveRaw: '6:00', shift: '9:00' },
+      { at: 'D1 22:30', violations: [['duty_14', 'D1 15:00', 'D1 20:00']] },
+      { at: 'D1 23:00', violations: [] },
       { at: 'D2 06:00', violations: [], drive: '11:00' },
     ] },
-  { name: 'a 7-hour sleeper right after a 10-hour reset pairs with the reset and is excluded',
+  // FMCSA's 2020 HOS FAQ (November 2020): a 10-consecutive-hour off-duty period may not be paired with a
+  // later qualifying 7-hour sleeper period; it has restarted the limits already.
+  { name: 'a 7-hour sleeper after a 10-hour reset does not pair with the reset: driving past the 14th hour is a violation',
     log: ['D1 06:00 D', 'D1 11:00 SB', 'D1 18:00 D', 'D1 23:00 OFF'],
-    checks: [{ at: 'D1 23:30', violations: [], driveRaw: '1:00', shift: '3:30' }] },
+    checks: [{ at: 'D1 23:30', violations: [['duty_14', 'D1 20:00', 'D1 23:00']], driveRaw: '1:00', shift: '0:00' }] },
   { name: 'sleeper periods shorter than 2 hours never count: the pair is the 2-hour rest and the 8-hour sleeper',
     log: ['D1 00:00 D', 'D1 03:00 OFF', 'D1 05:00 D', 'D1 07:00 SB', 'D1 08:59 D', 'D1 11:00 SB', 'D1 19:01 D', 'D2 02:01 OFF'],
     checks: [

@@ -50,8 +50,16 @@ export function qualifies(r: Rest, rules: SplitRules): boolean {
   return rules.split.kind === 'property' ? restMs(r) >= MEMBER_MS : sbMs(r) >= MEMBER_MS;
 }
 
-/** The member periods of a valid split pair (x before y), or null. Either may be a reset (a ≥10-h rest). */
+/**
+ * The member periods of a valid split pair (x before y), or null. A reset (a rest of the reset length or
+ * more) is never the first period of a pair: it has already restarted the 11- and 14-hour limits (FMCSA,
+ * same FAQ, November 2020: a 10-consecutive-hour off-duty period may not be paired with a later 7-hour
+ * sleeper period). It may be the second: a rest of 10 hours or more with 7 in the sleeper berth also
+ * completes the pair with the qualifying rest before it, so the driving between them is judged with that
+ * rest left out of the window (docs/hos.md, "Split sleeper berth").
+ */
 export function pairOf(x: Rest, y: Rest, rules: SplitRules): Pair | null {
+  if (restMs(x) >= rules.resetMs) return null;
   const total = rules.split.totalMs;
   if (rules.split.kind === 'sb_pair') {
     return sbMs(x) >= MEMBER_MS && sbMs(y) >= MEMBER_MS && sbMs(x) + sbMs(y) >= total ? { first: sb(x), second: sb(y) } : null;
