@@ -100,7 +100,6 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   const odoA = new Float64Array(ns).fill(NaN);
   const odoB = new Float64Array(ns).fill(NaN);
   const max = rules.maxSpeedKph;
-  const ownerOf = (i: number) => Math.floor(t[i] / rules.ownerMs);
   const ok = (k: number) => Number.isFinite(odo[acc[k]]);
   const val = (k: number) => odo[acc[k]];
   const plausible = (d: number, dtMs: number) => d >= 0 && d <= (max * dtMs) / H + 0.5;
@@ -109,12 +108,17 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   const step = new Float64Array(ns);
   const cut = new Uint8Array(ns);
   const gapCut = CUT_GAP, boundaryCut = CUT_BOUNDARY, noCut = CUT_NONE;
+  const gapMs = rules.gapTimeMs, gapKm = rules.gapDistanceKm, kmPerMs = max / H, ownerMs = rules.ownerMs;
+  let ownerA = ns > 0 ? Math.floor(t[acc[0]] / ownerMs) : 0;
   for (let s = 0; s < ns; s++) {
-    const a = acc[s], b = acc[s + 1];
-    const dt = t[b] - t[a];
+    const b = acc[s + 1];
+    const tb = t[b];
+    const dt = tb - t[acc[s]];
     const d = (step[s] = geoToPrev[b]);
-    if (dt > rules.gapTimeMs || d > rules.gapDistanceKm || d > (max * dt) / H) cut[s] = gapCut;
-    else if (ownerOf(a) !== ownerOf(b)) cut[s] = boundaryCut;
+    const ownerB = Math.floor(tb / ownerMs);
+    if (dt > gapMs || d > gapKm || d > kmPerMs * dt) cut[s] = gapCut;
+    else if (ownerA !== ownerB) cut[s] = boundaryCut;
+    ownerA = ownerB;
   }
   const geo = countedKm(tr, rules, acc, m, x, step, cut);
 

@@ -61,15 +61,21 @@ export function countedKm(tr: Track, rules: AllocationRules, acc: Int32Array, m:
     const v = speed === undefined ? NaN : speed[b];
     const off = engineOff !== undefined && engineOff[b] === 1;
     if (!(v > stopped) || off) {
-      const ax = x[anchor], ay = lat[anchor];
-      if (!(Math.abs(ay - kLat) < 0.5)) {
-        kLat = ay;
-        ({ kx, ky } = kmPerDegree(ay));
-      }
       let r = off || v <= stopped ? stoppedKm : floorKm;
       if (accuracy !== undefined) {
         const ra = accuracy[b] * factorKm;
         if (ra > r) r = ra;
+      }
+      // Moving on from a counted point (the stop's centre is that point): its step is the distance.
+      if (anchor === a && step[s] > r) {
+        geo[s] = step[s];
+        restart(b);
+        continue;
+      }
+      const ax = x[anchor], ay = lat[anchor];
+      if (!(Math.abs(ay - kLat) < 0.5)) {
+        kLat = ay;
+        ({ kx, ky } = kmPerDegree(ay));
       }
       const dx = (x[b] - ax - sx / count) * kx;
       const dy = (lat[b] - ay - sy / count) * ky;
