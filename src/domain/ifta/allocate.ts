@@ -30,7 +30,7 @@ export { DEFAULT_RULES } from './rules.js';
 export type { Allocation, AllocationRules, Fragment, Track } from './rules.js';
 
 export interface AllocateWindow {
-  /** Only segments whose end point is at or after this time (epoch ms) are allocated. */
+  /** Only the fragments of segments whose end point is at or after this time (epoch ms) are returned (all are placed). */
   fromT?: number;
   /** …and before this time. */
   toT?: number;
