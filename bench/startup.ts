@@ -109,7 +109,7 @@ const CASES: Case[] = [
     ways: { tsx: async () => timeCommand(viaTsx('user', 'list', '--company', '1', '--json')), compiled: async () => timeCommand(compiled('user', 'list', '--company', '1', '--json')) },
   },
   {
-    // What a user types: npm's own start-up, the `prestart` check that dist/ is current, bin/fleet.js.
+    // What a user types: npm's own start-up, then bin/fleet.js checking that dist/ is current (--build-if-stale).
     name: 'npm start (dist/ current), existing database: until listening',
     target: 3000,
     ways: { tsx: null, compiled: () => timeUntil(['npm', 'start'], LISTENING) },
@@ -123,7 +123,7 @@ const s = (ms: number | undefined) => (ms === undefined ? '-' : `${(ms / 1000).t
 async function main() {
   const load = [loadavg()[0]];
   const build = timeCommand([process.execPath, 'scripts/build.mjs', '--out', BUILD]);
-  // dist/ itself, as `npm start` finds it after `npm install`.
+  // dist/ itself, as `npm start` finds it after `npm install` (so that no measured start builds it).
   timeCommand([process.execPath, 'scripts/build.mjs', '--if-stale']);
   // The first start creates and seeds the database; every measured start finds it.
   const first = await timeUntil(compiled('serve', '--demo'), /Admin:/);

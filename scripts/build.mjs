@@ -1,7 +1,7 @@
 // Compiles src/ into dist/ for production starts (docs/operations.md, Startup and build).
 //
 //   node scripts/build.mjs              build dist/ (npm's `prepare` runs this on install)
-//   node scripts/build.mjs --if-stale   build only when dist/ does not match src/ (`prestart`)
+//   node scripts/build.mjs --if-stale   build only when dist/ does not match src/ (as `npm start` does)
 //   node scripts/build.mjs --out DIR    build into DIR instead (the CLI tests build their own copy)
 //
 // Each .ts file is transpiled on its own by esbuild into the same relative path with .js (no bundling,
@@ -135,20 +135,30 @@ export async function build(root = ROOT, outdir = join(root, 'dist')) {
   return { transpiled: ts.length, copied: other.length, ms: Math.round(performance.now() - started) };
 }
 
-async function cli(argv) {
-  const ifStale = argv.includes('--if-stale');
-  const at = argv.indexOf('--out');
-  const outdir = at >= 0 ? resolve(argv[at + 1] ?? '') : join(ROOT, 'dist');
-  if (at >= 0 && !argv[at + 1]) throw new Error('--out needs a folder');
-  if (ifStale && buildState(ROOT, outdir) === 'fresh') return;
+/**
+ * Builds when `outdir` is not a build of src/ as it is now, saying so on stderr; resolves to whether
+ * `outdir` is current afterwards. A failed build is said and not thrown: the caller runs src/ instead.
+ */
+export async function buildIfStale(root = ROOT, outdir = join(root, 'dist')) {
+  if (buildState(root, outdir) === 'fresh') return true;
   try {
-    const r = await build(ROOT, outdir);
-    process.stderr.write(`fleet: compiled ${r.transpiled} files and copied ${r.copied} into ${relative(process.cwd(), outdir) || '.'} in ${r.ms} ms\n`);
+    say(await build(root, outdir), outdir);
+    return true;
   } catch (err) {
-    // Before a start, a failed build is not the end: bin/fleet.js runs the sources through tsx instead.
-    if (!ifStale) throw err;
     process.stderr.write(`fleet: could not compile src/ (${err?.message ?? err}); starting from the sources through tsx\n`);
+    return false;
   }
+}
+
+const say = (r, outdir) =>
+  process.stderr.write(`fleet: compiled ${r.transpiled} files and copied ${r.copied} into ${relative(process.cwd(), outdir) || '.'} in ${r.ms} ms\n`);
+
+async function cli(argv) {
+  const at = argv.indexOf('--out');
+  if (at >= 0 && !argv[at + 1]) throw new Error('--out needs a folder');
+  const outdir = at >= 0 ? resolve(argv[at + 1]) : join(ROOT, 'dist');
+  if (argv.includes('--if-stale')) await buildIfStale(ROOT, outdir);
+  else say(await build(ROOT, outdir), outdir);
 }
 
 if (process.argv[1] && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {

@@ -20,7 +20,7 @@ function run(args: string[], cwd = PKG) {
 }
 
 describe('compiled start', () => {
-  it('bin/fleet.js runs src/ through tsx until dist/ is built, dist/ while it matches src/, src/ again when src/ changes', () => {
+  it('bin/fleet.js runs src/ through tsx until dist/ is built, dist/ while it matches src/, src/ again when src/ changes, and builds first with --build-if-stale', () => {
     cpSync(join(ROOT, 'bin/fleet.js'), join(PKG, 'bin/fleet.js'));
     cpSync(join(ROOT, 'scripts/build.mjs'), join(PKG, 'scripts/build.mjs'));
     mkdirSync(join(PKG, 'src/cli/data/deep'), { recursive: true });
@@ -60,6 +60,14 @@ describe('compiled start', () => {
     assert.equal(stale.stderr, 'fleet: dist/ is older than src/; running src/ through tsx (npm run build compiles it again)\n');
     assert.match(run(['scripts/build.mjs', '--if-stale']).stderr, /^fleet: compiled 1 files/);
     assert.equal(fleet().from, 'dist/cli/main.js');
+    // --build-if-stale (npm start, npm run fleet): builds first, in the same process, then runs dist/.
+    utimesSync(main, new Date(), new Date(Date.now() + 10_000));
+    const rebuilt = run(['bin/fleet.js', '--build-if-stale', 'a', '--b']);
+    assert.equal(rebuilt.code, 0, rebuilt.stderr);
+    assert.match(rebuilt.stderr, /^fleet: compiled 1 files and copied 1 into dist in \d+ ms\n$/);
+    assert.deepEqual(JSON.parse(rebuilt.stdout), { from: 'dist/cli/main.js', argv: ['a', '--b'], note: 'read at run time\n' });
+    const again = run(['bin/fleet.js', '--build-if-stale', 'a']);
+    assert.deepEqual([again.stderr, JSON.parse(again.stdout).from], ['', 'dist/cli/main.js']);
     // A removed data file changes the signature too.
     rmSync(join(PKG, 'src/cli/data/deep/note.txt'));
     assert.equal(run(['bin/fleet.js']).stderr.split('\n')[0], 'fleet: dist/ is older than src/; running src/ through tsx (npm run build compiles it again)');

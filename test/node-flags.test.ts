@@ -28,8 +28,8 @@ describe('server Node flags', () => {
     const [first] = readFileSync(join(ROOT, 'bin/fleet.js'), 'utf8').split('\n');
     assert.equal(first, `#!/usr/bin/env -S node ${FLAGS}`);
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    assert.equal(scripts.start, `node ${FLAGS} bin/fleet.js serve --demo`);
-    assert.equal(scripts.fleet, `node ${FLAGS} bin/fleet.js`);
+    assert.equal(scripts.start, `node ${FLAGS} bin/fleet.js --build-if-stale serve --demo`);
+    assert.equal(scripts.fleet, `node ${FLAGS} bin/fleet.js --build-if-stale`);
   });
 
   it('bin/fleet.js runs through its first line', async () => {
