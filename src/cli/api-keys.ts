@@ -1,5 +1,6 @@
 /** `fleet api-key …`: create, revoke, list and show a company's API keys (src/auth/api-keys.ts). */
 import {
+  companyListing,
   companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, positiveInt, requireFlag, type Command,
 } from './io.js';
 import { printListing, printRecord } from './format.js';
@@ -49,10 +50,7 @@ export const apiKeyList: Command = {
   details: ['--revoked: the revoked keys too.', PAGE_DETAILS, 'With --json: {"api_keys": [{"id", "company_id", "name", "key_prefix", "created_at", "revoked_at"}, ...], "total": N}.'],
   flags: { company: { type: 'string' }, revoked: { type: 'boolean' }, ...PAGE_FLAGS },
   async run(flags, ctx) {
-    const ref = companyRef(requireFlag(flags, 'company'));
-    const page = pageOf(flags);
-    const { db } = await ctx.database();
-    const company = await findCompany(db, ref);
+    const { db, company, page } = await companyListing(flags, ctx, () => null);
     const { listApiKeys } = await import('../auth/api-keys.js');
     const { rows, total } = await listApiKeys(db, company.id, { revoked: flags.revoked === true }, page.limit, page.offset);
     printListing(ctx, {

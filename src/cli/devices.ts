@@ -3,6 +3,7 @@
  * gateway to an asset; the device's credential is printed once and stored only as its digest.
  */
 import {
+  companyListing,
   companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, positiveInt, RECORD_FLAGS, recordOf,
   requireFlag, UsageError, type Command,
 } from './io.js';
@@ -70,10 +71,7 @@ export const deviceList: Command = {
   details: ['--revoked: the revoked devices too.', PAGE_DETAILS, 'With --json: {"devices": [...], "total": N}.'],
   flags: { company: { type: 'string' }, revoked: { type: 'boolean' }, ...PAGE_FLAGS },
   async run(flags, ctx) {
-    const ref = companyRef(requireFlag(flags, 'company'));
-    const page = pageOf(flags);
-    const { db } = await ctx.database();
-    const company = await findCompany(db, ref);
+    const { db, company, page } = await companyListing(flags, ctx, () => null);
     const { listDevices } = await import('../domain/devices/service.js');
     const { rows, total } = await listDevices(db, { companyId: company.id }, { revoked: flags.revoked === true }, page.limit, page.offset);
     printListing(ctx, {

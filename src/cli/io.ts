@@ -122,6 +122,18 @@ export function companyRef(value: string, flag = 'company'): CompanyRef {
   throw new UsageError(`--${flag} must be a company id (1) or code (FP0000001), got "${value}"`);
 }
 
+/**
+ * What a company's list command starts with: its flags checked first (`--company`, then the command's
+ * own in `own`, then `--limit` and `--offset`), then the database opened and the company found.
+ */
+export async function companyListing<T>(flags: Flags, ctx: Ctx, own: () => T): Promise<{ db: Db; company: { id: number; company_code: string; name: string }; page: Page; own: T }> {
+  const ref = companyRef(requireFlag(flags, 'company'));
+  const checked = own();
+  const page = pageOf(flags);
+  const { db } = await ctx.database();
+  return { db, company: await findCompany(db, ref), page, own: checked };
+}
+
 export async function findCompany(db: Db, ref: CompanyRef): Promise<{ id: number; company_code: string; name: string }> {
   const q = db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']);
   const row = await ('id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)).executeTakeFirst();

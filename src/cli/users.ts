@@ -4,6 +4,7 @@
  * password policy (src/auth/password-policy.ts) and the same `user_upserted` event for webhooks.
  */
 import {
+  companyListing,
   choiceFlag, companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, RECORD_FLAGS, recordOf,
   requireFlag, textFlags, UsageError, type Command, type Ctx,
 } from './io.js';
@@ -79,12 +80,10 @@ export const userList: Command = {
   details: [`ROLE: ${ROLES.join(', ')}; STATUS: ${USER_STATUSES.join(', ')}.`, PAGE_DETAILS, 'With --json: {"users": [...], "total": N}, each user as GET /v1/users shows it.'],
   flags: { company: { type: 'string' }, role: { type: 'string' }, status: { type: 'string' }, ...PAGE_FLAGS },
   async run(flags, ctx) {
-    const ref = companyRef(requireFlag(flags, 'company'));
-    const role = choiceFlag(flags, 'role', ROLES);
-    const status = choiceFlag(flags, 'status', USER_STATUSES);
-    const page = pageOf(flags);
-    const { db } = await ctx.database();
-    const company = await findCompany(db, ref);
+    const { db, company, page, own } = await companyListing(flags, ctx, () => ({
+      role: choiceFlag(flags, 'role', ROLES), status: choiceFlag(flags, 'status', USER_STATUSES),
+    }));
+    const { role, status } = own;
     const users = await import('../domain/users/service.js');
     const { rows, total } = await users.listUsers(db, { companyId: company.id }, { role, status }, page.limit, page.offset);
     const { userWire } = await import('../http/wire/user.js');

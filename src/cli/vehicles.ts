@@ -4,6 +4,7 @@
  * the company) and the same `vehicle_upserted` event for webhooks.
  */
 import {
+  companyListing,
   choiceFlag, companyRef, findCompany, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, RECORD_FLAGS, recordOf, requireFlag,
   textFlags, UsageError, type Command, type Ctx, type Flags,
 } from './io.js';
@@ -53,11 +54,7 @@ export const vehicleList: Command = {
   details: [`STATUS: ${VEHICLE_STATUSES.join(', ')}.`, PAGE_DETAILS, 'With --json: {"vehicles": [...], "total": N}, each vehicle as GET /v1/vehicles shows it.'],
   flags: { company: { type: 'string' }, status: { type: 'string' }, ...PAGE_FLAGS },
   async run(flags, ctx) {
-    const ref = companyRef(requireFlag(flags, 'company'));
-    const status = choiceFlag(flags, 'status', VEHICLE_STATUSES);
-    const page = pageOf(flags);
-    const { db } = await ctx.database();
-    const company = await findCompany(db, ref);
+    const { db, company, page, own: status } = await companyListing(flags, ctx, () => choiceFlag(flags, 'status', VEHICLE_STATUSES));
     const { listVehicles } = await import('../domain/vehicles/service.js');
     const { rows, total } = await listVehicles(db, { companyId: company.id }, { status }, page.limit, page.offset);
     const wire = new Map((await vehiclesJson(db, company.id, rows)).map((w) => [w.id, w]));
