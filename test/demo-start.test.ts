@@ -14,9 +14,8 @@ import { serve } from '../src/server.js';
 import { openDb } from '../src/storage/db.js';
 import { verifyFleetUser } from '../src/auth/oauth/accounts.js';
 import { resetDemoCredentials } from '../src/demo/credentials.js';
-import { main } from '../src/cli/main.js';
 import { TEST_ENV } from './test-env.js';
-import { eachDialect, freshDatabase, type Dialect } from './helper.js';
+import { eachDialect, freshDatabase, runCliStdout, type Dialect } from './helper.js';
 
 async function database(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
   if (dialect === 'postgres') return freshDatabase(dialect);
@@ -27,20 +26,10 @@ async function database(dialect: Dialect): Promise<{ url: string; drop(): Promis
 const configFor = (url: string, port: number) =>
   loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', WEBHOOK_WORKER: '0', TELEMETRY_SWEEP_MS: '0' });
 
-/** Runs the CLI in this process and returns what it printed on stdout. */
+/** Runs the CLI in this process; its one JSON line, parsed. */
 async function cliJson(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: Record<string, unknown> }> {
-  let out = '';
-  const write = process.stdout.write.bind(process.stdout);
-  (process.stdout as { write: unknown }).write = (s: string) => ((out += s), true);
-  try {
-    const code = await main(args, env);
-    // The test runner reports through this process's stdout too: keep the command's one JSON line.
-    const line = /\{"[^\n]*\}(?=\n$)/.exec(out)?.[0];
-    assert.ok(line, `no JSON line in ${JSON.stringify(out)}`);
-    return { code, out: JSON.parse(line) };
-  } finally {
-    (process.stdout as { write: unknown }).write = write;
-  }
+  const { code, out } = await runCliStdout(args, env);
+  return { code, out: JSON.parse(out) };
 }
 
 async function count(url: string, table: 'companies' | 'users'): Promise<number> {

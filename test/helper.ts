@@ -163,6 +163,23 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
 }
 
 /**
+ * Runs the `fleet` CLI in this process and returns its exit code and what it printed on stdout. The test
+ * runner also writes its own reports to this process's stdout, so `out` keeps only the command's lines
+ * that are JSON objects (a command with --json prints one).
+ */
+export async function runCliStdout(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  let raw = '';
+  const write = process.stdout.write.bind(process.stdout);
+  (process.stdout as { write: unknown }).write = (s: string) => ((raw += s), true);
+  try {
+    const code = await main(args, env);
+    return { code, out: (raw.match(/\{"[^\n]*\}\n/g) ?? []).join('') };
+  } finally {
+    (process.stdout as { write: unknown }).write = write;
+  }
+}
+
+/**
  * A migrated SQLite database in a file of its own (the CLI opens it by URL, which `sqlite::memory:`
  * cannot offer), removed afterwards.
  */

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { eachDialect, useApp, withSqliteFile, type TestApp } from '../helper.js';
+import { eachDialect, runCliStdout, useApp, withSqliteFile, type TestApp } from '../helper.js';
 import { driver } from '../hos/fixtures.js';
 import { replayVehicle } from '../../src/telemetry/store/replay.js';
 import { hosSequenceId } from '../../src/telemetry/store/hos-link.js';
@@ -17,7 +17,6 @@ import { createUser } from '../../src/domain/users/service.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { handleBatch } from '../../src/telemetry/store/batch.js';
 import { loadConfig } from '../../src/config/index.js';
-import { main } from '../../src/cli/main.js';
 import { TEST_ENV } from '../test-env.js';
 import type { Db } from '../../src/storage/db.js';
 import { at, login, rig, send } from './fixtures.js';
@@ -71,15 +70,7 @@ test('fleet replay (CLI) adds the missing records to drivers\' logs and says how
     const records = [duty(0, d.id, 'on_duty'), duty(600, d.id, 'driving'), duty(1200, d.id, 'off_duty')].map((x, i) => ({ ...x, seq: i + 1 }));
     assert.equal((await handleBatch(db, principal, 0, records, cfg)).summary.accepted, 3);
     await asEarlierVersion(db, company.id, d.id);
-    let out = '';
-    const write = process.stdout.write.bind(process.stdout);
-    (process.stdout as { write: unknown }).write = (s: string) => ((out += s), true);
-    let code: number | null;
-    try {
-      code = await main(['replay', '--company', String(company.id), '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
-    } finally {
-      (process.stdout as { write: unknown }).write = write;
-    }
+    const { code, out } = await runCliStdout(['replay', '--company', String(company.id), '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
     assert.equal(code, 0, out);
     assert.deepEqual(JSON.parse(out).vehicles.map((v: any) => [v.vehicle_id, v.hos_records]), [[vehicleId, 1]]);
     assert.deepEqual((await kinds(db, d.id)).map((x) => x.status), ['on_duty', 'driving', 'off_duty']);

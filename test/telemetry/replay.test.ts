@@ -1,10 +1,9 @@
 /** Replay rebuilds derived telemetry identically from the stored records, entirely or from an instant, without announcing anything again. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { eachDialect, runCli, useApp, withSqliteFile, type TestApp } from '../helper.js';
+import { eachDialect, runCli, runCliStdout, useApp, withSqliteFile, type TestApp } from '../helper.js';
 import { replayVehicle } from '../../src/telemetry/store/replay.js';
 import { DEFAULT_THRESHOLDS } from '../../src/telemetry/thresholds.js';
-import { main } from '../../src/cli/main.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { handleBatch } from '../../src/telemetry/store/batch.js';
@@ -69,15 +68,7 @@ test('fleet replay (CLI): every vehicle of a company, --from a day, --json; wron
     await processVehicle(db, vehicleId, { thresholds: cfg.thresholds, reorderWindowS: 0, flush: true });
     const before = await db.kysely.selectFrom('driving_periods').select(['start_time', 'end_time']).execute();
     await db.kysely.deleteFrom('driving_periods').execute();
-    let out = '';
-    const write = process.stdout.write.bind(process.stdout);
-    (process.stdout as { write: unknown }).write = (s: string) => ((out += s), true);
-    let code: number | null;
-    try {
-      code = await main(['replay', '--company', String(company.id), '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
-    } finally {
-      (process.stdout as { write: unknown }).write = write;
-    }
+    const { code, out } = await runCliStdout(['replay', '--company', String(company.id), '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
     assert.equal(code, 0, out);
     const body = JSON.parse(out);
     assert.equal(body.company_id, company.id);
