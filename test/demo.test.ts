@@ -7,7 +7,7 @@ import { TEST_ENV } from './test-env.js';
 import { openDb, type Db } from '../src/storage/db.js';
 import { migrateToLatest } from '../src/storage/migrate.js';
 import { verifyPassword } from '../src/auth/secrets.js';
-import { TIME_ZONES } from '../src/domain/users/fields.js';
+import { TIME_ZONES } from '../src/core/time-zone.js';
 import { demoFleet, DEMO_SEED } from '../src/demo/fleet.js';
 import { demoBanner, seedDemo } from '../src/demo/seed.js';
 import { Prng, vinCheckDigit } from '../src/demo/random.js';

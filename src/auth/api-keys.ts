@@ -7,8 +7,8 @@ import type { Db } from '../storage/db.js';
 import type { ApiKeysTable } from '../storage/schema.js';
 import { countOf } from '../storage/query.js';
 import { nowIso } from '../storage/values.js';
-import { AppError, notFound } from '../http/plumbing/errors.js';
-import type { Authenticator } from '../http/plumbing/auth.js';
+import { AppError, notFound } from '../core/errors.js';
+import type { Authenticator } from './authenticator.js';
 import { digest, newSecret } from './secrets.js';
 
 export interface CreatedApiKey {

@@ -1,4 +1,4 @@
-import type { Authenticator } from '../http/plumbing/auth.js';
+import type { Authenticator } from './authenticator.js';
 import { apiKeyAuthenticator } from './api-keys.js';
 import { bearerAuthenticator } from './oauth/bearer.js';
 

@@ -8,7 +8,7 @@
  * A revocation made here reaches running servers within OAUTH_TOKEN_CACHE_MS (1 s by default).
  */
 import type { Db } from '../storage/db.js';
-import { notFound } from '../http/plumbing/errors.js';
+import { notFound } from '../core/errors.js';
 import {
   companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, requireFlag, UsageError, type Command, type Flags,
 } from './io.js';

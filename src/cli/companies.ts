@@ -4,7 +4,7 @@ import { printListing, printRecord } from './format.js';
 
 /** The company as GET /v1/companies shows it. */
 async function wire() {
-  return (await import('../http/v1/companies.js')).companyWire;
+  return (await import('../wire/company.js')).companyWire;
 }
 
 export const companyCreate: Command = {

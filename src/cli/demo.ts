@@ -1,5 +1,5 @@
 /** `fleet demo credentials`: a way back into the demo when its start banner is gone (src/demo/credentials.ts). */
-import { AppError } from '../http/plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import type { Command } from './io.js';
 
 export const demoCredentials: Command = {

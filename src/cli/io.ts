@@ -8,7 +8,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config/index.js';
 import type { Db } from '../storage/db.js';
-import { notFound } from '../http/plumbing/errors.js';
+import { notFound } from '../core/errors.js';
 
 /** Wrong usage: unknown command or flag, missing or malformed flag. Exit code 2, the command's usage on stderr. */
 export class UsageError extends Error {}

@@ -7,8 +7,8 @@
  */
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
 import type { ReplayResult, Subject } from '../telemetry/store/replay.js';
-import { TIME_ZONES } from '../domain/users/fields.js';
-import { AppError } from '../http/plumbing/errors.js';
+import { TIME_ZONES } from '../core/time-zone.js';
+import { AppError } from '../core/errors.js';
 import type { Db } from '../storage/db.js';
 
 export const replayCommand: Command = {
@@ -24,7 +24,7 @@ export const replayCommand: Command = {
     const fromDay = optionalFlag(flags, 'from');
     // Loaded here, not at the top: src/cli/io.ts says why.
     const [{ replaySubject, replayTargets }, { startOfDay }, { validDay }] = await Promise.all([
-      import('../telemetry/store/replay.js'), import('../http/plumbing/time-zone.js'), import('../http/wire/record-dates.js'),
+      import('../telemetry/store/replay.js'), import('../core/time-zone.js'), import('../wire/record-dates.js'),
     ]);
     if (fromDay !== undefined) {
       try {

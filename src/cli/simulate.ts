@@ -3,7 +3,7 @@
  * server's device API (docs/telemetry.md). The same --seed gives the same trips.
  */
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
-import { AppError } from '../http/plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 
 /** `90`, `90s`, `45m`, `2h`, `1d` → seconds. */
 export function parseDuration(v: string, flag: string): number {

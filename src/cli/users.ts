@@ -34,7 +34,7 @@ export function namesFrom(login: string): { first: string; last: string } {
 
 /** The user as GET /v1/users/:id shows it. */
 async function userJson(db: Db, u: UserRow) {
-  const [{ userWire }, { groupIdsOf }] = await Promise.all([import('../http/wire/user.js'), import('../domain/users/service.js')]);
+  const [{ userWire }, { groupIdsOf }] = await Promise.all([import('../wire/user.js'), import('../domain/users/service.js')]);
   return userWire(u, (await groupIdsOf(db, [u.id])).get(u.id) ?? []);
 }
 
@@ -86,7 +86,7 @@ export const userList: Command = {
     const { role, status } = own;
     const users = await import('../domain/users/service.js');
     const { rows, total } = await users.listUsers(db, { companyId: company.id }, { role, status }, page.limit, page.offset);
-    const { userWire } = await import('../http/wire/user.js');
+    const { userWire } = await import('../wire/user.js');
     const groups = await users.groupIdsOf(db, rows.map((u) => u.id));
     printListing(ctx, {
       name: 'users', rows, total, page, json: (u) => userWire(u, groups.get(u.id) ?? []), none: `No user in company ${company.id}${role || status ? ' with those filters' : ''}.`,

@@ -9,7 +9,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
-import { AppError, notFound } from './plumbing/errors.js';
+import { AppError, notFound } from '../core/errors.js';
 import { boardDispatches, mapVehicles, positionsVersion, todaysTrack } from '../web/console/data.js';
 import { consoleCaller } from './console.js';
 

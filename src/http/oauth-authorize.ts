@@ -8,7 +8,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
-import { AppError } from './plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import { checkAuthorizeRequest, errorRedirect, withQuery, type AuthorizeCheck } from '../auth/oauth/authorize.js';
 import { fleetUser, normalizeEmail, verifyFleetUser } from '../auth/oauth/accounts.js';
 import { activeGrant, recordConsent } from '../auth/oauth/grants.js';

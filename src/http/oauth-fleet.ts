@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
-import { AppError, notFound } from './plumbing/errors.js';
+import { AppError, notFound } from '../core/errors.js';
 import { fleetUser } from '../auth/oauth/accounts.js';
 import { installedApps, revokeGrant } from '../auth/oauth/grants.js';
 import { runtimeFor } from '../auth/oauth/runtime.js';

@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
-import { AppError, notFound } from './plumbing/errors.js';
+import { AppError, notFound } from '../core/errors.js';
 import { findDeveloper, normalizeEmail, signUpDeveloper, verifyDeveloper } from '../auth/oauth/accounts.js';
 import { appsOfDeveloper, findAppById, registerApp, rotateSecret } from '../auth/oauth/apps.js';
 import { refusalMessage } from '../limits/failures.js';

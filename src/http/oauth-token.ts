@@ -9,7 +9,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
 import { SCOPES } from '../auth/scopes.js';
 import { OAuthError, invalidRequest } from '../auth/oauth/errors.js';
-import { AppError } from './plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import { runtimeFor } from '../auth/oauth/runtime.js';
 import { revokeRequest, tokenRequest, GRANT_HANDLERS, type ClientRequest } from '../auth/oauth/token-endpoint.js';
 import { clientIp } from './oauth-web.js';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
-import { AppError } from './plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import type { Api } from './api.js';
 import { findSession, sameToken, type SessionKind, type WebSession } from '../auth/oauth/sessions.js';
 import { runtimeFor } from '../auth/oauth/runtime.js';

@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Api } from './api.js';
 import type { Config } from '../config/index.js';
 import type { Db } from '../storage/db.js';
-import { AppError } from './plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import type { Clock } from '../auth/oauth/clock.js';
 import type { LimitStore } from '../limits/store.js';
 import { attachRuntime, createRuntime, detachRuntime, type OAuthRuntime } from '../auth/oauth/runtime.js';

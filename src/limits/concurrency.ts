@@ -7,7 +7,7 @@
  * released is freed after RATE_LIMIT_SLOT_LEASE_S.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { AppError } from '../http/plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import type { LimitStore } from './store.js';
 import type { LimitsConfig } from './settings.js';
 

@@ -9,7 +9,7 @@
  * error form (JSON error_message, the OAuth error body, an HTML page).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../http/plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import { authenticators } from '../auth/authenticators.js';
 import { digest } from '../auth/secrets.js';
 import { deviceCredential } from '../telemetry/device-auth.js';

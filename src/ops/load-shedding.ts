@@ -20,7 +20,7 @@
  */
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../http/plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import { InFlightWork, weightOf, type Ticket } from './in-flight.js';
 import type { SheddingConfig } from './shedding-config.js';
 

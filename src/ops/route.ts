@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
-import { AppError } from '../http/plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="metrics"' };
 

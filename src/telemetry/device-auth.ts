@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../storage/db.js';
 import { digest } from '../auth/secrets.js';
-import { AppError } from '../http/plumbing/errors.js';
+import { AppError } from '../core/errors.js';
 import { authenticateDevice, deviceByIdentifier, type DevicePrincipal } from '../domain/devices/service.js';
 
 export function deviceCredential(req: Pick<FastifyRequest, 'headers'>): string | null {

@@ -1,7 +1,7 @@
 /**
  * The v1 location history point as JSON text from `located_at` to `fuel` (wire-format §4.4), rendered
  * when a record is stored; the history adds `id` before and `driver` after. Values and rounding are
- * those of historyPointV1 (src/http/wire/vehicle-location.ts); a test compares the two.
+ * those of historyPointV1 (src/wire/vehicle-location.ts); a test compares the two.
  */
 import { kmToMi, kphToMph, litersToGallons } from './units.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { TestApp, TestCompany } from '../helper.js';
 import { createUser, createVehicle, uniq } from '../http/fixtures.js';
 import { authenticators } from '../../src/auth/authenticators.js';
-import type { Authenticator } from '../../src/http/plumbing/auth.js';
+import type { Authenticator } from '../../src/auth/authenticator.js';
 
 export const LOCATION_KEYS = [
   'id', 'vendor_id', 'name', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'lat', 'lon',

@@ -5,7 +5,7 @@ import { eachDialect, useApp, type TestApp } from '../helper.js';
 import { DATETIME, assertError, assertKeySet, assertList } from '../http/fixtures.js';
 import { createDispatch, current, events, put, scoped, world, type World } from './fixtures.js';
 import { createForm, recordFormEntry } from '../../src/domain/dispatch/forms.js';
-import { AppError } from '../../src/http/plumbing/errors.js';
+import { AppError } from '../../src/core/errors.js';
 
 const ENTRY_KEYS = ['id', 'form_id', 'form_version', 'dispatch_id', 'vendor_dispatch_id', 'vendor_stop_id', 'driver_id', 'vehicle_id', 'entry', 'submitted_at', 'created_at'];
 const ENTRY_V1_KEYS = [

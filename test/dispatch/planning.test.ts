@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { planStops, type Stop } from '../../src/domain/dispatch/stops.js';
 import { planTrips, tripAssignment } from '../../src/domain/dispatch/trips.js';
 import { stopDetailsOf } from '../../src/domain/dispatch/details.js';
-import { AppError } from '../../src/http/plumbing/errors.js';
+import { AppError } from '../../src/core/errors.js';
 
 let nextId = 1;
 const stop = (vendor_id: string, fields: Partial<Stop> = {}): Stop => ({

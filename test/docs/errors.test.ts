@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { ERROR_CODES } from '../../src/http/plumbing/errors.js';
+import { ERROR_CODES } from '../../src/core/errors.js';
 
 describe('error catalogue', () => {
   it('docs/errors.md lists every code with its status, and nothing else', () => {

@@ -8,7 +8,7 @@ import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.j
 import { assertError, assertKeySet, assertList, createVehicle } from '../http/fixtures.js';
 import { authenticateDevice, deviceByIdentifier, provisionDevice, revokeDevice } from '../../src/domain/devices/service.js';
 import { digest } from '../../src/auth/secrets.js';
-import { AppError } from '../../src/http/plumbing/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { VEHICLE_SUMMARY_KEYS, createAsset, provision } from './fixtures.js';
 
 async function refused(p: Promise<unknown>, status: number, message: string) {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
 import { DATETIME, USER_SUMMARY_KEYS, assertError, assertKeySet, assertList, createUser, createVehicle, idsOf } from '../http/fixtures.js';
-import { localDate } from '../../src/http/plumbing/time-zone.js';
+import { localDate } from '../../src/core/time-zone.js';
 import { REPORT_KEYS, VEHICLE_SUMMARY_KEYS, submitReport, wire } from './fixtures.js';
 
 const DAY = 86_400_000;

@@ -8,7 +8,7 @@ import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.j
 import { createUser, createVehicle } from '../http/fixtures.js';
 import { planDefectChanges, reportStatus } from '../../src/domain/inspections/status.js';
 import { createInspectionReport } from '../../src/domain/inspections/create.js';
-import { AppError } from '../../src/http/plumbing/errors.js';
+import { AppError } from '../../src/core/errors.js';
 
 describe('inspection report rules', () => {
   test('report status from its defects', () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
 import { assertList, createVehicle } from '../http/fixtures.js';
-import { startOfDay } from '../../src/http/plumbing/time-zone.js';
+import { startOfDay } from '../../src/core/time-zone.js';
 import { H, at, daysAgo, driver, log } from './fixtures.js';
 
 eachDialect('HOS logs', (dialect) => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
 import { createVehicle } from '../http/fixtures.js';
-import { AppError } from '../../src/http/plumbing/errors.js';
+import { AppError } from '../../src/core/errors.js';
 import { editDutyStatus, decideEdit } from '../../src/domain/hos/edits.js';
 import { refreshDue } from '../../src/domain/hos/evaluation.js';
 import { recordDutyStatusEvents } from '../../src/domain/hos/service.js';

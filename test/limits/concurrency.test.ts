@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installErrorHandler } from '../../src/http/plumbing/error-handler.js';
-import { notFound } from '../../src/http/plumbing/errors.js';
+import { notFound } from '../../src/core/errors.js';
 import { installConcurrencyLimits } from '../../src/limits/concurrency.js';
 import { MemoryStore } from '../../src/limits/memory-store.js';
 import { RedisStore, limitsRedisClient } from '../../src/limits/redis-store.js';

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dayWindow, localDate, requestTimeZone, startOfDay } from '../../src/http/plumbing/time-zone.js';
+import { dayWindow, localDate, requestTimeZone, startOfDay } from '../../src/core/time-zone.js';
 
 const req = (tz?: string) => ({ headers: tz === undefined ? {} : { 'x-time-zone': tz } });
 

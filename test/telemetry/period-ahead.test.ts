@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { send, useRigApp } from './fixtures.js';
-import { drivingPeriod } from '../../src/http/wire/telemetry-events.js';
-import { loadEmbeds } from '../../src/http/wire/telemetry-common.js';
+import { drivingPeriod } from '../../src/wire/telemetry-events.js';
+import { loadEmbeds } from '../../src/wire/telemetry-common.js';
 
 eachDialect('a driving period whose end lies ahead', (dialect) => {
   const getApp = useRigApp(dialect);

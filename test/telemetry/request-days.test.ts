@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, type TestApp } from '../helper.js';
 import { assertList } from '../http/fixtures.js';
-import { addDays } from '../../src/http/plumbing/time-zone.js';
+import { addDays } from '../../src/core/time-zone.js';
 import { DAY, engine, useRigApp, send, settle, T0, type Rig } from './fixtures.js';
 
 const NEXT = addDays(DAY, 1);

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
 import { assertError, createUser } from '../http/fixtures.js';
-import { addDays } from '../../src/http/plumbing/time-zone.js';
+import { addDays } from '../../src/core/time-zone.js';
 import { safetyScore } from '../../src/telemetry/queries/scorecard.js';
-import { userSummary } from '../../src/http/wire/summaries.js';
+import { userSummary } from '../../src/wire/summaries.js';
 import { at, DAY, DEG_PER_KM, engine, login, rig, send, type Rig } from './fixtures.js';
 import { oauthToken } from './oauth-token.js';
 

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
 import { assertError } from '../http/fixtures.js';
 import { haversineM } from '../../src/telemetry/units.js';
-import { addDays } from '../../src/http/plumbing/time-zone.js';
+import { addDays } from '../../src/core/time-zone.js';
 import { at, DAY, DEG_PER_KM, login, rig, send, type Rig } from './fixtures.js';
 import { oauthToken } from './oauth-token.js';
 

@@ -1,4 +1,4 @@
-/** The members driver_performance_event_* bodies add to the REST object (src/http/wire/performance-webhook.ts), as a test expects them. */
+/** The members driver_performance_event_* bodies add to the REST object (src/wire/performance-webhook.ts), as a test expects them. */
 import type { Rig } from '../telemetry/fixtures.js';
 
 export interface Expected {

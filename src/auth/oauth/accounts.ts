@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/query.js';
-import { AppError, duplicate } from '../../http/plumbing/errors.js';
+import { AppError, duplicate } from '../../core/errors.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import { passwordProblem } from '../password-policy.js';
 

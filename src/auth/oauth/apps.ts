@@ -10,7 +10,7 @@ import type { Db } from '../../storage/db.js';
 import type { OAuthAppsTable } from './tables.js';
 import { fromJson, json } from '../../storage/values.js';
 import { countOf } from '../../storage/query.js';
-import { AppError, notFound } from '../../http/plumbing/errors.js';
+import { AppError, notFound } from '../../core/errors.js';
 import { isScope } from '../scopes.js';
 import { digest, newSecret } from '../secrets.js';
 

@@ -7,8 +7,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../storage/db.js';
 import { fromJson } from '../../storage/values.js';
-import { AppError } from '../../http/plumbing/errors.js';
-import type { Authenticator, Principal } from '../../http/plumbing/auth.js';
+import { AppError } from '../../core/errors.js';
+import type { Authenticator } from '../authenticator.js';
+import type { Principal } from '../../core/context.js';
 import { digest } from '../secrets.js';
 import { msOf } from './clock.js';
 import { runtimeFor } from './runtime.js';

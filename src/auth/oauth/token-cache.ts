@@ -4,7 +4,7 @@
  * node within that time; revocations made on this node also drop the entries at once. The cache holds at
  * most `maxEntries` tokens and forgets the oldest first. Keys are token digests, never tokens.
  */
-import type { Principal } from '../../http/plumbing/auth.js';
+import type { Principal } from '../../core/context.js';
 import type { Clock } from './clock.js';
 
 export interface CachedToken {

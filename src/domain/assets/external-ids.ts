@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { nowIso } from '../../storage/values.js';
-import { AppError, validation } from '../../http/plumbing/errors.js';
+import { AppError, validation } from '../../core/errors.js';
 
 export type ExternalSubject = 'vehicle' | 'asset' | 'inspection_report';
 

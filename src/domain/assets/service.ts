@@ -5,7 +5,7 @@ import type { Database } from '../../storage/schema.js';
 import type { AssetsTable } from './tables.js';
 import { bool, nowIso } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
-import { duplicate, notFound, validation } from '../../http/plumbing/errors.js';
+import { duplicate, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { assertGroups } from '../groups/membership.js';
 import { actingUserId } from '../users/acting.js';

@@ -4,8 +4,9 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { CompaniesTable } from '../../storage/schema.js';
 import { bool, json, nowIso } from '../../storage/values.js';
-import { badRequest, notFound } from '../../http/plumbing/errors.js';
-import { CYCLES, TIME_ZONES } from '../users/fields.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { CYCLES } from '../users/fields.js';
+import { TIME_ZONES } from '../../core/time-zone.js';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 

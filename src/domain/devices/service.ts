@@ -10,7 +10,7 @@ import type { Db } from '../../storage/db.js';
 import { nowIso } from '../../storage/values.js';
 import { countOf, isUniqueViolation } from '../../storage/query.js';
 import { digest, newSecret } from '../../auth/secrets.js';
-import { AppError, duplicate, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, duplicate, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { DevicesTable } from './tables.js';
 

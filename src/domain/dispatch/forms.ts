@@ -14,7 +14,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
 import { fromBool, fromJson, json, nowIso, toIso } from '../../storage/values.js';
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
 import type { FormEntriesTable, FormsTable } from './tables.js';

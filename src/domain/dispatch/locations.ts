@@ -10,7 +10,7 @@ import type { Database } from '../../storage/schema.js';
 import type { DispatchLocationsTable } from './tables.js';
 import { countOf, isUniqueViolation } from '../../storage/query.js';
 import { nowIso } from '../../storage/values.js';
-import { AppError, duplicate, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, duplicate, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
 

@@ -6,7 +6,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 import type { EndStopInput, MiddleStopInput, StopsChange } from './stops.js';
 
 /**

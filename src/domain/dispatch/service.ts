@@ -10,7 +10,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { isUniqueViolation } from '../../storage/query.js';
 import { bool, fromBool, nowIso } from '../../storage/values.js';
-import { AppError, duplicate, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, duplicate, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
 import { apply, initialStatus, triggerFor, type DispatchStatus, type StopStatus, type Trigger } from './state-machine.js';

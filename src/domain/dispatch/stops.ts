@@ -11,7 +11,7 @@
  *   additional stop left out is removed (the real API's rule);
  * - `remove_stop_vendor_ids` removes the named stops, whatever their role, and nothing else.
  */
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 import { stopMayMove, type StopStatus, type Trigger } from './state-machine.js';
 import { STOP_DETAILS, stopDetailsOf, withDetails, type StopDetails } from './details.js';
 

@@ -4,7 +4,7 @@
  * derived from the dispatch's status and its stops, and trip statuses sent by a client translate into
  * dispatch triggers. Pure.
  */
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 import type { DispatchStatus, StopStatus, Trigger } from './state-machine.js';
 
 export const TRIP_STATUSES = ['not_started', 'in_progress', 'completed', 'cancelled'] as const;

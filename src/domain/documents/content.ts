@@ -7,7 +7,7 @@
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError } from '../../http/plumbing/errors.js';
+import { AppError } from '../../core/errors.js';
 
 /** Bytes kept for recognizing binary formats (file-type reads a few kilobytes at most for the types accepted). */
 const HEAD_BYTES = 64 * 1024;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../storage/blobs/index.js';
-import { AppError, validation } from '../../http/plumbing/errors.js';
+import { AppError, validation } from '../../core/errors.js';
 import { ContentCheck, GENERIC_TYPES } from './content.js';
 
 export interface DocumentLimits {

@@ -4,7 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
-import { notFound, validation } from '../../http/plumbing/errors.js';
+import { notFound, validation } from '../../core/errors.js';
 
 export async function assertVehicle(db: Kysely<Database>, companyId: number, id: number, field = 'vehicle_id'): Promise<void> {
   const v = await db.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();

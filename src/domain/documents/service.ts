@@ -10,7 +10,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import type { BlobStore } from '../../storage/blobs/index.js';
 import { nowIso, toIso } from '../../storage/values.js';
-import { AppError, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';

@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { CompaniesTable } from '../../storage/schema.js';
 import { fromJson } from '../../storage/values.js';
-import { notFound, validation } from '../../http/plumbing/errors.js';
+import { notFound, validation } from '../../core/errors.js';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 

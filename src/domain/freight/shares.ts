@@ -7,7 +7,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { nowIso } from '../../storage/values.js';
 import { countOf } from '../../storage/query.js';
-import { notFound, validation } from '../../http/plumbing/errors.js';
+import { notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { FreightSharesTable } from './tables.js';
 import { parseInstant } from '../inspections/instant.js';

@@ -8,7 +8,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { nowIso } from '../../storage/values.js';
-import { AppError, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { FreightSubscriptionsTable } from './tables.js';
 import { parseInstant } from '../inspections/instant.js';

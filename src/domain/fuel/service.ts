@@ -8,7 +8,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { nowIso } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
-import { duplicate, notFound, validation } from '../../http/plumbing/errors.js';
+import { duplicate, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import { isJurisdiction, normalizeJurisdiction } from '../jurisdictions.js';
 import { actingUserId } from '../users/acting.js';

@@ -7,7 +7,7 @@ import type { Kysely, Updateable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { fromJson, json, nowIso } from '../../storage/values.js';
-import { AppError, badRequest, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, badRequest, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
 import { boundsOf, checkHoles, checkPolygon, circleProblem, type GeofenceShape, type LatLon } from './geometry.js';

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { nowIso } from '../../storage/values.js';
-import { notFound } from '../../http/plumbing/errors.js';
+import { notFound } from '../../core/errors.js';
 
 export type MemberTable = 'group_users' | 'group_vehicles';
 

@@ -4,7 +4,7 @@ import type { Db } from '../../storage/db.js';
 import type { GroupsTable } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
 import { nowIso } from '../../storage/values.js';
-import { notFound, validation } from '../../http/plumbing/errors.js';
+import { notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { addMembers, removeMembers, type MemberTable } from './membership.js';
 

@@ -5,8 +5,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { fromJson } from '../../storage/values.js';
-import { TIME_ZONES } from '../users/fields.js';
-import { USER_SUMMARY_COLUMNS, userSummary, type UserSummaryRow } from '../../http/wire/summaries.js';
+import { TIME_ZONES } from '../../core/time-zone.js';
+import { USER_SUMMARY_COLUMNS, userSummary, type UserSummaryRow } from '../../wire/summaries.js';
 import { rulesetFor } from './engine/rulesets.js';
 import type { Ruleset } from './engine/types.js';
 

@@ -9,7 +9,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { nowIso, toIso } from '../../storage/values.js';
-import { AppError, notFound, validation } from '../../http/plumbing/errors.js';
+import { AppError, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { HosEditsTable } from './tables.js';
 import { DUTY_STATUS_INPUTS, normalize, type DutyStatusInput } from './records.js';

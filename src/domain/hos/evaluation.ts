@@ -16,7 +16,7 @@ import { DAY, type Evaluation } from './engine/types.js';
 import { hosDrivers, type HosDriver } from './drivers.js';
 import { loadWindows, lockDriver, type DriverWindow } from './store.js';
 import type { Db } from '../../storage/db.js';
-import { AppError } from '../../http/plumbing/errors.js';
+import { AppError } from '../../core/errors.js';
 import { syncViolations } from './violation-store.js';
 
 type Trx = Kysely<Database>;

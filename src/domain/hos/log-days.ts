@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { nowIso } from '../../storage/values.js';
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { Days } from './engine/days.js';
 import { hosDrivers, type HosDriver } from './drivers.js';

@@ -4,7 +4,7 @@
  * certifications, engine power, malfunctions and diagnostics, remarks, and exception claims
  * (adverse driving, 16-hour). Validation here; ELD event types and codes are derived.
  */
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 import type { Clock } from './engine/types.js';
 
 export const DUTY_STATUS_INPUTS = ['off_duty', 'sleeper', 'driving', 'on_duty', 'personal_conveyance', 'yard_move', 'waiting'] as const;

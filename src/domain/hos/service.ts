@@ -27,7 +27,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { nowIso, toIso } from '../../storage/values.js';
-import { AppError, validation } from '../../http/plumbing/errors.js';
+import { AppError, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { Evaluation } from './engine/types.js';
 import { normalize, type HosEventInput, type NormalizedEvent } from './records.js';

@@ -1,7 +1,7 @@
 /** Tenant-scoped queries on hours-of-service records. Every function takes the company id first. */
 import type { Kysely } from 'kysely';
 import type { DbKind } from '../../storage/db.js';
-import { notFound } from '../../http/plumbing/errors.js';
+import { notFound } from '../../core/errors.js';
 import type { Database } from '../../storage/schema.js';
 import { toIso } from '../../storage/values.js';
 import type { Claim, ClaimKind, DutyRecord } from './engine/types.js';

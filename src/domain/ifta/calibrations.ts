@@ -16,7 +16,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { isUniqueViolation } from '../../storage/query.js';
 import { nowIso } from '../../storage/values.js';
-import { duplicate, notFound, validation } from '../../http/plumbing/errors.js';
+import { duplicate, notFound, validation } from '../../core/errors.js';
 import { writeTx } from '../../telemetry/store/tx.js';
 import { KM_PER_MI } from '../../telemetry/units.js';
 import { markCalibrationChange } from './staleness.js';

@@ -12,7 +12,7 @@
  */
 import type { Db } from '../../storage/db.js';
 import { toIso } from '../../storage/values.js';
-import { dayWindow } from '../../http/plumbing/time-zone.js';
+import { dayWindow } from '../../core/time-zone.js';
 import { isIftaMember } from '../jurisdictions.js';
 import { L_PER_GAL, KM_PER_MI } from '../../telemetry/units.js';
 import { iftaVehicles, windowFragments, type ReportWindow } from './reports.js';

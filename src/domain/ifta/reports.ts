@@ -11,7 +11,7 @@
  */
 import type { Db } from '../../storage/db.js';
 import { toIso } from '../../storage/values.js';
-import { startOfDay } from '../../http/plumbing/time-zone.js';
+import { startOfDay } from '../../core/time-zone.js';
 import { refresh, UNPLACED } from './recompute.js';
 
 export interface ReportWindow {

@@ -1,5 +1,5 @@
 /** Reading instants that clients send (start_time, mechanic_signed_at, …) and instants we are handed. */
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 import { isCalendarDay } from '../../storage/values.js';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;

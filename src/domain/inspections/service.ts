@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { fromJson } from '../../storage/values.js';
-import { notFound, validation } from '../../http/plumbing/errors.js';
+import { notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
 import { externalIdsOf, findByExternalId, type ExternalId } from '../assets/external-ids.js';

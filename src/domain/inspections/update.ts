@@ -8,7 +8,7 @@
 import type { Db } from '../../storage/db.js';
 import { nowIso } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
-import { badRequest, notFound, validation } from '../../http/plumbing/errors.js';
+import { badRequest, notFound, validation } from '../../core/errors.js';
 import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';
 import { assertExternalIdsFree, normalizeExternalIds, setExternalIds, type ExternalId } from '../assets/external-ids.js';

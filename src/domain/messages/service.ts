@@ -5,7 +5,7 @@
  */
 import type { Db } from '../../storage/db.js';
 import { nowIso } from '../../storage/values.js';
-import { badRequest, notFound, validation } from '../../http/plumbing/errors.js';
+import { badRequest, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';

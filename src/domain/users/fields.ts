@@ -8,20 +8,6 @@ export const VIOLATION_ALERTS = ['never', '1_hour', '45_minutes', '30_minutes', 
 export const GROUP_VISIBILITY = ['all', 'limited'] as const;
 export const CYCLES = ['70_8', '60_7', 'canada_7day', 'canada_14day', 'texas', 'california_80_8', 'alaska_80_8', 'alaska_70_7'] as const;
 
-/** Rails time-zone names accepted in `time_zone` and X-Time-Zone, with their IANA zone. */
-export const TIME_ZONES: Record<string, string> = {
-  'Atlantic Time (Canada)': 'America/Halifax',
-  'Eastern Time (US & Canada)': 'America/New_York',
-  'Indiana (East)': 'America/Indiana/Indianapolis',
-  'Central Time (US & Canada)': 'America/Chicago',
-  Saskatchewan: 'America/Regina',
-  'Mountain Time (US & Canada)': 'America/Denver',
-  Arizona: 'America/Phoenix',
-  'Pacific Time (US & Canada)': 'America/Los_Angeles',
-  Alaska: 'America/Juneau',
-  Hawaii: 'Pacific/Honolulu',
-  UTC: 'UTC',
-};
 
 /** The driver's boolean settings, stored together in `users.driver_flags` (all false by default). */
 export const DRIVER_FLAGS = [

@@ -1,6 +1,6 @@
 /** Batch loading of user summaries for embedding (driver, current_driver, a group's owner, …). */
 import type { Db } from '../../storage/db.js';
-import { USER_SUMMARY_COLUMNS, type UserSummaryRow } from '../../http/wire/summaries.js';
+import { USER_SUMMARY_COLUMNS, type UserSummaryRow } from '../../wire/summaries.js';
 
 export async function userSummaryRows(db: Pick<Db, 'kysely'>, companyId: number, ids: Array<number | null | undefined>): Promise<Map<number, UserSummaryRow>> {
   const wanted = [...new Set(ids.filter((x): x is number => typeof x === 'number'))];

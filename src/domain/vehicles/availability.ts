@@ -4,7 +4,7 @@
  * (`availability_details: {availability_status, out_of_service_reason, additional_note,
  * custom_driver_app_warning_prompt}`), or with the flat `availability_status` this server took first.
  */
-import { validation } from '../../http/plumbing/errors.js';
+import { validation } from '../../core/errors.js';
 
 export interface AvailabilityInput {
   availability_status?: string;

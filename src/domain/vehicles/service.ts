@@ -4,7 +4,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database, VehiclesTable } from '../../storage/schema.js';
 import { bool, nowIso } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
-import { duplicate, notFound, validation } from '../../http/plumbing/errors.js';
+import { duplicate, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { assertGroups, groupIdsOf, setMemberGroups } from '../groups/membership.js';
 import { VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_TEXT_FIELDS } from './fields.js';

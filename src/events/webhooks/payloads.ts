@@ -14,16 +14,16 @@
  */
 import type { Db } from '../../storage/db.js';
 import { fromJson, json } from '../../storage/values.js';
-import { userWire } from '../../http/wire/user.js';
-import { vehiclesWire } from '../../http/wire/vehicle.js';
-import { dispatchesWire } from '../../http/wire/dispatch.js';
-import { dispatchLocationWire } from '../../http/wire/dispatch-location.js';
-import { formEntryWire, formWire } from '../../http/wire/dispatch-forms.js';
-import { geofenceWire } from '../../http/wire/geofence.js';
-import { inspectionReportsWire } from '../../http/wire/inspection-report.js';
-import { messagesWire } from '../../http/wire/message.js';
-import { fuelPurchasesWire } from '../../http/wire/fuel-purchase.js';
-import { documentsWire } from '../../http/wire/document.js';
+import { userWire } from '../../wire/user.js';
+import { vehiclesWire } from '../../wire/vehicle.js';
+import { dispatchesWire } from '../../wire/dispatch.js';
+import { dispatchLocationWire } from '../../wire/dispatch-location.js';
+import { formEntryWire, formWire } from '../../wire/dispatch-forms.js';
+import { geofenceWire } from '../../wire/geofence.js';
+import { inspectionReportsWire } from '../../wire/inspection-report.js';
+import { messagesWire } from '../../wire/message.js';
+import { fuelPurchasesWire } from '../../wire/fuel-purchase.js';
+import { documentsWire } from '../../wire/document.js';
 import { groupIdsOf } from '../../domain/users/service.js';
 
 export interface EventForPayload {

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../storage/db.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { fromJson, json } from '../../storage/values.js';
-import { notFound, validation } from '../../http/plumbing/errors.js';
+import { notFound, validation } from '../../core/errors.js';
 import type { WebhookConfig } from './settings.js';
 import type { Sender } from './sender.js';
 import { outcomeOf } from './outcome.js';

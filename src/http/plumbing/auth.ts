@@ -6,10 +6,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../storage/db.js';
-import { hasScope, type AuthContext } from '../../auth/context.js';
+import { hasScope, type AuthContext, type Principal } from '../../core/context.js';
+import type { Authenticator } from '../../auth/authenticator.js';
 import type { Scope } from '../../auth/scopes.js';
 import { INT32_MAX } from '../../storage/portable-values.js';
-import { AppError } from './errors.js';
+import { AppError } from '../../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,15 +22,6 @@ declare module 'fastify' {
   }
 }
 
-export type Principal = Omit<AuthContext, 'actingUserId'>;
-
-export interface Authenticator {
-  name: string;
-  /** The credential this request carries for this authenticator, or null. */
-  credential(req: FastifyRequest): string | null;
-  /** The principal, or an AppError (401) explaining why the credential is refused. */
-  authenticate(db: Db, credential: string): Promise<Principal | AppError>;
-}
 
 export function installAuth(app: FastifyInstance, db: Db, authenticators: Authenticator[]): void {
   app.decorateRequest('auth', null as unknown as AuthContext);

@@ -3,7 +3,7 @@
  * Only errors below 500 expose a message; anything unexpected is an opaque 500 with the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_CODES } from './errors.js';
+import { AppError, ERROR_CODES } from '../../core/errors.js';
 
 const CATALOGUE_STATUSES = new Set<number>(Object.values(ERROR_CODES));
 import { isDatabaseUnavailable } from '../../storage/unavailable.js';

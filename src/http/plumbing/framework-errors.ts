@@ -13,7 +13,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../core/errors.js';
 import { sendError } from './error-handler.js';
 
 const shown = (path: string) => (path.length > 120 ? `${path.slice(0, 120)}…` : path);

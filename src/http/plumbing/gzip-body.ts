@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest } from '../../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { findUnportable, type Unportable } from '../../storage/portable-values.js';
-import { validation } from './errors.js';
+import { validation } from '../../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

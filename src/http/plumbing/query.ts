@@ -5,7 +5,7 @@
  */
 import qs from 'qs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest } from '../../core/errors.js';
 
 /**
  * At most this many parameters, and items in one array parameter. Parsing costs grow faster than the

@@ -12,7 +12,7 @@
  * (no request) are left as they are.
  */
 import type { FastifyInstance } from 'fastify';
-import { requestTimeZone, zoneOffsetMs } from './time-zone.js';
+import { requestTimeZone, zoneOffsetMs } from '../../core/time-zone.js';
 
 const UTC_DATETIME = /"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?Z"/g;
 /** Offsets change at whole quarter hours (DST and zone changes): one look-up per quarter hour. */

@@ -6,10 +6,10 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { Id, IdList, IdParams } from '../wire/types.js';
-import { Day, windowOf } from '../wire/record-dates.js';
-import { Asset, AssetLocation, AssetLocationPoint, assetLocationPoint, assetsWire } from '../wire/asset.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { Id, IdList, IdParams } from '../../wire/types.js';
+import { Day, windowOf } from '../../wire/record-dates.js';
+import { Asset, AssetLocation, AssetLocationPoint, assetLocationPoint, assetsWire } from '../../wire/asset.js';
 import * as assets from '../../domain/assets/service.js';
 import { assetLocationHistory, latestAssetLocations } from '../../domain/assets/locations.js';
 import { boundDevices } from '../../domain/devices/service.js';

@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList } from '../wire/types.js';
-import { AvailableTimeUser, availableTimeWire } from '../wire/hos.js';
+import { IdList } from '../../wire/types.js';
+import { AvailableTimeUser, availableTimeWire } from '../../wire/hos.js';
 import { availableTime } from '../../domain/hos/queries.js';
 
 const Query = Type.Object({

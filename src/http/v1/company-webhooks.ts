@@ -12,12 +12,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
 import { parseQuery } from '../plumbing/query.js';
-import { validation } from '../plumbing/errors.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { Id, IdParams } from '../wire/types.js';
-import { Moment, momentOf } from '../wire/record-dates.js';
-import { dayWindow } from '../plumbing/time-zone.js';
-import { CompanyWebhook, CompanyWebhookRequest, webhookRequestWire, webhookWire } from '../wire/webhook.js';
+import { validation } from '../../core/errors.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { Id, IdParams } from '../../wire/types.js';
+import { Moment, momentOf } from '../../wire/record-dates.js';
+import { dayWindow } from '../../core/time-zone.js';
+import { CompanyWebhook, CompanyWebhookRequest, webhookRequestWire, webhookWire } from '../../wire/webhook.js';
 import * as webhooks from '../../events/webhooks/service.js';
 
 const opt = Type.Optional;
@@ -89,7 +89,9 @@ export async function companyWebhooksRoutes(app: Api) {
   const json = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '') return done(null, null);
-    json(req, String(body), done);
+    // Fastify's default JSON parser is synchronous and answers through done; its type also allows the
+    // promise-returning parser form, which this one never takes.
+    void json(req, String(body), done);
   });
 
   const read = { scope: 'company_webhooks.read' } as const;

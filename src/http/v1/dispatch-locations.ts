@@ -6,10 +6,10 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
-import { validation } from '../plumbing/errors.js';
-import { IdParams } from '../wire/types.js';
-import { singleObjectBody } from '../wire/dispatch-body.js';
-import { DispatchLocation, DispatchLocationBody, LocationRefQuery, dispatchLocationWire } from '../wire/dispatch-location.js';
+import { validation } from '../../core/errors.js';
+import { IdParams } from '../../wire/types.js';
+import { singleObjectBody } from './dispatch-body.js';
+import { DispatchLocation, DispatchLocationBody, LocationRefQuery, dispatchLocationWire } from '../../wire/dispatch-location.js';
 import * as locations from '../../domain/dispatch/locations.js';
 
 const List = listSchema('dispatch_locations', 'dispatch_location', DispatchLocation);

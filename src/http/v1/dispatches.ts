@@ -6,9 +6,9 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList, StrList } from '../wire/types.js';
-import { singleObjectBody } from '../wire/dispatch-body.js';
-import { CreateBody, DispatchV1, DispatchV2, UpdateBody, WRAPPED, dispatchInput, dispatchesWire } from '../wire/dispatch.js';
+import { IdList, StrList } from '../../wire/types.js';
+import { singleObjectBody } from './dispatch-body.js';
+import { CreateBody, DispatchV1, DispatchV2, UpdateBody, WRAPPED, dispatchInput, dispatchesWire } from '../../wire/dispatch.js';
 import * as dispatches from '../../domain/dispatch/service.js';
 
 const ListQuery = Type.Object({

@@ -6,12 +6,12 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { IdList } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { dateRange } from '../wire/telemetry-dates.js';
-import { loadEmbeds } from '../wire/telemetry-common.js';
-import { DrivingPeriod, drivingPeriod } from '../wire/telemetry-events.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { IdList } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { dateRange } from '../../wire/telemetry-dates.js';
+import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { DrivingPeriod, drivingPeriod } from '../../wire/telemetry-events.js';
 import { listDrivingPeriods } from '../../telemetry/queries/derived.js';
 
 const Query = Type.Object({

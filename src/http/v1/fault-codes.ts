@@ -6,11 +6,11 @@ import { Type } from 'typebox';
 import { sql } from 'kysely';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList } from '../wire/types.js';
-import { Moment, momentOf } from '../wire/record-dates.js';
-import { loadEmbeds } from '../wire/telemetry-common.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { FaultCode, faultCode } from '../wire/telemetry-events.js';
+import { IdList } from '../../wire/types.js';
+import { Moment, momentOf } from '../../wire/record-dates.js';
+import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { FaultCode, faultCode } from '../../wire/telemetry-events.js';
 import { listFaultCodes } from '../../telemetry/queries/derived.js';
 
 const Query = Type.Object({

@@ -6,10 +6,10 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { badRequest, validation } from '../plumbing/errors.js';
-import { dayWindow, requestTimeZone, startOfDay } from '../plumbing/time-zone.js';
-import { IdList } from '../wire/types.js';
-import { Form, FormEntry, FormEntryV1, formEntryV1Wire, formEntryWire, formWire } from '../wire/dispatch-forms.js';
+import { badRequest, validation } from '../../core/errors.js';
+import { dayWindow, requestTimeZone, startOfDay } from '../../core/time-zone.js';
+import { IdList } from '../../wire/types.js';
+import { Form, FormEntry, FormEntryV1, formEntryV1Wire, formEntryWire, formWire } from '../../wire/dispatch-forms.js';
 import * as forms from '../../domain/dispatch/forms.js';
 
 const Day = (description: string) => Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description }));

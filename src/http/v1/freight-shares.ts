@@ -6,8 +6,8 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
-import { Id, IdParams } from '../wire/types.js';
-import { FreightShare, freightShare } from '../wire/freight.js';
+import { Id, IdParams } from '../../wire/types.js';
+import { FreightShare, freightShare } from '../../wire/freight.js';
 import * as shares from '../../domain/freight/shares.js';
 import type { Db } from '../../storage/db.js';
 

@@ -7,11 +7,11 @@
 import { Type, type TSchema } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
-import { validation } from '../plumbing/errors.js';
-import { userSummary } from '../wire/summaries.js';
+import { validation } from '../../core/errors.js';
+import { userSummary } from '../../wire/summaries.js';
 import {
   AssociationBody, CompaniesBody, FreightVehicleLocation, SubscribeResponse, SubscriptionsBody, currentLocation, freightCompany,
-} from '../wire/freight.js';
+} from '../../wire/freight.js';
 import { userSummaryRows } from '../../domain/users/summaries.js';
 import { dotIds, resolveCarrier, sharingCarriers } from '../../domain/freight/parties.js';
 import { liveVehicleLocations, vehicleAssociation } from '../../domain/freight/locations.js';

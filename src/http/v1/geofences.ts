@@ -6,8 +6,8 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
-import { IdParams } from '../wire/types.js';
-import { Geofence, GeofenceBody, geofenceWire } from '../wire/geofence.js';
+import { IdParams } from '../../wire/types.js';
+import { Geofence, GeofenceBody, geofenceWire } from '../../wire/geofence.js';
 import * as geofences from '../../domain/geofences/service.js';
 
 /** The largest page of a geofence list (api-spec, Limits). */

@@ -6,11 +6,11 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { validation } from '../plumbing/errors.js';
-import { IdList, StrList } from '../wire/types.js';
-import { Moment, momentOf } from '../wire/record-dates.js';
-import { HosViolation, hosViolationWire } from '../wire/hos.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { validation } from '../../core/errors.js';
+import { IdList, StrList } from '../../wire/types.js';
+import { Moment, momentOf } from '../../wire/record-dates.js';
+import { HosViolation, hosViolationWire } from '../../wire/hos.js';
 import { listViolations } from '../../domain/hos/queries.js';
 
 const DAY_MS = 86_400_000;

@@ -5,9 +5,9 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { HoursOfService, hoursOfServiceWire } from '../wire/hos.js';
+import { IdList } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { HoursOfService, hoursOfServiceWire } from '../../wire/hos.js';
 import { listLogs } from '../../domain/hos/queries.js';
 
 const Query = Type.Object({

@@ -5,11 +5,11 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { dateRange } from '../wire/telemetry-dates.js';
-import { companyZone, loadEmbeds } from '../wire/telemetry-common.js';
-import { IdleEvent, idleEvent } from '../wire/telemetry-events.js';
+import { IdList } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { dateRange } from '../../wire/telemetry-dates.js';
+import { companyZone, loadEmbeds } from '../../wire/telemetry-common.js';
+import { IdleEvent, idleEvent } from '../../wire/telemetry-events.js';
 import { listIdleEvents } from '../../telemetry/queries/derived.js';
 
 const Query = Type.Object({

@@ -9,12 +9,12 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { validation } from '../plumbing/errors.js';
-import { IdList, StrList } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { dateRange } from '../wire/telemetry-dates.js';
-import { loadEmbeds } from '../wire/telemetry-common.js';
-import { IftaSummaryItem, IftaTrip, iftaSummaryItem, iftaTrip, reportZone } from '../wire/ifta.js';
+import { validation } from '../../core/errors.js';
+import { IdList, StrList } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { dateRange } from '../../wire/telemetry-dates.js';
+import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { IftaSummaryItem, IftaTrip, iftaSummaryItem, iftaTrip, reportZone } from '../../wire/ifta.js';
 import { FUEL_TYPES } from '../../domain/vehicles/fields.js';
 import { isJurisdiction, normalizeJurisdiction } from '../../domain/jurisdictions.js';
 import { summaryRows, tripIds, tripRows, type ReportQuery } from '../../domain/ifta/reports.js';

@@ -7,10 +7,10 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { Id, IdList, IdParams } from '../wire/types.js';
-import { Day, Moment, momentOf, windowOf } from '../wire/record-dates.js';
-import { InspectionReport, inspectionReportsWire } from '../wire/inspection-report.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { Id, IdList, IdParams } from '../../wire/types.js';
+import { Day, Moment, momentOf, windowOf } from '../../wire/record-dates.js';
+import { InspectionReport, inspectionReportsWire } from '../../wire/inspection-report.js';
 import * as reports from '../../domain/inspections/service.js';
 import { updateInspectionReport } from '../../domain/inspections/update.js';
 import { DEFECT_STATUSES, SIGN_OFF_STATUSES, STATUS_FILTERS } from '../../domain/inspections/status.js';

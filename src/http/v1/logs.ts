@@ -7,10 +7,10 @@ import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import type { Db } from '../../storage/db.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { VEHICLE_SUMMARY_COLUMNS, type VehicleSummaryRow } from '../wire/summaries.js';
-import { Log, logWire } from '../wire/hos.js';
+import { IdList } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { VEHICLE_SUMMARY_COLUMNS, type VehicleSummaryRow } from '../../wire/summaries.js';
+import { Log, logWire } from '../../wire/hos.js';
 import { listLogs, type LogPage } from '../../domain/hos/queries.js';
 import { LOG_STATUSES, type LogStatus } from '../../domain/hos/log-days.js';
 

@@ -9,10 +9,10 @@ import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
 import { parseQuery } from '../plumbing/query.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { Id, IdList } from '../wire/types.js';
-import { Message, messagesWire } from '../wire/message.js';
-import { Day, windowOf } from '../wire/record-dates.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { Id, IdList } from '../../wire/types.js';
+import { Message, messagesWire } from '../../wire/message.js';
+import { Day, windowOf } from '../../wire/record-dates.js';
 import * as messages from '../../domain/messages/service.js';
 
 const opt = Type.Optional;

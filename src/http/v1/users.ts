@@ -5,8 +5,8 @@ import type { Api } from '../api.js';
 import { sendCached } from '../plumbing/cached.js';
 import type { Db } from '../../storage/db.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { Id, IdParams } from '../wire/types.js';
-import { User, userWire } from '../wire/user.js';
+import { Id, IdParams } from '../../wire/types.js';
+import { User, userWire } from '../../wire/user.js';
 import * as users from '../../domain/users/service.js';
 import {
   DRIVER_FLAGS,

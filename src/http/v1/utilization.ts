@@ -8,11 +8,11 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { IdList, NStr, Nullable } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from '../wire/summaries.js';
-import { dateRange } from '../wire/telemetry-dates.js';
-import { companyZone, gallons, miles } from '../wire/telemetry-common.js';
+import { IdList, NStr, Nullable } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from '../../wire/summaries.js';
+import { dateRange } from '../../wire/telemetry-dates.js';
+import { companyZone, gallons, miles } from '../../wire/telemetry-common.js';
 import { wireTime } from '../../storage/values.js';
 import { driverUtilization, utilizationPct, vehicleUtilization } from '../../telemetry/queries/utilization.js';
 

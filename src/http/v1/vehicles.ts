@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { sendCached } from '../plumbing/cached.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { Id, IdList, IdParams } from '../wire/types.js';
-import { Vehicle, vehiclesWire } from '../wire/vehicle.js';
+import { Id, IdList, IdParams } from '../../wire/types.js';
+import { Vehicle, vehiclesWire } from '../../wire/vehicle.js';
 import * as vehicles from '../../domain/vehicles/service.js';
 import { AVAILABILITY, FUEL_TYPES, VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_MAX_LENGTH, VEHICLE_STATUSES, VEHICLE_TEXT_FIELDS } from '../../domain/vehicles/fields.js';
 

@@ -8,12 +8,12 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, pageOf } from '../plumbing/envelope.js';
-import { validation } from '../plumbing/errors.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { IdParams } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { dateRange } from '../wire/telemetry-dates.js';
-import { AssetLocationPoint, assetLocationPoint } from '../wire/asset.js';
+import { validation } from '../../core/errors.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { IdParams } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { dateRange } from '../../wire/telemetry-dates.js';
+import { AssetLocationPoint, assetLocationPoint } from '../../wire/asset.js';
 import { assetLocationPage, type HistoryCursor } from '../../domain/assets/locations.js';
 
 export const ASSET_HISTORY_MAX_PER_PAGE = 500;

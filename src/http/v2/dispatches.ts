@@ -1,6 +1,6 @@
 /**
  * /v2/dispatches: the v1 routes, service and state machine, with `dispatch_trips` on the wire
- * (src/http/v1/dispatches.ts, src/http/wire/dispatch.ts).
+ * (src/http/v1/dispatches.ts, src/wire/dispatch.ts).
  */
 import type { Api } from '../api.js';
 import { registerDispatches } from '../v1/dispatches.js';

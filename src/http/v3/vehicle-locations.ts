@@ -6,12 +6,12 @@
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
-import { Id, IdParams } from '../wire/types.js';
-import { Day } from '../wire/record-dates.js';
-import { HistoryPointV3, LocationVehicleV3, locationVehicleV3 } from '../wire/vehicle-location.js';
-import { historyJsonV3 } from '../wire/history-json.js';
-import { requestTimeZone } from '../plumbing/time-zone.js';
-import { dateRange } from '../wire/telemetry-dates.js';
+import { Id, IdParams } from '../../wire/types.js';
+import { Day } from '../../wire/record-dates.js';
+import { HistoryPointV3, LocationVehicleV3, locationVehicleV3 } from '../../wire/vehicle-location.js';
+import { historyJsonV3 } from '../../wire/history-json.js';
+import { requestTimeZone } from '../../core/time-zone.js';
+import { dateRange } from '../../wire/telemetry-dates.js';
 import { latestOf, vehicleHistory, vehiclesPage } from '../../telemetry/queries/locations.js';
 import { describePlace } from '../../telemetry/geocode/places.js';
 import { historyEmbeds, tags } from '../v1/vehicle-locations.js';

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { countOf } from '../../storage/query.js';
 import { fromJson } from '../../storage/values.js';
-import { notFound } from '../../http/plumbing/errors.js';
+import { notFound } from '../../core/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
 import { POINT_ID_PREFIX, pointIdOfHex } from '../point-id.js';

@@ -12,7 +12,7 @@
  */
 import type { Db } from '../../storage/db.js';
 import { toIso } from '../../storage/values.js';
-import { AppError } from '../../http/plumbing/errors.js';
+import { AppError } from '../../core/errors.js';
 import { isRefusedValue } from '../../storage/refused.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import { createInspectionReport, type NewInspectionReport } from '../../domain/inspections/create.js';

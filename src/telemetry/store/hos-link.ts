@@ -25,7 +25,7 @@
 import type { Db } from '../../storage/db.js';
 import { recordDutyStatusEvents } from '../../domain/hos/service.js';
 import type { DutyStatusInput, EXCEPTIONS, HosEventInput } from '../../domain/hos/records.js';
-import { AppError } from '../../http/plumbing/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { Input, RecordIn } from '../processors/types.js';
 import { initialAutoDuty, stepAutoDuty, type AutoDutyState } from '../../domain/hos/auto-duty.js';
 import { underSavepoint, type Trx } from './tx.js';

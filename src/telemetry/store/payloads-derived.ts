@@ -8,10 +8,10 @@
 import { sql, type Selectable } from 'kysely';
 import { fromBool, toIso, wireTime } from '../../storage/values.js';
 import { describePlace } from '../geocode/places.js';
-import { loadEmbeds } from '../../http/wire/telemetry-common.js';
-import { faultCode, geofenceEvent, performanceEvent, visitDuration } from '../../http/wire/telemetry-events.js';
-import { speedingEvent } from '../../http/wire/speeding-event.js';
-import { performanceWebhookMembers } from '../../http/wire/performance-webhook.js';
+import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { faultCode, geofenceEvent, performanceEvent, visitDuration } from '../../wire/telemetry-events.js';
+import { speedingEvent } from '../../wire/speeding-event.js';
+import { performanceWebhookMembers } from '../../wire/performance-webhook.js';
 import type { Output } from '../processors/types.js';
 import type { FaultCodesTable } from './tables.js';
 import type { Trx } from './tx.js';

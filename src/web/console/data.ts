@@ -6,7 +6,7 @@ import type { Db } from '../../storage/db.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { latestOf, vehicleHistory } from '../../telemetry/queries/locations.js';
 import { listDispatches, type DispatchView } from '../../domain/dispatch/service.js';
-import { notFound } from '../../http/plumbing/errors.js';
+import { notFound } from '../../core/errors.js';
 
 export interface Viewer extends Tenant {
   userId: number;

@@ -1,0 +1,237 @@
+/**
+ * The dispatch object (wire-format §4.21) and its request bodies, for /v1 and /v2. One ordered list of
+ * stops is mapped to the v1 shape: the first stop is the shipper (`vendor_shipper_id`,
+ * `shipper_dispatch_location_id`, …), the last the consignee, the ones between are `dispatch_stops`.
+ * v2 adds `dispatch_trips`. Nested collections use the single-key wrapper (§3.2).
+ */
+import { Type, type TSchema } from 'typebox';
+import type { Db } from '../storage/db.js';
+import { fromBool, wireTime } from '../storage/values.js';
+import { DateTime, NBool, NDateTime, NStr, Nullable } from './types.js';
+import { UserSummary, VehicleSummary, VEHICLE_SUMMARY_COLUMNS, userSummary, vehicleSummary } from './summaries.js';
+import { userSummaryRows } from '../domain/users/summaries.js';
+import { DISPATCH_STATUSES, STOP_STATUSES } from '../domain/dispatch/state-machine.js';
+import { TRIP_STATUSES, tripStatuses } from '../domain/dispatch/trips.js';
+import type { DispatchInput, DispatchView, Stop } from '../domain/dispatch/service.js';
+import {
+  dateOf, dispatchDetailsIn, dispatchDetailsInput, dispatchDetailsOut, dispatchDetailsWire, endDetailsIn, endDetailsInput, endDetailsOut,
+  endDetailsWire, stopDetailsIn, stopDetailsOut, stopDetailsWire,
+} from './dispatch-details.js';
+
+const opt = Type.Optional;
+const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
+const VendorId = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
+const FormIds = (description: string) =>
+  Type.Array(Type.Union([Type.String({ format: 'uuid' }), Type.Integer({ minimum: 1, maximum: 2147483647 })]), { maxItems: 50, description: `${description}: UUIDs (form_id), or integer ids, answered as UUIDs` });
+
+const StopOut = Type.Object({
+  id: Type.Integer(),
+  vendor_id: Type.String(),
+  number: Type.Integer({ description: '1-based position among the dispatch stops' }),
+  type: NStr(),
+  status: Enum(STOP_STATUSES),
+  dispatch_location_id: Type.Integer(),
+  vendor_dispatch_location_id: NStr(),
+  form_ids: Type.Array(Type.String()),
+  early_date: NDateTime(),
+  late_date: NDateTime(),
+  driver_load: NBool(),
+  ...stopDetailsOut(),
+});
+
+const endOut = (role: 'shipper' | 'consignee') => ({
+  [`vendor_${role}_id`]: Type.String(),
+  [`${role}_dispatch_location_id`]: Type.Integer(),
+  [`vendor_${role}_dispatch_location_id`]: NStr(),
+  [`${role}_type`]: NStr(),
+  [`${role}_status`]: Enum(STOP_STATUSES),
+  [`${role}_form_ids`]: Type.Array(Type.String()),
+  ...endDetailsOut(role),
+});
+
+const dispatchOut = {
+  id: Type.Integer(),
+  vendor_id: NStr(),
+  status: Enum(DISPATCH_STATUSES),
+  driver_id: Type.Integer(),
+  vehicle_id: Type.Integer(),
+  auto_complete_forms: Type.Boolean(),
+  ...endOut('shipper'),
+  ...endOut('consignee'),
+  ...dispatchDetailsOut(),
+  driver: Nullable(UserSummary),
+  vehicle: Nullable(VehicleSummary),
+  dispatch_stops: Type.Array(Type.Object({ dispatch_stop: StopOut })),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+};
+
+export const DispatchV1 = Type.Object(dispatchOut);
+
+const TripOut = Type.Object({
+  id: Type.Integer(),
+  vendor_id: Type.String(),
+  driver_id: Type.Integer(),
+  vehicle_id: Type.Integer(),
+  status: Enum(TRIP_STATUSES),
+  vendor_stop_ids: Type.Array(Type.String()),
+});
+
+export const DispatchV2 = Type.Object({ ...dispatchOut, dispatch_trips: Type.Array(Type.Object({ dispatch_trip: TripOut })) });
+
+const StopBody = Type.Object({
+  vendor_id: VendorId('The stop: an existing vendor_id keeps that stop, a new one adds a stop'),
+  number: opt(Type.Integer({ minimum: 1, description: 'Order among the dispatch stops; when every stop has one they are sorted by it' })),
+  type: opt(Nullable(Type.String({ maxLength: 64 }))),
+  status: opt(Enum(STOP_STATUSES)),
+  dispatch_location_id: opt(Type.Integer({ minimum: 1 })),
+  vendor_dispatch_location_id: opt(Nullable(VendorId('The dispatch location, by its vendor_id (null: not given)'))),
+  form_ids: opt(FormIds('Forms the driver fills in at this stop')),
+  early_date: opt(Nullable(Type.String({ format: 'date-time' }))),
+  late_date: opt(Nullable(Type.String({ format: 'date-time' }))),
+  driver_load: opt(Nullable(Type.Boolean())),
+  ...stopDetailsIn(),
+});
+
+const endBody = (role: 'shipper' | 'consignee') => ({
+  [`vendor_${role}_id`]: opt(VendorId(`The ${role} stop's vendor_id (a new value renames it)`)),
+  [`${role}_dispatch_location_id`]: opt(Type.Integer({ minimum: 1 })),
+  [`vendor_${role}_dispatch_location_id`]: opt(Nullable(VendorId(`The ${role} stop's dispatch location, by its vendor_id (null: not given)`))),
+  [`${role}_type`]: opt(Nullable(Type.String({ maxLength: 64 }))),
+  [`${role}_status`]: opt(Enum(STOP_STATUSES)),
+  [`${role}_form_ids`]: opt(FormIds(`Forms the driver fills in at the ${role} stop`)),
+  ...endDetailsIn(role),
+});
+
+const TripBody = Type.Object({
+  vendor_id: VendorId('The trip: an existing vendor_id keeps that trip, a new one adds a trip'),
+  driver_id: opt(Type.Integer({ minimum: 1 })),
+  vehicle_id: opt(Type.Integer({ minimum: 1 })),
+  vendor_stop_ids: opt(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200, description: 'The stops of this trip (any role)' })),
+  status: opt(Enum(TRIP_STATUSES)),
+});
+
+function body(version: 1 | 2, vendorId: TSchema) {
+  return Type.Object({
+    vendor_id: vendorId,
+    status: opt(Enum(DISPATCH_STATUSES)),
+    driver_id: opt(Type.Integer({ minimum: 1 })),
+    vehicle_id: opt(Type.Integer({ minimum: 1 })),
+    auto_complete_forms: opt(Type.Boolean()),
+    ...endBody('shipper'),
+    ...endBody('consignee'),
+    ...dispatchDetailsIn(),
+    dispatch_stops: opt(Type.Array(StopBody, { maxItems: 200, description: 'PUT: the complete list of dispatch stops (between shipper and consignee); stops left out are removed' })),
+    remove_stop_vendor_ids: opt(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200, description: 'PUT: stops to remove, of any role; nothing else need be sent' })),
+    ...(version === 2 ? { dispatch_trips: opt(Type.Array(TripBody, { maxItems: 100, description: 'PUT: the complete list of trips; trips left out are removed' })) } : {}),
+  });
+}
+
+export const CreateBody = (version: 1 | 2) => body(version, opt(VendorId("The client's identifier of the dispatch, unique in the company")));
+export const UpdateBody = (version: 1 | 2) => body(version, VendorId('Names the dispatch to change'));
+
+/** The collections a body may send wrapped (`{"dispatch_stop": {...}}`). */
+export const WRAPPED = { dispatch_stops: 'dispatch_stop', dispatch_trips: 'dispatch_trip' };
+
+/** The version-neutral input of the dispatch service. */
+export function dispatchInput(b: Record<string, any>): DispatchInput {
+  const end = (role: 'shipper' | 'consignee') => {
+    const out: Record<string, unknown> = {};
+    const keys = {
+      vendor_id: `vendor_${role}_id`,
+      dispatch_location_id: `${role}_dispatch_location_id`,
+      vendor_dispatch_location_id: `vendor_${role}_dispatch_location_id`,
+      type: `${role}_type`,
+      status: `${role}_status`,
+      form_ids: `${role}_form_ids`,
+    };
+    for (const [k, wire] of Object.entries(keys)) if (b[wire] !== undefined) out[k] = b[wire];
+    if (out.vendor_dispatch_location_id === null) delete out.vendor_dispatch_location_id;
+    Object.assign(out, endDetailsInput(b, role));
+    return Object.keys(out).length ? out : undefined;
+  };
+  return {
+    vendor_id: b.vendor_id,
+    status: b.status,
+    driver_id: b.driver_id,
+    vehicle_id: b.vehicle_id,
+    auto_complete_forms: b.auto_complete_forms,
+    ...dispatchDetailsInput(b),
+    shipper: end('shipper'),
+    consignee: end('consignee'),
+    dispatch_stops: b.dispatch_stops?.map((s: Record<string, unknown>) => ({
+      ...s,
+      vendor_dispatch_location_id: s.vendor_dispatch_location_id ?? undefined,
+      early_date: dateOf(s.early_date),
+      late_date: dateOf(s.late_date),
+    })),
+    remove_stop_vendor_ids: b.remove_stop_vendor_ids,
+    dispatch_trips: b.dispatch_trips,
+  };
+}
+
+/** Dispatches on the wire, with locations, drivers and vehicles loaded in one query each. */
+export async function dispatchesWire(db: Db, companyId: number, views: DispatchView[], version: 1 | 2) {
+  const locationIds = [...new Set(views.flatMap((v) => v.stops.map((s) => s.dispatch_location_id)))];
+  const vehicleIds = [...new Set(views.map((v) => v.row.vehicle_id))];
+  const [locations, drivers, vehicles] = await Promise.all([
+    locationIds.length ? db.kysely.selectFrom('dispatch_locations').select(['id', 'vendor_id']).where('id', 'in', locationIds).execute() : [],
+    userSummaryRows(db, companyId, views.map((v) => v.row.driver_id)),
+    vehicleIds.length
+      ? db.kysely.selectFrom('vehicles').select([...VEHICLE_SUMMARY_COLUMNS]).where('company_id', '=', companyId).where('id', 'in', vehicleIds).execute()
+      : [],
+  ]);
+  const locVendor = new Map(locations.map((l) => [l.id, l.vendor_id]));
+  const vehicleRows = new Map(vehicles.map((v) => [v.id, v]));
+  const stop = (s: Stop, number: number) => ({
+    id: s.id!,
+    vendor_id: s.vendor_id,
+    number,
+    type: s.type,
+    status: s.status,
+    dispatch_location_id: s.dispatch_location_id,
+    vendor_dispatch_location_id: locVendor.get(s.dispatch_location_id) ?? null,
+    form_ids: s.form_ids,
+    early_date: wireTime(s.early_date),
+    late_date: wireTime(s.late_date),
+    driver_load: s.driver_load,
+    ...stopDetailsWire(s),
+  });
+  const end = (role: 'shipper' | 'consignee', s: Stop) => ({
+    [`vendor_${role}_id`]: s.vendor_id,
+    [`${role}_dispatch_location_id`]: s.dispatch_location_id,
+    [`vendor_${role}_dispatch_location_id`]: locVendor.get(s.dispatch_location_id) ?? null,
+    [`${role}_type`]: s.type,
+    [`${role}_status`]: s.status,
+    [`${role}_form_ids`]: s.form_ids,
+    ...endDetailsWire(role, s),
+  });
+  return views.map((v) => {
+    const r = v.row;
+    const driver = drivers.get(r.driver_id);
+    const vehicle = vehicleRows.get(r.vehicle_id);
+    const out: Record<string, unknown> = {
+      id: r.id,
+      vendor_id: r.vendor_id,
+      status: v.status,
+      driver_id: r.driver_id,
+      vehicle_id: r.vehicle_id,
+      auto_complete_forms: fromBool(r.auto_complete_forms),
+      ...end('shipper', v.stops[0]),
+      ...end('consignee', v.stops[v.stops.length - 1]),
+      ...dispatchDetailsWire(r),
+      driver: driver ? userSummary(driver) : null,
+      vehicle: vehicle ? vehicleSummary(vehicle) : null,
+      dispatch_stops: v.stops.slice(1, -1).map((s, i) => ({ dispatch_stop: stop(s, i + 1) })),
+      created_at: wireTime(r.created_at)!,
+      updated_at: wireTime(r.updated_at)!,
+    };
+    if (version === 2) {
+      const statuses = tripStatuses(v.status, v.trips, new Map(v.stops.map((s) => [s.vendor_id, s.status])));
+      out.dispatch_trips = v.trips.map((t, i) => ({
+        dispatch_trip: { id: t.id!, vendor_id: t.vendor_id, driver_id: r.driver_id, vehicle_id: r.vehicle_id, status: statuses[i], vendor_stop_ids: t.stop_vendor_ids },
+      }));
+    }
+    return out;
+  });
+}

@@ -1,0 +1,143 @@
+/** The document object and its request bodies (wire-format §4.27; fields beyond doc_time are ours, docs/records.md). */
+import { Type } from 'typebox';
+import type { Db } from '../storage/db.js';
+import { wireTime } from '../storage/values.js';
+import { DOCUMENT_STATUSES, type DocumentInput, type DocumentRow } from '../domain/documents/service.js';
+import { DateTime, Id, NDateTime, NInt, NStr, Nullable } from './types.js';
+import { UserSummary, VehicleSummary } from './summaries.js';
+import { loadSummaries } from './record-summaries.js';
+import { DAY_PATTERN, Moment, validDay } from './record-dates.js';
+import { localDate } from '../core/time-zone.js';
+
+const opt = Type.Optional;
+const Text = (maxLength: number, description?: string) => opt(Nullable(Type.String({ maxLength, description })));
+
+export const Document = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  doc_type: NStr(),
+  notes: NStr(),
+  status: Type.String({ enum: [...DOCUMENT_STATUSES] }),
+  doc_time: DateTime('When the document was made; defaults to its upload time'),
+  driver: Nullable(UserSummary),
+  vehicle: Nullable(VehicleSummary),
+  file_name: NStr(),
+  content_type: NStr(),
+  size_bytes: NInt(),
+  sha256: NStr(),
+  download_url: Nullable(Type.String({ description: 'GET it with the same credentials (documents.read); null until the file is stored' })),
+  upload_url: Nullable(Type.String({ description: 'Two-step upload only, in the create response: PUT the file here once, within an hour' })),
+  created_at: DateTime(),
+  updated_at: DateTime(),
+  category: NStr(),
+  ref_no: NStr(),
+  doc_date: Nullable(Type.String({ description: 'The day of the document; by default the day of doc_time in X-Time-Zone' })),
+  doc_fields: Nullable(Type.String({ description: 'The fields of the document: the JSON text of an object, as the real API answers it' })),
+  document_form_id: NInt(),
+  uploader: Nullable(Type.Object({
+    id: Type.Integer(), first_name: Type.String(), last_name: Type.String(), email: NStr(), role: Type.String(),
+    deactivated_at: NDateTime(),
+  }, { description: 'Who created the document (the acting user)' })),
+});
+
+const Fields = {
+  name: opt(Type.String({ maxLength: 255, description: 'Title; defaults to the file name' })),
+  doc_type: Text(64, 'Free text, e.g. bill_of_lading, proof_of_delivery, fuel_receipt'),
+  notes: Text(2000),
+  doc_time: opt(Moment('A day (YYYY-MM-DD, read in X-Time-Zone) or a datetime with its offset; default now')),
+  driver_id: opt(Nullable(Id())),
+  vehicle_id: opt(Nullable(Id())),
+  category: Text(64, 'Free text, e.g. dispatch, notes'),
+  ref_no: Text(255),
+  doc_date: opt(Nullable(Type.String({ pattern: DAY_PATTERN, description: 'YYYY-MM-DD; default: the day of doc_time in X-Time-Zone' }))),
+  doc_fields: opt(Nullable(Type.Union([
+    Type.Record(Type.String(), Type.Unknown()),
+    Type.String({ maxLength: 10_000 }),
+  ], { description: 'An object, or the JSON text of one' }))),
+  document_form_id: opt(Nullable(Id())),
+};
+
+/**
+ * doc_date follows doc_time unless sent: when doc_time is sent without it, and on a create, it is the
+ * day of doc_time (default now) in the request's time zone.
+ */
+export function withDocDate<T extends DocumentInput>(input: T, zone: string, creating: boolean): T {
+  if (input.doc_date !== undefined) {
+    if (input.doc_date !== null) validDay('doc_date', input.doc_date);
+    return input;
+  }
+  if (input.doc_time === undefined && !creating) return input;
+  return { ...input, doc_date: localDate(input.doc_time ? Date.parse(input.doc_time) : Date.now(), zone) };
+}
+
+interface UploaderRow {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  role: string;
+  status: string;
+  updated_at: string;
+}
+
+/** The uploader of a document; `deactivated_at` is the user's last change while deactivated (docs/records.md). */
+const uploaderOf = (u: UploaderRow | undefined) =>
+  u ? { id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email, role: u.role, deactivated_at: u.status === 'deactivated' ? wireTime(u.updated_at) : null } : null;
+
+async function uploaders(db: Db, companyId: number, ids: Array<number | null>): Promise<Map<number, UploaderRow>> {
+  const wanted = [...new Set(ids.filter((x): x is number => x !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.kysely
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email', 'role', 'status', 'updated_at'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((u) => [u.id, u]));
+}
+
+/** JSON create: the two-step upload (the file itself goes to upload_url). */
+export const DocumentCreateBody = Type.Object({
+  ...Fields,
+  file_name: opt(Type.String({ maxLength: 255, description: 'Two-step upload: the name of the file to come' })),
+  content_type: opt(Type.String({ maxLength: 255, description: 'Two-step upload: its media type, one of DOCUMENT_CONTENT_TYPES' })),
+});
+
+export const DocumentUpdateBody = Type.Object({
+  ...Fields,
+  status: opt(Type.String({ enum: ['completed', 'failed'], description: 'Ends a two-step upload: completed (the file is there) or failed' })),
+});
+
+export const downloadUrl = (publicUrl: string, id: number) => `${publicUrl}/v1/documents/${id}/download`;
+export const uploadUrl = (publicUrl: string, token: string) => `${publicUrl}/uploads/documents/${token}`;
+
+export async function documentsWire(db: Db, companyId: number, publicUrl: string, rows: DocumentRow[], upload?: { id: number; token: string }) {
+  const [s, up] = await Promise.all([
+    loadSummaries(db, companyId, rows.map((d) => d.driver_id), rows.map((d) => d.vehicle_id)),
+    uploaders(db, companyId, rows.map((d) => d.uploader_id ?? null)),
+  ]);
+  return rows.map((d) => ({
+    id: d.id,
+    name: d.name,
+    doc_type: d.doc_type,
+    notes: d.notes,
+    status: d.status,
+    doc_time: wireTime(d.doc_time)!,
+    driver: s.user(d.driver_id),
+    vehicle: s.vehicle(d.vehicle_id),
+    file_name: d.file_name,
+    content_type: d.content_type,
+    size_bytes: d.size_bytes,
+    sha256: d.sha256,
+    download_url: d.status === 'completed' ? downloadUrl(publicUrl, d.id) : null,
+    upload_url: upload && upload.id === d.id ? uploadUrl(publicUrl, upload.token) : null,
+    created_at: wireTime(d.created_at)!,
+    updated_at: wireTime(d.updated_at)!,
+    category: d.category ?? null,
+    ref_no: d.ref_no ?? null,
+    doc_date: d.doc_date ?? d.doc_time.slice(0, 10),
+    doc_fields: d.doc_fields ?? null,
+    document_form_id: d.document_form_id ?? null,
+    uploader: uploaderOf(d.uploader_id === null || d.uploader_id === undefined ? undefined : up.get(d.uploader_id)),
+  }));
+}
