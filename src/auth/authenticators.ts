@@ -4,6 +4,6 @@ import { bearerAuthenticator } from './oauth/bearer.js';
 
 /**
  * Credential types, in order of precedence. When both `Authorization` and `X-Api-Key` are sent, the
- * bearer token wins (wire-format §2.2).
+ * bearer token wins (docs/reference/wire.md §2.2).
  */
 export const authenticators: Authenticator[] = [bearerAuthenticator, apiKeyAuthenticator];

@@ -1,6 +1,6 @@
 /**
  * The scope catalogue: every OAuth scope a route may require, with the plain words the consent page
- * shows. Scopes come from the API specification, plus `company_webhooks.manage` (wire-format §7.1).
+ * shows. Scopes come from the API specification, plus `company_webhooks.manage` (docs/reference/wire.md §7.1).
  * A GET needs the area's read scope and any other method its write scope; a `.manage` grant includes
  * the matching `.read` (see hasScope).
  */
@@ -44,7 +44,7 @@ export const SCOPES = {
   'freight_visibility_asset_locations.read': 'Read the locations of assets shared with you for freight visibility',
   'freight_visibility_asset_locations.manage': 'Subscribe to asset locations for freight visibility',
   'company_webhooks.manage': "Manage your company's webhooks",
-  // Scopes real clients and the scope docs use beyond the specification's list (wire-format §8.3).
+  // Scopes real clients and the scope docs use beyond the specification's list (docs/reference/wire.md §8.3).
   'assets.read': 'Read your assets (trailers and equipment)',
   'locations.asset_locations': "Read your assets' locations",
   'driving_periods.read': "Read your drivers' driving periods",

@@ -7,7 +7,6 @@
  */
 import { companyRef, findCompany, optionalFlag, positiveInt, requireFlag, UsageError, type Command } from './io.js';
 import type { ReplayResult, Subject } from '../telemetry/store/replay.js';
-import { TIME_ZONES } from '../core/time-zone.js';
 import { AppError } from '../core/errors.js';
 import type { Db } from '../storage/db.js';
 
@@ -23,8 +22,9 @@ export const replayCommand: Command = {
     const only: Subject | undefined = vehicle ? { vehicleId: positiveInt(vehicle, 'vehicle') } : asset ? { assetId: positiveInt(asset, 'asset') } : undefined;
     const fromDay = optionalFlag(flags, 'from');
     // Loaded here, not at the top: src/cli/io.ts says why.
-    const [{ replaySubject, replayTargets }, { startOfDay }, { validDay }] = await Promise.all([
+    const [{ replaySubject, replayTargets }, { startOfDay }, { validDay }, { companyTimeZone }] = await Promise.all([
       import('../telemetry/store/replay.js'), import('../core/time-zone.js'), import('../wire/record-dates.js'),
+      import('../domain/companies/service.js'),
     ]);
     if (fromDay !== undefined) {
       try {
@@ -35,8 +35,8 @@ export const replayCommand: Command = {
     }
     const { db } = await ctx.database();
     const company = await findCompany(db, ref);
-    const zone = (await db.kysely.selectFrom('companies').select('time_zone').where('id', '=', company.id).executeTakeFirstOrThrow()).time_zone;
-    const from = fromDay ? startOfDay(fromDay, TIME_ZONES[zone] ?? 'UTC') : null;
+    const zone = (await companyTimeZone(db, company.id))?.zone ?? 'UTC';
+    const from = fromDay ? startOfDay(fromDay, zone) : null;
     if (only) await mustExist(db, company.id, only);
     const targets = await replayTargets(db, company.id, only);
     const results: ReplayResult[] = [];

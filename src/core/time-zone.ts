@@ -1,5 +1,5 @@
 /**
- * Time zones and local days, shared by every layer. X-Time-Zone (wire-format §2.3) and a company's
+ * Time zones and local days, shared by every layer. X-Time-Zone (docs/reference/wire.md §2.3) and a company's
  * `time_zone` are Rails zone names; the Rails name sets the day boundaries of date parameters and the zone
  * datetimes of answers are written in (src/http/plumbing/zoned-times.ts). An unknown header value is
  * ignored (UTC applies) and never fails a request.

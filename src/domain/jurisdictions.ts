@@ -1,7 +1,7 @@
 /**
  * Jurisdiction codes: the two-letter postal codes of the US states, the District of Columbia and the
  * Canadian provinces and territories. Fuel purchases name the one they were made in; IFTA reports
- * (domain-rules §3.1) split distance by them. Of these, the 58 IFTA members are the 48 contiguous
+ * (docs/reference/domain-rules.md §3.1) split distance by them. Of these, the 58 IFTA members are the 48 contiguous
  * states and the 10 provinces; AK, HI, DC, YT, NT and NU are valid places but not IFTA members.
  */
 export const US_STATES = [

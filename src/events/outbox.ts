@@ -9,7 +9,7 @@ import { json, nowIso } from '../storage/values.js';
 
 export interface DomainEvent {
   companyId: number;
-  /** Webhook action name, e.g. `vehicle_upserted` (wire-format §7.6). */
+  /** Webhook action name, e.g. `vehicle_upserted` (docs/reference/wire.md §7.6). */
   action: string;
   /** `created` / `updated` for upserts, `on` / `off` for engine toggles, otherwise null. */
   trigger?: string | null;

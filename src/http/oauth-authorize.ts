@@ -1,5 +1,5 @@
 /**
- * The authorization endpoint and the fleet sign-in it needs (wire-format §8.2):
+ * The authorization endpoint and the fleet sign-in it needs (docs/reference/wire.md §8.2):
  *   GET  /oauth/authorize  checks the request; signed out → the sign-in page; signed in → the consent
  *                          page, or straight back with a code when the company already granted every
  *                          requested scope to this app

@@ -1,7 +1,7 @@
 /**
  * POST /oauth/token, POST /oauth/revoke and GET /.well-known/oauth-authorization-server. Parameters come
  * from the form body (application/x-www-form-urlencoded, or JSON) and from the query string, the body
- * winning (wire-format §8.4). Every answer is JSON with `Cache-Control: no-store`; errors use the RFC
+ * winning (docs/reference/wire.md §8.4). Every answer is JSON with `Cache-Control: no-store`; errors use the RFC
  * 6749 form `{"error","error_description"}`, never `{"error_message"}`.
  */
 import formbody from '@fastify/formbody';

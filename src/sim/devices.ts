@@ -15,6 +15,7 @@ import type { Tenant } from '../domain/tenant.js';
 import type { SimDevice } from './runner.js';
 import { simCities } from './route.js';
 import type { SimResume } from './vehicle.js';
+import { activeDriverIds } from '../domain/users/repository.js';
 
 export const simIdentifier = (companyId: number, vehicleId: number) => `SIM-${companyId}-${vehicleId}`;
 
@@ -58,14 +59,7 @@ export async function simDevices(db: Db, t: Tenant, count: number, nowMs = Date.
     .where('revoked_at', 'is', null)
     .where('vehicle_id', 'is not', null)
     .execute();
-  const drivers = await db.kysely
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .where('role', '=', 'driver')
-    .where('status', '=', 'active')
-    .orderBy('id')
-    .execute();
+  const drivers = (await activeDriverIds(db.kysely, t.companyId)).map((id) => ({ id }));
   const taken = new Set(vehicles.flatMap((v) => [v.permanent_driver_id, v.current_driver_id]).filter((x): x is number => x !== null));
   const spare = drivers.map((d) => d.id).filter((id) => !taken.has(id));
   const simulated = live.filter((d) => d.identifier.startsWith('SIM-')).map((d) => d.vehicle_id!);

@@ -1,5 +1,5 @@
 /**
- * Words for fault codes (domain-rules §5): FMI meanings (SAE J1939-73 table), common SPNs and J1939
+ * Words for fault codes (docs/reference/domain-rules.md §5): FMI meanings (SAE J1939-73 table), common SPNs and J1939
  * source addresses, and OBD-II codes by system and subsystem (SAE J2012) with a few frequent codes by
  * name. Codes not listed get a generic description built from their parts.
  */
@@ -75,7 +75,7 @@ function severity(lampsJson: string | null): string | null {
   return null;
 }
 
-/** The descriptive wire fields of a fault code (wire-format §4.13). */
+/** The descriptive wire fields of a fault code (docs/reference/wire.md §4.13). */
 export function faultText(f: FaultLike) {
   let label: string;
   let description: string;

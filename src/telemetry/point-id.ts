@@ -1,5 +1,5 @@
 /**
- * The uuid of a stored location point (wire-format §2.7: location-point ids are uuids), derived from
+ * The uuid of a stored location point (docs/reference/wire.md §2.7: location-point ids are uuids), derived from
  * the record's row id so that it is stable and unique: a fixed version-4-shaped prefix and the row id
  * as the last 12 hex digits. The database builds the same text for the history (queries/locations.ts).
  */

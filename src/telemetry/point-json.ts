@@ -1,5 +1,5 @@
 /**
- * The v1 location history point as JSON text from `located_at` to `fuel` (wire-format §4.4), rendered
+ * The v1 location history point as JSON text from `located_at` to `fuel` (docs/reference/wire.md §4.4), rendered
  * when a record is stored; the history adds `id` before and `driver` after. Values and rounding are
  * those of historyPointV1 (src/wire/vehicle-location.ts); a test compares the two.
  */

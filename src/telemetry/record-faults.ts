@@ -1,5 +1,5 @@
 /**
- * Fault records (domain-rules §5): a J1939 DTC (source address, SPN, FMI, occurrence count), a J1708
+ * Fault records (docs/reference/domain-rules.md §5): a J1939 DTC (source address, SPN, FMI, occurrence count), a J1708
  * code (MID, PID or SID, FMI) or an OBD-II code ("P0420"), observed active or explicitly cleared. A
  * fault is identified by its key; `status: "cleared"` without a code clears every open fault (DM11,
  * mode 04). A J1939 report of SPN 0 / FMI 0 is stored as sent; the fault processor reads it as a DM1

@@ -1,6 +1,6 @@
 /**
  * Telemetry settings: the processors' thresholds (units in every name, defaults and accepted ranges from
- * domain-rules §4–§7) and the ingestion limits. Read from the environment by src/config/index.ts; the
+ * docs/reference/domain-rules.md §4–§7) and the ingestion limits. Read from the environment by src/config/index.ts; the
  * table in docs/telemetry.md lists the same names, defaults and ranges.
  */
 import { mphToKph } from './units.js';
@@ -9,7 +9,7 @@ import { flag, whole } from '../config/env.js';
 export interface Thresholds {
   /** In motion above this speed, kph. ELD rule: at most 5 mph (8.04672 kph). Default 8.04672. */
   movingSpeedKph: number;
-  /** A driving period ends once stopped this long (5 min prompt + 1 min, domain-rules §7 D-10 (a)), s. Default 360. */
+  /** A driving period ends once stopped this long (5 min prompt + 1 min, docs/reference/domain-rules.md §7 D-10 (a)), s. Default 360. */
   drivingStopTimeoutS: number;
   /** Idling shorter than this gives no idle event (it still counts as idle time), s. Default 300 (D-3). */
   idleThresholdS: number;

@@ -1,4 +1,4 @@
-/** The asset object (wire-format §4.24) and the asset location objects of /v1/asset_locations. */
+/** The asset object (docs/reference/wire.md §4.24) and the asset location objects of /v1/asset_locations. */
 import { Type } from 'typebox';
 import type { Db } from '../storage/db.js';
 import { fromBool, wireTime } from '../storage/values.js';

@@ -1,4 +1,4 @@
-/** The company object of /v1/companies (wire-format §4.19), as REST and the CLI show it. */
+/** The company object of /v1/companies (docs/reference/wire.md §4.19), as REST and the CLI show it. */
 import { Type } from 'typebox';
 import { DateTime, NStr } from './types.js';
 import { fromBool, fromJson, wireTime } from '../storage/values.js';

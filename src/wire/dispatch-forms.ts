@@ -1,5 +1,5 @@
 /**
- * The form and form_entry objects (wire-format §4.22; docs/dispatch-forms.md). A form has an integer
+ * The form and form_entry objects (docs/reference/wire.md §4.22; docs/dispatch-forms.md). A form has an integer
  * `id` and a UUID `form_id`; stops and /v2 entries name forms by the UUID, /v1 entries by the integer.
  */
 import { Type } from 'typebox';

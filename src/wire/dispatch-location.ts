@@ -1,4 +1,4 @@
-/** The dispatch_location object and its request body (wire-format §4.20). */
+/** The dispatch_location object and its request body (docs/reference/wire.md §4.20). */
 import { Type } from 'typebox';
 import { NNum, NStr, Nullable } from './types.js';
 import type { LocationRow } from '../domain/dispatch/locations.js';

@@ -1,5 +1,5 @@
 /**
- * The dispatch object (wire-format §4.21) and its request bodies, for /v1 and /v2. One ordered list of
+ * The dispatch object (docs/reference/wire.md §4.21) and its request bodies, for /v1 and /v2. One ordered list of
  * stops is mapped to the v1 shape: the first stop is the shipper (`vendor_shipper_id`,
  * `shipper_dispatch_location_id`, …), the last the consignee, the ones between are `dispatch_stops`.
  * v2 adds `dispatch_trips`. Nested collections use the single-key wrapper (§3.2).
@@ -8,7 +8,8 @@ import { Type, type TSchema } from 'typebox';
 import type { Db } from '../storage/db.js';
 import { fromBool, wireTime } from '../storage/values.js';
 import { DateTime, NBool, NDateTime, NStr, Nullable } from './types.js';
-import { UserSummary, VehicleSummary, VEHICLE_SUMMARY_COLUMNS, userSummary, vehicleSummary } from './summaries.js';
+import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from './summaries.js';
+import { vehicleSummaryRows } from '../domain/vehicles/summaries.js';
 import { userSummaryRows } from '../domain/users/summaries.js';
 import { DISPATCH_STATUSES, STOP_STATUSES } from '../domain/dispatch/state-machine.js';
 import { TRIP_STATUSES, tripStatuses } from '../domain/dispatch/trips.js';
@@ -173,16 +174,12 @@ export function dispatchInput(b: Record<string, any>): DispatchInput {
 /** Dispatches on the wire, with locations, drivers and vehicles loaded in one query each. */
 export async function dispatchesWire(db: Db, companyId: number, views: DispatchView[], version: 1 | 2) {
   const locationIds = [...new Set(views.flatMap((v) => v.stops.map((s) => s.dispatch_location_id)))];
-  const vehicleIds = [...new Set(views.map((v) => v.row.vehicle_id))];
-  const [locations, drivers, vehicles] = await Promise.all([
+  const [locations, drivers, vehicleRows] = await Promise.all([
     locationIds.length ? db.kysely.selectFrom('dispatch_locations').select(['id', 'vendor_id']).where('id', 'in', locationIds).execute() : [],
     userSummaryRows(db, companyId, views.map((v) => v.row.driver_id)),
-    vehicleIds.length
-      ? db.kysely.selectFrom('vehicles').select([...VEHICLE_SUMMARY_COLUMNS]).where('company_id', '=', companyId).where('id', 'in', vehicleIds).execute()
-      : [],
+    vehicleSummaryRows(db, companyId, views.map((v) => v.row.vehicle_id)),
   ]);
   const locVendor = new Map(locations.map((l) => [l.id, l.vendor_id]));
-  const vehicleRows = new Map(vehicles.map((v) => [v.id, v]));
   const stop = (s: Stop, number: number) => ({
     id: s.id!,
     vendor_id: s.vendor_id,

@@ -1,11 +1,11 @@
-/** The document object and its request bodies (wire-format §4.27; fields beyond doc_time are ours, docs/records.md). */
+/** The document object and its request bodies (docs/reference/wire.md §4.27; fields beyond doc_time are ours, docs/records.md). */
 import { Type } from 'typebox';
 import type { Db } from '../storage/db.js';
 import { wireTime } from '../storage/values.js';
 import { DOCUMENT_STATUSES, type DocumentInput, type DocumentRow } from '../domain/documents/service.js';
 import { DateTime, Id, NDateTime, NInt, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
-import { loadSummaries } from './record-summaries.js';
+import { loadEmbeds } from './embeds.js';
 import { DAY_PATTERN, Moment, validDay } from './record-dates.js';
 import { localDate } from '../core/time-zone.js';
 
@@ -113,7 +113,7 @@ export const uploadUrl = (publicUrl: string, token: string) => `${publicUrl}/upl
 
 export async function documentsWire(db: Db, companyId: number, publicUrl: string, rows: DocumentRow[], upload?: { id: number; token: string }) {
   const [s, up] = await Promise.all([
-    loadSummaries(db, companyId, rows.map((d) => d.driver_id), rows.map((d) => d.vehicle_id)),
+    loadEmbeds(db, companyId, { users: rows.map((d) => d.driver_id), vehicles: rows.map((d) => d.vehicle_id) }),
     uploaders(db, companyId, rows.map((d) => d.uploader_id ?? null)),
   ]);
   return rows.map((d) => ({

@@ -1,6 +1,6 @@
 /**
  * Freight visibility objects (docs/freight-visibility.md). `/companies`, `/vehicle_association` and
- * `/vehicle_subscriptions` answer `{"data": {...}}` as the real API does (wire-format §3.5); the
+ * `/vehicle_subscriptions` answer `{"data": {...}}` as the real API does (docs/reference/wire.md §3.5); the
  * vehicle locations list uses the standard envelope with `vehicles[].vehicle`, like /v1/vehicle_locations.
  */
 import { Type } from 'typebox';

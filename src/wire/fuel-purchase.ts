@@ -1,4 +1,4 @@
-/** The fuel_purchase object and its request body (wire-format §4.25). */
+/** The fuel_purchase object and its request body (docs/reference/wire.md §4.25). */
 import { Type } from 'typebox';
 import type { Db } from '../storage/db.js';
 import { wireTime } from '../storage/values.js';
@@ -6,7 +6,7 @@ import type { FuelPurchaseRow } from '../domain/fuel/service.js';
 import { FUEL_SOURCES, FUEL_TYPES, FUEL_UNITS, ODOMETER_UNITS } from '../domain/fuel/fields.js';
 import { DateTime, Id, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
-import { loadSummaries } from './record-summaries.js';
+import { loadEmbeds } from './embeds.js';
 import { Moment } from './record-dates.js';
 
 const opt = Type.Optional;
@@ -60,7 +60,7 @@ export const FuelPurchaseBody = Type.Object({
 export async function fuelPurchasesWire(db: Db, companyId: number, publicUrl: string, rows: FuelPurchaseRow[]) {
   const receiptIds = [...new Set(rows.map((r) => r.receipt_document_id).filter((x): x is number => x !== null))];
   const [s, receipts] = await Promise.all([
-    loadSummaries(db, companyId, rows.flatMap((r) => [r.uploader_id, r.driver_id]), rows.map((r) => r.vehicle_id)),
+    loadEmbeds(db, companyId, { users: rows.flatMap((r) => [r.uploader_id, r.driver_id]), vehicles: rows.map((r) => r.vehicle_id) }),
     receiptIds.length
       ? db.kysely.selectFrom('documents').select(['id', 'file_name', 'status']).where('company_id', '=', companyId).where('id', 'in', receiptIds).execute()
       : Promise.resolve([]),

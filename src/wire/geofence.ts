@@ -1,4 +1,4 @@
-/** The geofence object and its request body (wire-format §4.23; circle members are ours, docs/records.md). */
+/** The geofence object and its request body (docs/reference/wire.md §4.23; circle members are ours, docs/records.md). */
 import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import { shapeOf, GEOFENCE_STATUSES, type GeofenceRow } from '../domain/geofences/service.js';

@@ -7,7 +7,8 @@
  */
 import { wireTime } from '../storage/values.js';
 import type { HistoryRow } from '../telemetry/queries/locations.js';
-import { coord, gallons, miles, mph, pointId, rounded, type Embeds } from './telemetry-common.js';
+import { coord, gallons, miles, mph, pointId, rounded } from './telemetry-common.js';
+import { type Embeds } from './embeds.js';
 
 const num = (x: number | null) => (x === null ? 'null' : String(x));
 const str = (x: string | null) => (x === null ? 'null' : JSON.stringify(x));

@@ -1,10 +1,11 @@
 /**
- * Hours-of-service objects (wire-format §4.6–4.9): available time (`users[].user`), hos_violation,
+ * Hours-of-service objects (docs/reference/wire.md §4.6–4.9): available time (`users[].user`), hos_violation,
  * hours_of_service and log. Durations are whole seconds; datetimes UTC with `Z`.
  */
 import { Type } from 'typebox';
 import { DateTime, NDateTime, NStr } from './types.js';
-import { UserSummary, userSummary, VehicleSummary, vehicleSummary, type VehicleSummaryRow } from './summaries.js';
+import { UserSummary, userSummary, VehicleSummary, vehicleSummary } from './summaries.js';
+import type { VehicleSummaryRow } from '../domain/vehicles/summaries.js';
 import { wireTime } from '../storage/values.js';
 import type { Evaluated } from '../domain/hos/evaluation.js';
 import type { HosDriver } from '../domain/hos/drivers.js';

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of IFTA (wire-format §4.10): `ifta_trip` of /v1/ifta/trips and the reduced `ifta_trip`
+ * Wire shapes of IFTA (docs/reference/wire.md §4.10): `ifta_trip` of /v1/ifta/trips and the reduced `ifta_trip`
  * of /v1/ifta/summary (jurisdiction, vehicle, distance, time_zone only), and the odometer calibration
  * object of /v1/ifta/odometer_calibrations. Distances and odometers are in miles, coordinates in
  * degrees; `time_zone` names the zone that formed the days (X-Time-Zone, else the company's zone).
@@ -11,7 +11,8 @@ import { kmToMi } from '../telemetry/units.js';
 import { wireTime } from '../storage/values.js';
 import { VehicleSummary } from './summaries.js';
 import { DateTime, NNum, NStr } from './types.js';
-import type { Embeds } from './telemetry-common.js';
+import type { Embeds } from './embeds.js';
+import { companyTimeZone } from '../domain/companies/service.js';
 import type { SummaryRow, TripRow } from '../domain/ifta/reports.js';
 import type { CalibrationRow } from '../domain/ifta/calibrations.js';
 import { FROM_THE_START } from '../domain/ifta/calibrations.js';
@@ -63,9 +64,8 @@ export async function reportZone(req: WithHeaders, db: Db, companyId: number): P
     const zone = requestTimeZone(req);
     return { zone, label: (TIME_ZONES[header] || zone === header) ? header : 'UTC' };
   }
-  const c = await db.kysely.selectFrom('companies').select('time_zone').where('id', '=', companyId).executeTakeFirst();
-  const zone = c ? TIME_ZONES[c.time_zone] : undefined;
-  return zone ? { zone, label: c!.time_zone } : { zone: 'UTC', label: 'UTC' };
+  const c = await companyTimeZone(db, companyId);
+  return c ? { zone: c.zone, label: c.name } : { zone: 'UTC', label: 'UTC' };
 }
 
 export function iftaTrip(row: TripRow, id: number, e: Embeds, timeZone: string) {
@@ -73,7 +73,7 @@ export function iftaTrip(row: TripRow, id: number, e: Embeds, timeZone: string) 
     id,
     date: row.date,
     jurisdiction: row.jurisdiction,
-    vehicle: e.vehicle(row.vehicleId),
+    vehicle: e.vehicleAlways(row.vehicleId),
     start_odometer: mi(row.startOdometerKm),
     end_odometer: mi(row.endOdometerKm),
     calibrated_start_odometer: mi(row.startCalibratedKm),
@@ -88,7 +88,7 @@ export function iftaTrip(row: TripRow, id: number, e: Embeds, timeZone: string) 
 }
 
 export function iftaSummaryItem(row: SummaryRow, e: Embeds, timeZone: string) {
-  return { jurisdiction: row.jurisdiction, vehicle: e.vehicle(row.vehicleId), distance: mi(row.distanceKm)!, time_zone: timeZone };
+  return { jurisdiction: row.jurisdiction, vehicle: e.vehicleAlways(row.vehicleId), distance: mi(row.distanceKm)!, time_zone: timeZone };
 }
 
 export function odometerCalibration(c: CalibrationRow) {

@@ -1,11 +1,11 @@
-/** The inspection_report object (wire-format §4.12), defects nested as `defects[].defect`. */
+/** The inspection_report object (docs/reference/wire.md §4.12), defects nested as `defects[].defect`. */
 import { Type } from 'typebox';
 import type { Db } from '../storage/db.js';
 import { fromJson, wireTime } from '../storage/values.js';
 import { DateTime, NDateTime, NInt, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import { ExternalId } from './asset.js';
-import { loadSummaries } from './record-summaries.js';
+import { loadEmbeds } from './embeds.js';
 import { reportDefects, reportExternalIds, type ReportRow } from '../domain/inspections/service.js';
 
 export const Defect = Type.Object({
@@ -46,7 +46,7 @@ export async function inspectionReportsWire(db: Db, companyId: number, rows: Rep
   const [defects, external, summaries] = await Promise.all([
     reportDefects(db, ids),
     reportExternalIds(db, ids),
-    loadSummaries(db, companyId, rows.flatMap((r) => [r.driver_id, r.mechanic_id]), rows.map((r) => r.vehicle_id)),
+    loadEmbeds(db, companyId, { users: rows.flatMap((r) => [r.driver_id, r.mechanic_id]), vehicles: rows.map((r) => r.vehicle_id) }),
   ]);
   return rows.map((r) => ({
     id: r.id,

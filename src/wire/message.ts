@@ -1,11 +1,11 @@
-/** The message object (wire-format §4.26; the shape of GET is ours, docs/records.md). */
+/** The message object (docs/reference/wire.md §4.26; the shape of GET is ours, docs/records.md). */
 import { Type } from 'typebox';
 import type { Db } from '../storage/db.js';
 import { wireTime } from '../storage/values.js';
 import type { MessageRow } from '../domain/messages/service.js';
 import { DateTime, NDateTime, Nullable } from './types.js';
 import { UserSummary } from './summaries.js';
-import { loadSummaries } from './record-summaries.js';
+import { loadEmbeds } from './embeds.js';
 
 export const Message = Type.Object({
   id: Type.Integer(),
@@ -17,7 +17,7 @@ export const Message = Type.Object({
 });
 
 export async function messagesWire(db: Db, companyId: number, rows: MessageRow[]) {
-  const s = await loadSummaries(db, companyId, rows.flatMap((m) => [m.sender_id, m.recipient_id]));
+  const s = await loadEmbeds(db, companyId, { users: rows.flatMap((m) => [m.sender_id, m.recipient_id]) });
   return rows.map((m) => ({
     id: m.id,
     body: m.body,

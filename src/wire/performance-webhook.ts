@@ -1,5 +1,5 @@
 /**
- * What `driver_performance_event_created` / `_updated` carry beyond the REST object (wire-format §7.6;
+ * What `driver_performance_event_created` / `_updated` carry beyond the REST object (docs/reference/wire.md §7.6;
  * the members and their order are those of a real receiver's fixture of the body): camera and coaching
  * members, the behaviors, the speeds, the intensity, the vehicle and driver, the review metadata.
  * This server has no cameras and no coaching workflow, so those are null or empty; the rest comes from
@@ -9,7 +9,8 @@ import type { Selectable } from 'kysely';
 import { fromJson } from '../storage/values.js';
 import type { DriverPerformanceEventsTable } from '../telemetry/store/tables.js';
 import { KPHPS_PER_G, round } from '../telemetry/units.js';
-import { rounded, type Embeds } from './telemetry-common.js';
+import { rounded } from './telemetry-common.js';
+import { type Embeds } from './embeds.js';
 import { speedingEvent } from './speeding-event.js';
 
 /** The real API's name of each accelerometer event's intensity ("Braking Intensity" is the fixture's). */
@@ -27,7 +28,7 @@ function minSpeedKph(p: Selectable<DriverPerformanceEventsTable>): number | null
 }
 
 export function performanceWebhookMembers(p: Selectable<DriverPerformanceEventsTable>, e: Embeds) {
-  const vehicle = e.vehicle(p.vehicle_id);
+  const vehicle = e.vehicleAlways(p.vehicle_id);
   const driver = e.user(p.driver_id);
   const name = INTENSITY_NAMES[p.type];
   return {

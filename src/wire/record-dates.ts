@@ -1,7 +1,7 @@
 /**
  * Date parameters and date-or-datetime fields shared by the record areas (messages, fuel purchases,
  * documents). A `YYYY-MM-DD` day is read in the request's X-Time-Zone zone (UTC without it); windows
- * are inclusive of both days (wire-format §9).
+ * are inclusive of both days (docs/reference/wire.md §9).
  */
 import { Type } from 'typebox';
 import { validation } from '../core/errors.js';

@@ -14,7 +14,8 @@ import type { SpeedingStats } from '../telemetry/processors/types.js';
 import { kphToMph } from '../telemetry/units.js';
 import { DateTime, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
-import { EldDeviceSummary, rounded, type Embeds } from './telemetry-common.js';
+import { EldDeviceSummary, rounded } from './telemetry-common.js';
+import { type Embeds } from './embeds.js';
 
 export const SpeedingEvent = Type.Object({
   speeding_distance_in_km: NNum(), max_over_speed_in_kph: NNum(), avg_over_speed_in_kph: NNum(),
@@ -29,7 +30,7 @@ export const SpeedingEvent = Type.Object({
   location: NStr(),
 });
 
-/** Severity by the largest excess over the limit (domain-rules §6.3 tiers): under 5 mph low, 5–10 medium, above high. */
+/** Severity by the largest excess over the limit (docs/reference/domain-rules.md §6.3 tiers): under 5 mph low, 5–10 medium, above high. */
 export function speedingSeverity(overKph: number | null): string | null {
   if (overKph === null) return null;
   const mph = kphToMph(overKph);
@@ -51,7 +52,7 @@ export function speedingEvent(p: Selectable<DriverPerformanceEventsTable>, e: Em
     id: p.id, duration: Math.round((Date.parse(p.end_time) - Date.parse(p.start_time)) / 1000),
     start_lat: p.lat, start_lon: p.lon, end_lat: s.lat.at(-1) ?? null, end_lon: s.lon.at(-1) ?? null,
     type: 'policy', start_time: wireTime(p.start_time)!, end_time: wireTime(p.end_time)!, coaching_status: p.coaching_status, status: 'valid',
-    driver: e.user(p.driver_id), eld_device: e.device(p.device_id), vehicle: e.vehicle(p.vehicle_id),
+    driver: e.user(p.driver_id), eld_device: e.device(p.device_id), vehicle: e.vehicleAlways(p.vehicle_id),
     metadata: { severity: speedingSeverity(maxOver), trigger: 'speeding' },
     location: p.location,
   };

@@ -1,7 +1,9 @@
-/** Embedded summaries shared by many objects (wire-format §4.1). */
+/** Embedded summaries shared by many objects (docs/reference/wire.md §4.1). */
 import { Type } from 'typebox';
 import { NStr } from './types.js';
 import { fromBool } from '../storage/values.js';
+import { userSummaryFields, type UserSummaryRow } from '../domain/users/summaries.js';
+import type { VehicleSummaryRow } from '../domain/vehicles/summaries.js';
 
 export const UserSummary = Type.Object({
   id: Type.Integer(),
@@ -14,39 +16,9 @@ export const UserSummary = Type.Object({
   role: Type.String(),
 });
 
-export interface UserSummaryRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  username: string | null;
-  email: string | null;
-  driver_company_id: string | null;
-  status: string;
-  role: string;
-}
-
-export const USER_SUMMARY_COLUMNS = [
-  'id',
-  'first_name',
-  'last_name',
-  'username',
-  'email',
-  'driver_company_id',
-  'status',
-  'role',
-] as const;
-
-export function userSummary(u: UserSummaryRow) {
-  return {
-    id: u.id,
-    first_name: u.first_name,
-    last_name: u.last_name,
-    username: u.username,
-    email: u.email,
-    driver_company_id: u.driver_company_id,
-    status: u.status,
-    role: u.role,
-  };
+/** A user summary on the wire is its summary fields as they are. */
+export function userSummary(u: UserSummaryRow): UserSummaryRow {
+  return userSummaryFields(u);
 }
 
 export const VehicleSummary = Type.Object({
@@ -59,18 +31,6 @@ export const VehicleSummary = Type.Object({
   metric_units: Type.Boolean(),
 });
 
-export interface VehicleSummaryRow {
-  id: number;
-  number: string;
-  year: string | null;
-  make: string | null;
-  model: string | null;
-  vin: string | null;
-  metric_units: number;
-}
-
-export const VEHICLE_SUMMARY_COLUMNS = ['id', 'number', 'year', 'make', 'model', 'vin', 'metric_units'] as const;
-
 export function vehicleSummary(v: VehicleSummaryRow) {
   return {
     id: v.id,
@@ -81,4 +41,12 @@ export function vehicleSummary(v: VehicleSummaryRow) {
     vin: v.vin,
     metric_units: fromBool(v.metric_units),
   };
+}
+
+/**
+ * The summary of a vehicle that is not (or no longer) in the company's fleet, for telemetry objects whose
+ * schema requires a vehicle: its id, and empty values.
+ */
+export function unknownVehicle(id: number) {
+  return { id, number: '', year: null, make: null, model: null, vin: null, metric_units: false };
 }

@@ -1,5 +1,5 @@
 /**
- * Date windows of the telemetry endpoints (wire-format §9): inclusive `YYYY-MM-DD` days in a zone, with
+ * Date windows of the telemetry endpoints (docs/reference/wire.md §9): inclusive `YYYY-MM-DD` days in a zone, with
  * the documented range limits as 400s ("Date range cannot be greater than 30 days"). Every window is
  * bounded (MAX_WINDOW_DAYS unless the endpoint's own rule is stricter): these endpoints walk the
  * window day by day, so its length is work the request costs (docs/errors.md, "Bounded requests").

@@ -12,9 +12,10 @@ import { faultText } from '../telemetry/fault-dictionary.js';
 import { KPHPS_PER_G, kmToMi, round } from '../telemetry/units.js';
 import { DateTime, NDateTime, NInt, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
-import { EldDeviceSummary, gallons, rounded, type Embeds } from './telemetry-common.js';
+import { EldDeviceSummary, gallons, rounded } from './telemetry-common.js';
+import { type Embeds } from './embeds.js';
 
-/** "-10.3 kph/s" (wire-format §2.7). */
+/** "-10.3 kph/s" (docs/reference/wire.md §2.7). */
 export const intensityText = (g: number | null) => (g === null ? null : `${round(g * KPHPS_PER_G, 1).toFixed(1)} kph/s`);
 
 export const DrivingPeriod = Type.Object({
@@ -37,7 +38,7 @@ export function drivingPeriod(p: Selectable<DrivingPeriodsTable>, e: Embeds, now
     id: p.id, start_time: wireTime(p.start_time)!, end_time: done ? wireTime(p.end_time) : null, status: done ? 'complete' : 'in_progress', type: p.type,
     annotation_status: null, notes: null, duration: ((done ? Date.parse(p.end_time!) : Math.max(start, nowMs)) - start) / 1000,
     start_kilometers: rounded(p.start_km, 2), end_kilometers: done ? rounded(p.end_km, 2) : null, source: p.source,
-    driver: e.user(p.driver_id), vehicle: e.vehicle(p.vehicle_id), origin: p.origin, origin_lat: p.origin_lat, origin_lon: p.origin_lon,
+    driver: e.user(p.driver_id), vehicle: e.vehicleAlways(p.vehicle_id), origin: p.origin, origin_lat: p.origin_lat, origin_lon: p.origin_lon,
     destination_lat: done ? p.destination_lat : null, destination_lon: done ? p.destination_lon : null, destination: done ? p.destination : '',
     distance: done && p.distance_km !== null ? `${kmToMi(p.distance_km).toFixed(1)} mi` : null,
     start_hvb_state_of_charge: null, end_hvb_state_of_charge: null, start_hvb_lifetime_energy_output: null, end_hvb_lifetime_energy_output: null,
@@ -48,14 +49,14 @@ export const IdleEvent = Type.Object({
   id: Type.Integer(), start_time: DateTime(), end_time: DateTime(), veh_fuel_start: NNum(), veh_fuel_end: NNum(),
   lat: Type.Number(), lon: Type.Number(), city: NStr(), state: NStr(), rg_brg: NNum(), rg_km: NNum(), rg_match: Type.Boolean(),
   end_type: Type.String(), location: NStr(), driver: Nullable(UserSummary), vehicle: VehicleSummary, eld_device: Nullable(EldDeviceSummary),
-  pto_active: Type.Boolean({ description: 'Our addition (domain-rules D-3): the power take-off was engaged during the idling' }),
+  pto_active: Type.Boolean({ description: 'Our addition (docs/reference/domain-rules.md D-3): the power take-off was engaged during the idling' }),
 });
 
 export function idleEvent(i: Selectable<IdleEventsTable>, e: Embeds) {
   return {
     id: i.id, start_time: wireTime(i.start_time)!, end_time: wireTime(i.end_time)!, veh_fuel_start: gallons(i.fuel_start_l),
     veh_fuel_end: gallons(i.fuel_end_l), lat: i.lat, lon: i.lon, city: i.city, state: i.state, rg_brg: i.rg_brg, rg_km: i.rg_km,
-    rg_match: fromBool(i.rg_match), end_type: i.end_type, location: i.location, driver: e.user(i.driver_id), vehicle: e.vehicle(i.vehicle_id),
+    rg_match: fromBool(i.rg_match), end_type: i.end_type, location: i.location, driver: e.user(i.driver_id), vehicle: e.vehicleAlways(i.vehicle_id),
     eld_device: e.device(i.device_id), pto_active: fromBool(i.pto),
   };
 }
@@ -87,7 +88,7 @@ export function faultCode(f: Selectable<FaultCodesTable>, e: Embeds, sumObservat
     status: f.status, first_observed_at: wireTime(f.first_observed_at)!, last_observed_at: wireTime(f.last_observed_at)!, type: text.type,
     fmi: f.fmi, fmi_description: text.fmi_description, occurrence_count: f.occurrence_count, num_observations: f.num_observations,
     sum_num_observations: sumObservations, is_sid: text.is_sid, dtc_status: text.dtc_status, dtc_severity: text.dtc_severity,
-    functional_grp_id: null, ftb: null, vehicle: e.vehicle(f.vehicle_id), eld_device: e.device(f.device_id), network: networkOf(f.protocol),
+    functional_grp_id: null, ftb: null, vehicle: e.vehicleAlways(f.vehicle_id), eld_device: e.device(f.device_id), network: networkOf(f.protocol),
   };
 }
 
@@ -108,7 +109,7 @@ export function performanceEvent(p: Selectable<DriverPerformanceEventsTable>, e:
     end_speed: rounded(p.end_speed_kph), start_bearing: p.start_bearing, end_bearing: p.end_bearing, acceleration: rounded(p.peak_g, 3),
     lat: p.lat, lon: p.lon, location: p.location, intensity: intensityText(p.peak_g), coaching_status: p.coaching_status,
     m_gps_lat: s.lat, m_gps_lon: s.lon, m_gps_heading: s.heading, m_gps_spd: s.speed_kph, m_veh_spd: s.speed_kph,
-    m_veh_odo: rounded(p.odometer_km, 1), driver: e.user(p.driver_id), vehicle: e.vehicle(p.vehicle_id), eld_device: e.device(p.device_id),
+    m_veh_odo: rounded(p.odometer_km, 1), driver: e.user(p.driver_id), vehicle: e.vehicleAlways(p.vehicle_id), eld_device: e.device(p.device_id),
   };
 }
 
@@ -119,7 +120,7 @@ export const GeofenceEvent = Type.Object({
 });
 
 /**
- * A visit's `duration` (wire-format §4.23: int seconds): until its exit, or, while it is open, until
+ * A visit's `duration` (docs/reference/wire.md §4.23: int seconds): until its exit, or, while it is open, until
  * `nowMs` (the time of the answer; a webhook announcing the entry passes the entry, so 0).
  */
 export function visitDuration(start: string, end: string | null, nowMs: number): number {
@@ -130,6 +131,6 @@ export function geofenceEvent(g: Selectable<GeofenceEventsTable>, e: Embeds, now
   return {
     id: g.id, geofence_id: g.geofence_id, start_time: wireTime(g.start_time)!, end_time: wireTime(g.end_time),
     duration: visitDuration(g.start_time, g.end_time, nowMs),
-    vehicle: e.vehicle(g.vehicle_id), start_driver: e.user(g.start_driver_id), end_driver: e.user(g.end_driver_id),
+    vehicle: e.vehicleAlways(g.vehicle_id), start_driver: e.user(g.start_driver_id), end_driver: e.user(g.end_driver_id),
   };
 }

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 
-/** A value that is sent as `null` when empty (wire-format §2.7). */
+/** A value that is sent as `null` when empty (docs/reference/wire.md §2.7). */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const NStr = () => Nullable(Type.String());
 export const NInt = () => Nullable(Type.Integer());

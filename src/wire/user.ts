@@ -1,5 +1,5 @@
 /**
- * The user object (wire-format §4.2). Shared keys are on every record; admin/fleet_user records add
+ * The user object (docs/reference/wire.md §4.2). Shared keys are on every record; admin/fleet_user records add
  * `expires_at`, `phone2`, `phone_country_code2`; the driver-only block is absent (not null) on
  * non-drivers.
  */

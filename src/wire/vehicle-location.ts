@@ -1,5 +1,5 @@
 /**
- * Vehicle location objects (wire-format §4.4, §4.5): the v1/v2 current location (v2 superset served on
+ * Vehicle location objects (docs/reference/wire.md §4.4, §4.5): the v1/v2 current location (v2 superset served on
  * both), the v3 current location, the v1 and v3 history points, and the driver_locations user. Units:
  * speed mph (v3 `kph` in kph), odometer miles, fuel = fuel used in gallons, engine hours in hours.
  */
@@ -8,8 +8,10 @@ import { wireTime } from '../storage/values.js';
 import type { LatestLocationRow } from '../domain/freight/locations.js';
 import type { CurrentExtra, HistoryRow } from '../telemetry/queries/locations.js';
 import { DateTime, NNum, NStr, Nullable } from './types.js';
-import { UserSummary, USER_SUMMARY_COLUMNS, userSummary, type UserSummaryRow } from './summaries.js';
-import { EldDeviceSummary, coord, gallons, miles, mph, pointId, rounded, type Embeds } from './telemetry-common.js';
+import { UserSummary, userSummary } from './summaries.js';
+import { USER_SUMMARY_COLUMNS, type UserSummaryRow } from '../domain/users/summaries.js';
+import { EldDeviceSummary, coord, gallons, miles, mph, pointId, rounded } from './telemetry-common.js';
+import { type Embeds } from './embeds.js';
 
 /** The keys every current location carries (also the freight-visibility location). */
 const CORE_LOCATION = {
@@ -209,4 +211,3 @@ export function driverLocationUser(
   };
 }
 
-export { USER_SUMMARY_COLUMNS };

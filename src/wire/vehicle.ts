@@ -1,4 +1,4 @@
-/** The vehicle object (wire-format §4.3; availability and external ids: docs/vehicles.md). */
+/** The vehicle object (docs/reference/wire.md §4.3; availability and external ids: docs/vehicles.md). */
 import { Type } from 'typebox';
 import type { Db } from '../storage/db.js';
 import { fromBool, wireTime } from '../storage/values.js';

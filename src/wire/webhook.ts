@@ -1,4 +1,4 @@
-/** The company_webhook and company_webhook_request objects (wire-format §7.2, §7.3; docs/webhooks.md). */
+/** The company_webhook and company_webhook_request objects (docs/reference/wire.md §7.2, §7.3; docs/webhooks.md). */
 import { Type } from 'typebox';
 import { fromBool, fromJson, wireTime } from '../storage/values.js';
 import type { RequestRow, WebhookRow } from '../events/webhooks/service.js';

@@ -1,4 +1,4 @@
-/** /v1/assets: create, list with filters, lookup by external id, bad input, tenant isolation (wire-format §4.24, §9). */
+/** /v1/assets: create, list with filters, lookup by external id, bad input, tenant isolation (docs/reference/wire.md §4.24, §9). */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';

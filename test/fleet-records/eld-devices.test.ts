@@ -1,6 +1,6 @@
 /**
  * ELD devices: provisioning with a credential shown once, device authentication, revocation,
- * GET /v1/eld_devices with its filters, and the vehicle's eld_device (wire-format §4.1, §4.3, §4.11).
+ * GET /v1/eld_devices with its filters, and the vehicle's eld_device (docs/reference/wire.md §4.1, §4.3, §4.11).
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';

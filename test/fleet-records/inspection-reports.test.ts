@@ -1,7 +1,7 @@
 /**
  * GET /v1/inspection_reports and lookup_by_external_id: envelope, every field with defects nested as
  * defects[].defect, each filter (date window with its one-week default, driver_ids, vehicle_ids, status,
- * updated_after), bad input and tenant isolation (wire-format §4.12, §9).
+ * updated_after), bad input and tenant isolation (docs/reference/wire.md §4.12, §9).
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';

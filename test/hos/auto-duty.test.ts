@@ -1,4 +1,4 @@
-/** Automatic driving detection over speed samples (ELD rule; domain-rules §2.2, D-10 (a)). */
+/** Automatic driving detection over speed samples (ELD rule; docs/reference/domain-rules.md §2.2, D-10 (a)). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectDriving, initialAutoDuty, stepAutoDuty } from '../../src/domain/hos/auto-duty.js';

@@ -1,5 +1,5 @@
 /**
- * Split sleeper berth, property-carrying (395.1(g)(1) as amended in 2020; domain-rules §1.4, D-9):
+ * Split sleeper berth, property-carrying (395.1(g)(1) as amended in 2020; docs/reference/domain-rules.md §1.4, D-9):
  * FMCSA's worked examples E3 and E4, 7/3 and 8/2 in either order, pairs below 10 hours, unpaired rests,
  * mixed OFF+SB runs, and violations withdrawn when a later rest completes a pair.
  */

@@ -1,5 +1,5 @@
 /**
- * GET /v1/companies (wire-format §3.3, §4.19, rule R24): exactly one `company`, the caller's own, with
+ * GET /v1/companies (docs/reference/wire.md §3.3, §4.19, rule R24): exactly one `company`, the caller's own, with
  * integer `id`, string `company_id` ("FP" + 7 digits) and `name`, plus the other documented keys.
  */
 import assert from 'node:assert/strict';

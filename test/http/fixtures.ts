@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the HTTP tests: the exact wire key sets of wire-format §4.1–4.3, and helpers that
+ * Shared pieces of the HTTP tests: the exact wire key sets of docs/reference/wire.md §4.1–4.3, and helpers that
  * create users and vehicles through the API (never behind its back) and read list totals.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Group members (wire-format §3.3, §3.4, §4.18, §10): GET /v1/groups/:id/users, /drivers,
+ * Group members (docs/reference/wire.md §3.3, §3.4, §4.18, §10): GET /v1/groups/:id/users, /drivers,
  * /fleet_managers, /vehicles; POST and DELETE /v1/groups/:id/users and /vehicles with ids in the JSON
  * body or in any query syntax; all-or-nothing on bad ids; membership echoed in `group_ids`.
  */

@@ -1,5 +1,5 @@
 /**
- * /v1/groups and /v1/groups/:id (wire-format §3, §4.1, §4.18, §5): the exact envelopes, the group
+ * /v1/groups and /v1/groups/:id (docs/reference/wire.md §3, §4.1, §4.18, §5): the exact envelopes, the group
  * object with its owner summary, create/update/delete rules, pagination edges, tenant isolation and
  * authentication. Members are in group-members.test.ts.
  */
@@ -20,7 +20,7 @@ async function mkUser(t: TestApp, role: 'admin' | 'driver' | 'fleet_user', as?: 
   return res.body.user;
 }
 
-/** The UserSummary of a full user record (wire-format §4.1), in its key order. */
+/** The UserSummary of a full user record (docs/reference/wire.md §4.1), in its key order. */
 function summary(u: any) {
   const { id, first_name, last_name, username, email, driver_company_id, status, role } = u;
   return { id, first_name, last_name, username: username ?? null, email, driver_company_id: driver_company_id ?? null, status, role };

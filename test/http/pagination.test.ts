@@ -1,4 +1,4 @@
-/** Pagination edges on /v1/users and /v1/vehicles (wire-format §3.1, §3.6, §3.7; issue 2 "Bad input"). */
+/** Pagination edges on /v1/users and /v1/vehicles (docs/reference/wire.md §3.1, §3.6, §3.7; issue 2 "Bad input"). */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';

@@ -1,4 +1,4 @@
-/** Paths, methods, headers, bodies and errors, as real clients exercise them (wire-format §2, §5; §12 R2–R9). */
+/** Paths, methods, headers, bodies and errors, as real clients exercise them (docs/reference/wire.md §2, §5; §12 R2–R9). */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';

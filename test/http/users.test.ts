@@ -1,4 +1,4 @@
-/** GET /v1/users, /v1/users/:id and /v1/users/lookup: envelope, field sets, filters (wire-format §3, §4.2, §9). */
+/** GET /v1/users, /v1/users/:id and /v1/users/lookup: envelope, field sets, filters (docs/reference/wire.md §3, §4.2, §9). */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';

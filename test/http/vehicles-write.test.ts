@@ -146,7 +146,7 @@ eachDialect('vehicles: writing', (dialect) => {
     assert.match(ad.updated_at, DATETIME);
     assertKeySet(ad.updated_by_user, USER_SUMMARY_KEYS, 'updated_by_user');
     assert.equal(ad.updated_by_user.id, boss.id);
-    // without X-User-Id the request acts as the company's first active admin (wire-format §2.4)
+    // without X-User-Id the request acts as the company's first active admin (docs/reference/wire.md §2.4)
     res = await t.call({ method: 'PUT', url, payload: { availability_status: 'in_service' } });
     ad = res.body.vehicle.availability_details;
     assert.equal(ad.availability_status, 'in_service');

@@ -1,4 +1,4 @@
-/** /v1/vehicles: envelope, field set and wire types, embedded drivers, filters (wire-format §3, §4.1, §4.3, §9, §10). */
+/** /v1/vehicles: envelope, field set and wire types, embedded drivers, filters (docs/reference/wire.md §3, §4.1, §4.3, §9, §10). */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';

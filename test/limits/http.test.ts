@@ -2,7 +2,7 @@
  * Request-rate limits through the app, on both databases and both stores: per API key, per bearer
  * token, per device credential, and per IP on the token endpoint and the sign-in pages. Each answer is
  * 429 with the surface's own error body naming the limit, and Retry-After in seconds; successful
- * answers carry no rate-limit headers (wire-format §6, R29).
+ * answers carry no rate-limit headers (docs/reference/wire.md §6, R29).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

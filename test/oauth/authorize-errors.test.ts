@@ -1,5 +1,5 @@
 /**
- * GET /oauth/authorize errors (RFC 6749 §4.1.2.1, wire-format §8.2–8.3): an unknown client or an
+ * GET /oauth/authorize errors (RFC 6749 §4.1.2.1, docs/reference/wire.md §8.2–8.3): an unknown client or an
  * unregistered redirect URI is an error page and never a redirect; the rest redirect with error,
  * error_description and state.
  */

@@ -1,5 +1,5 @@
 /**
- * Calling the API with `Authorization: Bearer` (RFC 6750; wire-format §2.2, §5.3–5.4): 401 with the
+ * Calling the API with `Authorization: Bearer` (RFC 6750; docs/reference/wire.md §2.2, §5.3–5.4): 401 with the
  * RFC 6750 challenge for a missing, malformed, unknown, expired or revoked token; 403 naming the scope;
  * the token bound to its company and scopes; the token cache and revocation within one second.
  */

@@ -1,4 +1,4 @@
-/** The authorization-code flow end to end over HTTP (wire-format §8, rules R30–R36). */
+/** The authorization-code flow end to end over HTTP (docs/reference/wire.md §8, rules R30–R36). */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../helper.js';

@@ -16,7 +16,7 @@ import { isVersioned } from '../../src/http/oauth.js';
 import { renderScopesDoc } from '../../src/http/oauth-scope-doc.js';
 import { api, useOAuthApp, type OAuthTestApp } from './helper.js';
 
-/** The scope list of the specification's Authentication part, and the names wire-format §8.3 adds. */
+/** The scope list of the specification's Authentication part, and the names docs/reference/wire.md §8.3 adds. */
 const SPEC_SCOPES = `companies.read users.read users.manage vehicles.read vehicles.manage messages.read messages.manage
 fuel_purchases.read fuel_purchases.manage groups.read groups.manage eld_devices.read inspection_reports.read fault_codes.read
 driver_performance_events.read hos_logs.available_time hos_logs.hours_of_service hos_logs.hos_violation hos_logs.logs
@@ -53,7 +53,7 @@ eachDialect('oauth scope map', (dialect) => {
     }
   });
 
-  test('the catalogue holds every scope of the specification and of wire-format §8.3; the map uses only catalogue scopes', () => {
+  test('the catalogue holds every scope of the specification and of docs/reference/wire.md §8.3; the map uses only catalogue scopes', () => {
     for (const s of [...SPEC_SCOPES, ...WIRE_SCOPES]) assert.ok(isScope(s), s);
     for (const e of SCOPE_MAP) {
       assert.ok(isScope(e.scope), `${e.method} ${e.path}`);

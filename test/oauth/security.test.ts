@@ -1,5 +1,5 @@
 /**
- * The security baseline of the web pages and the token endpoint (RFC 6819; DESIGN §5): cookie flags,
+ * The security baseline of the web pages and the token endpoint (RFC 6819; docs/reference/design.md §5): cookie flags,
  * CSRF on every form, page headers, escaping, local return paths, and secrets stored only as digests
  * (the failed-attempt limits: lockout.test.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * POST /oauth/token (RFC 6749 §3.2, §4.1.3, §5, §6; wire-format §5.5, §8.4): parameters from the body or
+ * POST /oauth/token (RFC 6749 §3.2, §4.1.3, §5, §6; docs/reference/wire.md §5.5, §8.4): parameters from the body or
  * the query string, client authentication by parameters or HTTP Basic, every error with its status.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * X-Time-Zone on answers (wire-format §2.3): each whole UTC datetime string of a JSON body becomes the
+ * X-Time-Zone on answers (docs/reference/wire.md §2.3): each whole UTC datetime string of a JSON body becomes the
  * same instant in the zone with its numeric offset; nothing else in the body changes.
  */
 import { describe, it } from 'node:test';

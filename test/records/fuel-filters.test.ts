@@ -1,4 +1,4 @@
-/** GET /v1/fuel_purchases filters (wire-format §9): date window with its 7-day default, vehicle_ids, fuel_type, jurisdictions, vehicle_type, source. */
+/** GET /v1/fuel_purchases filters (docs/reference/wire.md §9): date window with its 7-day default, vehicle_ids, fuel_type, jurisdictions, vehicle_type, source. */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';

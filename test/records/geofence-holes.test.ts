@@ -1,5 +1,5 @@
 /**
- * Polygon geofences with holes (domain-rules §4.2; `holes` is ours): stored and shown, checked like the
+ * Polygon geofences with holes (docs/reference/domain-rules.md §4.2; `holes` is ours): stored and shown, checked like the
  * outer ring and against it, and refused with the problem named; nothing stored on a refusal.
  */
 import assert from 'node:assert/strict';

@@ -11,7 +11,7 @@ import { VEHICLE_SUMMARY_KEYS } from '../fleet-records/fixtures.js';
 import { vehicleHistory, vehicleHistoryJson } from '../../src/telemetry/queries/locations.js';
 import { historyTailsV1 } from '../../src/wire/history-json.js';
 import { historyPointV1, historyPointV3 } from '../../src/wire/vehicle-location.js';
-import { loadEmbeds } from '../../src/wire/telemetry-common.js';
+import { loadEmbeds } from '../../src/wire/embeds.js';
 import { at, login, rig, send, settle, track, vehicleDay as day, DAY, DAY_LAT as LAT, DAY_LON0 as LON0, DEG_PER_KM, type Rig } from './fixtures.js';
 
 const UTC = { 'x-time-zone': 'UTC' };

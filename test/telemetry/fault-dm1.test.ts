@@ -1,5 +1,5 @@
 /**
- * A J1939 DM1 reporting SPN 0 / FMI 0 means "no active DTCs" (domain-rules §5.1): through the device
+ * A J1939 DM1 reporting SPN 0 / FMI 0 means "no active DTCs" (docs/reference/domain-rules.md §5.1): through the device
  * API it closes the open J1939 faults of that source address, not those of another ECU or an OBD-II
  * code, and opens no fault of its own.
  */

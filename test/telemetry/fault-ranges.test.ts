@@ -1,5 +1,5 @@
 /**
- * Fault record fields at the edges of their formats (domain-rules §5.1, §5.2): J1939 SPN 0–524287
+ * Fault record fields at the edges of their formats (docs/reference/domain-rules.md §5.1, §5.2): J1939 SPN 0–524287
  * (19 bits), FMI 0–31, occurrence count 0–127, source address 0–255; OBD-II codes P/C/B/U, then 0–3,
  * then three hex digits. At the limit accepted, one past it rejected with the field named.
  */

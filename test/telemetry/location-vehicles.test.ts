@@ -1,5 +1,5 @@
 /**
- * The vehicle of the /v1 and /v2 vehicle_locations lists (wire-format §4.4): the exact body, with
+ * The vehicle of the /v1 and /v2 vehicle_locations lists (docs/reference/wire.md §4.4): the exact body, with
  * `fuel_type` as /v1/vehicles has it; a vehicle that has reported nothing has no location or driver.
  */
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 /**
  * A geofence visit still open: `/v1/geofences/events` shows `end_time` null and an integer `duration`
- * of the seconds inside so far (wire-format §4.23 types it an int, never null).
+ * of the seconds inside so far (docs/reference/wire.md §4.23 types it an int, never null).
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';

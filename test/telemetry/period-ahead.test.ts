@@ -8,7 +8,7 @@ import { it } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { send, useRigApp } from './fixtures.js';
 import { drivingPeriod } from '../../src/wire/telemetry-events.js';
-import { loadEmbeds } from '../../src/wire/telemetry-common.js';
+import { loadEmbeds } from '../../src/wire/embeds.js';
 
 eachDialect('a driving period whose end lies ahead', (dialect) => {
   const getApp = useRigApp(dialect);

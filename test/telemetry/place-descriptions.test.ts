@@ -1,6 +1,6 @@
 /**
- * Location descriptions from the bundled city list ("3.2 mi SE of Springfield, IL", wire-format §4.4,
- * domain-rules §2.2): the nearest place of 5,000+ inhabitants, from the same country when the point is
+ * Location descriptions from the bundled city list ("3.2 mi SE of Springfield, IL", docs/reference/wire.md §4.4,
+ * docs/reference/domain-rules.md §2.2): the nearest place of 5,000+ inhabitants, from the same country when the point is
  * in the US or Canada, never over a network.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * PTO idling through the device API (domain-rules §7 D-3): the idle event carries `pto_active`, and
+ * PTO idling through the device API (docs/reference/domain-rules.md §7 D-3): the idle event carries `pto_active`, and
  * IDLE_EXCLUDE_PTO leaves PTO idling out of /v1/idle_events and utilization; by default it is included.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Which day a date parameter means (wire-format §2.3, §9): UTC unless X-Time-Zone is sent, for the
+ * Which day a date parameter means (docs/reference/wire.md §2.3, §9): UTC unless X-Time-Zone is sent, for the
  * location history (v1 and v3), driver performance events, geofence events and fault codes'
  * `updated_after`; company-local days (the test company is on Eastern time) for idle events and
  * utilization, as observed. A fix at 02:00 UTC is the evening before in New York.

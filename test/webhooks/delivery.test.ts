@@ -1,5 +1,5 @@
 /**
- * Live deliveries (wire-format §7.4, §7.6, R41): a change made through the API reaches the receiver as
+ * Live deliveries (docs/reference/wire.md §7.4, §7.6, R41): a change made through the API reaches the receiver as
  * the flat wire object, rendered from the event's snapshot (the object as it was at the event), only
  * for subscribed actions, only to the company's own webhooks.
  */

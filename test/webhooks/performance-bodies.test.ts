@@ -1,5 +1,5 @@
 /**
- * driver_performance_event_created (wire-format §7.6): the REST object, the ids, and the members of a
+ * driver_performance_event_created (docs/reference/wire.md §7.6): the REST object, the ids, and the members of a
  * real receiver's fixture — camera and coaching members null or empty, the behaviors, the speeds, the
  * intensity, the vehicle and driver, the review metadata (docs/webhooks.md). The exact body.
  */

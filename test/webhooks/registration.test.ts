@@ -1,5 +1,5 @@
 /**
- * /v1/company_webhooks (wire-format §7.2, R37–R40): the JSON body real clients send, the bodyless
+ * /v1/company_webhooks (docs/reference/wire.md §7.2, R37–R40): the JSON body real clients send, the bodyless
  * query-string form, form-encoded bodies, partial PUT, DELETE, tenancy, validation and scopes.
  */
 import { before, it } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Receiver answers, timeouts and retries (wire-format §7.7, R43, R44): 200/201 delivered; 403 rejected
+ * Receiver answers, timeouts and retries (docs/reference/wire.md §7.7, R43, R44): 200/201 delivered; 403 rejected
  * and never retried; anything else retried at 10 s, 1 min, 5 min, 10 min, 1 h, 1 h, 1 h, 1 day, then
  * failed; identical bytes every attempt; a manual retry; the schedule followed on a controllable clock.
  */

@@ -1,4 +1,4 @@
-/** Signatures (wire-format §7.5, R41): the two published vectors, offline and on the wire, and live deliveries. */
+/** Signatures (docs/reference/wire.md §7.5, R41): the two published vectors, offline and on the wire, and live deliveries. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';

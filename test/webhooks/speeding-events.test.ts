@@ -1,5 +1,5 @@
 /**
- * speeding_event_created / speeding_event_updated (wire-format §7.6, docs/webhooks.md): a speeding event
+ * speeding_event_created / speeding_event_updated (docs/reference/wire.md §7.6, docs/webhooks.md): a speeding event
  * is recorded both as a driver performance event and as a speeding event, in the same transaction, each
  * with the body its list shows (/v1/driver_performance_events, /v1/speeding_events); a hard brake only
  * as a driver performance event. Webhooks receive exactly the actions they subscribe to.

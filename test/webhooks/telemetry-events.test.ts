@@ -100,7 +100,7 @@ eachDialect('telemetry webhooks', (dialect) => {
     await t.run();
     const [created] = r.deliveries(hook.path).map((d) => d.body);
     const list = async () => (await t.call({ method: 'GET', url: `/v1/driver_performance_events?vehicle_ids=${v.vehicle.id}` })).body.driver_performance_events;
-    // The REST object (driver, vehicle and ELD device as objects), plus the ids and the real body's members (wire-format §7.6).
+    // The REST object (driver, vehicle and ELD device as objects), plus the ids and the real body's members (docs/reference/wire.md §7.6).
     const [item] = await list();
     const p = item.driver_performance_event;
     assert.deepEqual(created, { action: 'driver_performance_event_created', ...p, ...performanceMembers(v, { type: 'speeding', max: 125, min: lowestSpeed(p), severity: 'low' }) });
@@ -142,7 +142,7 @@ eachDialect('telemetry webhooks', (dialect) => {
     assert.equal(entered.length, 1);
     const summary = { id: asset.id, name: `Trailer ${dialect} 9`, status: asset.status, type: asset.type, vin: asset.vin ?? null };
     const visit = { id: entered[0].id, geofence_id: geofenceId, start_time: w(15) };
-    // The vehicle's visit object with `asset` in the place of `vehicle` (wire-format §4.23).
+    // The vehicle's visit object with `asset` in the place of `vehicle` (docs/reference/wire.md §4.23).
     assert.deepEqual(entered[0], { action: 'asset_geofence_event', trigger: 'entered', ...visit, end_time: null, duration: 0, asset: summary, start_driver: null, end_driver: null });
     await post(t as never, gw.device_token, { records: [ping(5, 40, 1500), ping(6, 50, 2000)] });
     await t.run();

@@ -1,5 +1,5 @@
 /**
- * The test delivery (wire-format §7.8, R42): sent when a webhook is created enabled, enabled again, or
+ * The test delivery (docs/reference/wire.md §7.8, R42): sent when a webhook is created enabled, enabled again, or
  * its url or secret changes while enabled; only 200 or 201 leaves it enabled; a failed test still
  * answers 201 / 200, with enabled false. The attempt shows in the delivery log as action `test`.
  */

@@ -1,5 +1,5 @@
 /**
- * The authorization request (RFC 6749 §4.1.1, wire-format §8.2), checked in the RFC's order: an unknown
+ * The authorization request (RFC 6749 §4.1.1, docs/reference/wire.md §8.2), checked in the RFC's order: an unknown
  * client or a redirect URI that is not registered (exact string match) is shown on an error page and
  * never redirected to (§4.1.2.1, RFC 6819 §5.2.3.5); every later problem is redirected to the redirect
  * URI with `error`, `error_description` and `state`.

@@ -1,5 +1,5 @@
 /**
- * `Authorization: Bearer <access token>` (RFC 6750, wire-format §2.2). The scheme word is matched in any
+ * `Authorization: Bearer <access token>` (RFC 6750, docs/reference/wire.md §2.2). The scheme word is matched in any
  * letter case. A refused token is 401 `{"error_message"}` with `WWW-Authenticate: Bearer
  * error="invalid_token"`. Valid tokens are answered from the in-process cache (token-cache.ts) for at
  * most OAUTH_TOKEN_CACHE_MS, so steady traffic does not reach the database.

@@ -16,7 +16,7 @@ export type OAuthErrorCode =
   | 'server_error'
   | 'temporarily_unavailable';
 
-/** The exact RFC 6749 wording real clients and forum threads show for invalid_scope (wire-format §5.5). */
+/** The exact RFC 6749 wording real clients and forum threads show for invalid_scope (docs/reference/wire.md §5.5). */
 export const INVALID_SCOPE_DESCRIPTION = 'The requested scope is invalid, unknown, or malformed.';
 
 export class OAuthError extends Error {

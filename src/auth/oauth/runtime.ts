@@ -11,7 +11,7 @@ import { FailureGuard } from '../../limits/failures.js';
 import { MemoryStore } from '../../limits/memory-store.js';
 import type { LimitStore } from '../../limits/store.js';
 
-/** Lifetimes fixed by the wire contract (wire-format §8.4–8.5). */
+/** Lifetimes fixed by the wire contract (docs/reference/wire.md §8.4–8.5). */
 export const ACCESS_TOKEN_TTL_S = 7200;
 export const CODE_TTL_S = 600;
 

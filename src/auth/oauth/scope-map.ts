@@ -132,7 +132,7 @@ const rows: Row[] = [
   ['GET', '/v1/asset_locations', 'locations.asset_locations'],
   ['GET', '/v1/asset_locations/:id', 'locations.asset_locations'],
   ['GET', '/v2/asset_locations/:id', 'locations.asset_locations'],
-  // Webhooks (wire-format §7)
+  // Webhooks (docs/reference/wire.md §7)
   ['GET', '/v1/company_webhooks', 'company_webhooks.read'],
   ['GET', '/v1/company_webhooks/:id', 'company_webhooks.read'],
   ['POST', '/v1/company_webhooks', 'company_webhooks.manage'],

@@ -1,6 +1,6 @@
 /**
  * The `scope` parameter: space-separated (a `+` in a URL is already a space once decoded), in any order,
- * repeats ignored. Nothing else separates: a comma-joined string is one unknown scope (wire-format §8.3).
+ * repeats ignored. Nothing else separates: a comma-joined string is one unknown scope (docs/reference/wire.md §8.3).
  */
 import { isScope, type Scope } from '../scopes.js';
 

@@ -59,7 +59,7 @@ export interface TokenResponse {
   created_at: number;
 }
 
-/** Inserts a new access token (and refresh token) and returns the token response (wire-format §8.5). */
+/** Inserts a new access token (and refresh token) and returns the token response (docs/reference/wire.md §8.5). */
 export async function issueTokens(trx: Kysely<Database>, rt: OAuthRuntime, t: IssueInput): Promise<TokenResponse> {
   const now = rt.clock();
   const created = isoAt(now);

@@ -1,4 +1,4 @@
-/** Value sets of the asset record (wire-format §4.24). */
+/** Value sets of the asset record (docs/reference/wire.md §4.24). */
 export const ASSET_STATUSES = ['active', 'deactivated'] as const;
 export const ASSET_AVAILABILITY = ['in_service', 'out_of_service'] as const;
 /** Nullable text fields a client may set. */

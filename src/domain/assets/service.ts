@@ -1,4 +1,4 @@
-/** Use cases on assets (wire-format §4.24): trailers and other equipment a fleet tracks. */
+/** Use cases on assets (docs/reference/wire.md §4.24): trailers and other equipment a fleet tracks. */
 import type { Insertable, Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';

@@ -90,3 +90,10 @@ export async function companyCount(db: Db): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The company's time zone: its Rails name and IANA zone, or null when the company or its zone is unknown. */
+export async function companyTimeZone(db: Pick<Db, 'kysely'>, companyId: number): Promise<{ name: string; zone: string } | null> {
+  const c = await db.kysely.selectFrom('companies').select('time_zone').where('id', '=', companyId).executeTakeFirst();
+  const zone = c ? TIME_ZONES[c.time_zone] : undefined;
+  return c && zone ? { name: c.time_zone, zone } : null;
+}

@@ -9,6 +9,7 @@ import type { Tenant } from '../tenant.js';
 import { createLocation } from './locations.js';
 import { createForm, recordFormEntry } from './forms.js';
 import { createDispatch, updateDispatch } from './service.js';
+import { activeDriverIds } from '../users/repository.js';
 
 const FORMS = [
   { id: '3a3ce3c2-d136-408e-b2c4-06673f7bd1da', name: 'Bill of lading', external_ids: [{ external_id: 'BOL', integration_name: 'demo_tms' }], fields: [{ name: 'bol', label: 'BOL number', type: 'text', required: true }] },
@@ -40,7 +41,7 @@ export async function seedDispatchDemo(db: Db, t: Tenant): Promise<DispatchDemoC
     const geocoded = l.lat !== undefined ? { arrive_radius: 0.5, depart_radius: 0.75 } : {};
     await createLocation(db, t, { ...l, ...geocoded, country: 'US', phone: '+1 800 555 0100' });
   }
-  const drivers = await db.kysely.selectFrom('users').select('id').where('company_id', '=', t.companyId).where('role', '=', 'driver').where('status', '=', 'active').orderBy('id').limit(6).execute();
+  const drivers = (await activeDriverIds(db.kysely, t.companyId, 6)).map((id) => ({ id }));
   const vehicles = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).orderBy('id').limit(6).execute();
   const pairs = drivers.map((d, i) => [d.id, vehicles[i]?.id] as const).filter((p): p is readonly [number, number] => p[1] !== undefined);
   let dispatches = 0;

@@ -1,5 +1,5 @@
 /**
- * Dispatch locations (wire-format §4.20): where stops are. Geocoded locations carry lat/lon (and
+ * Dispatch locations (docs/reference/wire.md §4.20): where stops are. Geocoded locations carry lat/lon (and
  * optionally arrive/depart radii, used for automatic arrival and departure); non-geocoded ones carry
  * only an address. A client names a location by its `vendor_id` (or by `id`).
  * Deleting keeps the row (stops of past dispatches still point at it) but hides it everywhere.

@@ -109,7 +109,7 @@ export function initialStatus(requested: DispatchStatus | undefined): Outcome {
   return { ok: false, reason: `a dispatch is created planned or active, not ${s}` };
 }
 
-/** Stop statuses (wire-format §4.21, docs dispatches-overview), in the only order they may move. */
+/** Stop statuses (docs/reference/wire.md §4.21, docs dispatches-overview), in the only order they may move. */
 export const STOP_STATUSES = ['available', 'in_progress', 'departed'] as const;
 export type StopStatus = (typeof STOP_STATUSES)[number];
 

@@ -1,5 +1,5 @@
 /**
- * Documents (wire-format §4.27): files a fleet keeps (bills of lading, receipts, pictures a driver
+ * Documents (docs/reference/wire.md §4.27): files a fleet keeps (bills of lading, receipts, pictures a driver
  * took), each with its `doc_time`. A document is created with its file in one request (multipart),
  * or first as `pending` with a one-time upload URL and then completed by the upload (the two-step flow
  * of the real API). Files live in the blob store; a row never points at a file that is not there.

@@ -1,4 +1,4 @@
-/** Value sets of the fuel purchase record (wire-format §4.25, §9). */
+/** Value sets of the fuel purchase record (docs/reference/wire.md §4.25, §9). */
 export { FUEL_TYPES } from '../vehicles/fields.js';
 export const FUEL_UNITS = ['gal', 'l'] as const;
 export const ODOMETER_UNITS = ['mi', 'km'] as const;

@@ -1,5 +1,5 @@
 /**
- * Fuel purchases (wire-format §4.25): what was bought, where (a jurisdiction code, for IFTA fuel tax),
+ * Fuel purchases (docs/reference/wire.md §4.25): what was bought, where (a jurisdiction code, for IFTA fuel tax),
  * for which vehicle and by which driver. Created through the API they carry source `api` unless the
  * body says otherwise, and the acting admin as their uploader.
  */

@@ -1,12 +1,12 @@
 /**
  * Geofence geometry, pure: validating polygons and circles, their bounding boxes, and whether a point
  * is inside. The same functions serve the API (validation) and telemetry (entry and exit detection,
- * domain-rules §4.2). Coordinates are WGS 84 degrees; distances are meters along the great circle.
+ * docs/reference/domain-rules.md §4.2). Coordinates are WGS 84 degrees; distances are meters along the great circle.
  *
  * - A polygon is a ring of at least 3 distinct points. It is closed: when the last point repeats the
  *   first it is dropped, otherwise the ring closes from the last point back to the first. Consecutive
  *   repeats are dropped. The ring must not cross itself and must enclose an area.
- * - A polygon may have holes (domain-rules §4.2): rings by the same rules, each inside the outer ring,
+ * - A polygon may have holes (docs/reference/domain-rules.md §4.2): rings by the same rules, each inside the outer ring,
  *   crossing neither it nor another hole, and not inside another hole. A point in a hole is outside.
  * - A circle is a center and a radius > 0.
  * - A point exactly on the boundary counts as inside (deterministic results), a hole's boundary too.
@@ -162,7 +162,7 @@ export function distanceM(a: LatLon, b: LatLon): number {
 
 /**
  * Whether `p` is inside the geofence (boundary included). `bufferM` grows a circle, for the exit
- * hysteresis of domain-rules §7 D-4.
+ * hysteresis of docs/reference/domain-rules.md §7 D-4.
  */
 export function contains(g: GeofenceShape, p: LatLon, bufferM = 0): boolean {
   if (g.shape === 'circle') return distanceM(g.center, p) <= g.radius_m + bufferM;

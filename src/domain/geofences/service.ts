@@ -1,5 +1,5 @@
 /**
- * Geofences (wire-format §4.23): named places that are either a polygon (`location_points`) or a
+ * Geofences (docs/reference/wire.md §4.23): named places that are either a polygon (`location_points`) or a
  * circle (`center` + `radius_m`). Geometry rules live in ./geometry.ts; telemetry reads the same
  * shapes (`shapeOf`) to detect entries and exits.
  */

@@ -1,4 +1,4 @@
-/** Use cases on groups: a tree of named groups holding users and vehicles (wire-format §4.18). */
+/** Use cases on groups: a tree of named groups holding users and vehicles (docs/reference/wire.md §4.18). */
 import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { GroupsTable } from '../../storage/schema.js';

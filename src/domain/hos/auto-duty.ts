@@ -1,5 +1,5 @@
 /**
- * Automatic driving detection (ELD rule, App. A §4.3.1.2; domain-rules §2.2, D-10 (a)), a pure step per
+ * Automatic driving detection (ELD rule, App. A §4.3.1.2; docs/reference/domain-rules.md §2.2, D-10 (a)), a pure step per
  * vehicle over speed samples in time order:
  * - in motion above `movingKph` (at most 5 mph) → propose `driving` (unless personal conveyance or a
  *   yard move is indicated: that movement is not driving);

@@ -7,13 +7,13 @@
 import type { Db } from '../../storage/db.js';
 import type { Tenant } from '../tenant.js';
 import { recordDutyStatusEvents, type HosEventInput } from './service.js';
+import { activeDriverIds } from '../users/repository.js';
 
 const H = 3_600_000;
 const DRIVERS = 20;
 
 export async function seedHosDemo(db: Db, t: Tenant, now = Date.now()): Promise<{ drivers: number; records: number }> {
-  const drivers = await db.kysely.selectFrom('users').select('id').where('company_id', '=', t.companyId).where('role', '=', 'driver')
-    .where('status', '=', 'active').orderBy('id').limit(DRIVERS).execute();
+  const drivers = (await activeDriverIds(db.kysely, t.companyId, DRIVERS)).map((id) => ({ id }));
   const vehicles = await db.kysely.selectFrom('vehicles').select(['id', 'permanent_driver_id']).where('company_id', '=', t.companyId).orderBy('id').execute();
   const today = Math.floor(now / (24 * H)) * 24 * H;
   let records = 0;

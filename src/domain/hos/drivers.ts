@@ -6,9 +6,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { fromJson } from '../../storage/values.js';
 import { TIME_ZONES } from '../../core/time-zone.js';
-import { USER_SUMMARY_COLUMNS, userSummary, type UserSummaryRow } from '../../wire/summaries.js';
+import { USER_SUMMARY_COLUMNS, userSummaryFields, type UserSummaryRow } from '../users/summaries.js';
 import { rulesetFor } from './engine/rulesets.js';
 import type { Ruleset } from './engine/types.js';
+import { driversQuery } from '../users/repository.js';
 
 export interface HosDriver extends UserSummaryRow {
   duty_status: string;
@@ -42,12 +43,12 @@ export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: n
   const out = new Map<number, HosDriver>();
   if (ids.length === 0) return out;
   const company = await db.selectFrom('companies').select(['cycle', 'time_zone']).where('id', '=', companyId).executeTakeFirst();
-  const rows = await db.selectFrom('users').select([...COLUMNS]).where('company_id', '=', companyId).where('role', '=', 'driver').where('id', 'in', ids).execute();
+  const rows = await driversQuery(db, companyId, ids).select([...COLUMNS]).execute();
   for (const u of rows) {
     const zoneName = u.time_zone && TIME_ZONES[u.time_zone] ? u.time_zone : company?.time_zone && TIME_ZONES[company.time_zone] ? company.time_zone : 'UTC';
     const flags = fromJson<Record<string, boolean>>(u.driver_flags, {});
     out.set(u.id, {
-      ...userSummary(u),
+      ...userSummaryFields(u),
       duty_status: u.duty_status,
       timeZoneName: zoneName,
       ruleset: cachedRuleset(u.cycle ?? company?.cycle, TIME_ZONES[zoneName]!, u.driver_flags, flags),
@@ -58,5 +59,5 @@ export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: n
   return out;
 }
 
-/** The driver block of hos_violation_upserted (wire-format §7.6). */
+/** The driver block of hos_violation_upserted (docs/reference/wire.md §7.6). */
 export const payloadDriver = (d: HosDriver) => ({ id: d.id, first_name: d.first_name, last_name: d.last_name, driver_company_id: d.driver_company_id });

@@ -1,5 +1,5 @@
 /**
- * Edits of a driver's log (domain-rules §2.3): an edit sets the status of a span [start, end). The
+ * Edits of a driver's log (docs/reference/domain-rules.md §2.3): an edit sets the status of a span [start, end). The
  * original records never disappear: those it replaces become inactive-changed (record status 2) and
  * point at the edit; new records (origin 2 for the driver's own edit, 3 for another user's) start the
  * span and restore, at its end, the status that was in effect there. Automatically recorded driving

@@ -1,7 +1,7 @@
 /**
  * Which daily logs exist: one per driver and log day of the driver's home-terminal zone, from the day of
  * the driver's first duty-status record through today. Lists are ordered by date, then driver id, and
- * filtered by the `status` of wire-format §9 (all, compliant, hos, form_and_manner, missing_dvirs).
+ * filtered by the `status` of docs/reference/wire.md §9 (all, compliant, hos, form_and_manner, missing_dvirs).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
@@ -10,6 +10,7 @@ import { validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { Days } from './engine/days.js';
 import { hosDrivers, type HosDriver } from './drivers.js';
+import { driversQuery } from '../users/repository.js';
 
 type Trx = Kysely<Database>;
 
@@ -46,7 +47,7 @@ export async function logKeys(db: Trx, t: Tenant, q: LogQuery, now: number): Pro
   if (q.startDate && q.endDate && Days.number(q.endDate) - Days.number(q.startDate) >= MAX_DAYS) throw validation('end_date', `must be at most ${MAX_DAYS} days after start_date`);
   let ids = q.driverIds;
   if (!ids) {
-    const rows = await db.selectFrom('users').select('id').where('company_id', '=', t.companyId).where('role', '=', 'driver').execute();
+    const rows = await driversQuery(db, t.companyId).select('id').execute();
     ids = rows.map((r) => r.id);
   }
   const drivers = await hosDrivers(db, t.companyId, ids);

@@ -1,5 +1,5 @@
 /**
- * The content of daily logs (wire-format §4.8, §4.9), computed for a page of (driver, day) keys with a
+ * The content of daily logs (docs/reference/wire.md §4.8, §4.9), computed for a page of (driver, day) keys with a
  * handful of batched queries: duty-status totals clipped to the day (and to now for today; time before
  * the driver's first record is off duty), the day's duty events, vehicles and odometers, remarks,
  * certification, cycle restarts ending that day, violations overlapping it, and form-and-manner errors.

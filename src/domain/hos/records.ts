@@ -1,5 +1,5 @@
 /**
- * The ELD-style records a driver's log is made of (domain-rules §2.1), as the service accepts them:
+ * The ELD-style records a driver's log is made of (docs/reference/domain-rules.md §2.1), as the service accepts them:
  * duty statuses (with personal conveyance and yard moves), intermediate logs, login/logout,
  * certifications, engine power, malfunctions and diagnostics, remarks, and exception claims
  * (adverse driving, 16-hour). Validation here; ELD event types and codes are derived.

@@ -2,7 +2,7 @@
 import type { Generated } from 'kysely';
 
 /**
- * ELD-style records of a driver (domain-rules §2.1). `kind` names the record; duty-status records chain
+ * ELD-style records of a driver (docs/reference/domain-rules.md §2.1). `kind` names the record; duty-status records chain
  * by `ended_at` (the next active duty record's instant, or OPEN_END) so that a window query finds the
  * record in effect at its start. PC is stored as off_duty + special, YM as on_duty + special.
  */

@@ -1,5 +1,5 @@
 /**
- * The IFTA distance allocator (domain-rules §3.3): a vehicle's ordered points with odometer readings →
+ * The IFTA distance allocator (docs/reference/domain-rules.md §3.3): a vehicle's ordered points with odometer readings →
  * distance per jurisdiction and time bucket. Pure and synchronous; the spatial index is a parameter.
  *
  * 1. segments.ts cleans the points, finds gaps and gives every segment its distance (odometer first).

@@ -1,5 +1,5 @@
 /**
- * The quarterly fleet report (domain-rules §3.4), per fuel type, over the IFTA vehicles:
+ * The quarterly fleet report (docs/reference/domain-rules.md §3.4), per fuel type, over the IFTA vehicles:
  *
  *     fleet MPG            = total miles (every jurisdiction, non-members and unplaced included) / total gallons
  *     taxable gallons[j]   = taxable miles[j] / fleet MPG (the MPG rounded to 2 decimals, as on the return)

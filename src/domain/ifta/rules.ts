@@ -4,13 +4,13 @@
  */
 
 export interface AllocationRules {
-  /** A segment longer than this in time is a gap (domain-rules §3.2: a record at least every 10 min). */
+  /** A segment longer than this in time is a gap (docs/reference/domain-rules.md §3.2: a record at least every 10 min). */
   gapTimeMs: number;
   /** A segment longer than this in straight-line distance is a gap (10 min at ~110 mph). */
   gapDistanceKm: number;
   /** Fastest plausible travel, km/h: a point implying more on both sides is dropped, a segment implying more is a gap, an odometer advancing faster is not trusted. */
   maxSpeedKph: number;
-  /** Off-polygon points and pieces snap to the nearest jurisdiction within this distance, km (domain-rules §7 D-5). */
+  /** Off-polygon points and pieces snap to the nearest jurisdiction within this distance, km (docs/reference/domain-rules.md §7 D-5). */
   snapToleranceKm: number;
   /** Output is cut into time buckets of this length, so that days can be formed in any time zone. */
   bucketMs: number;

@@ -1,5 +1,5 @@
 /**
- * From raw points to segments with a distance: cleaning (domain-rules §3.3 step 1), the gap rule, and
+ * From raw points to segments with a distance: cleaning (docs/reference/domain-rules.md §3.3 step 1), the gap rule, and
  * the odometer model (steps 2 and 6). Pure.
  *
  * Cleaning drops points with no usable fix ((0, 0), out of range, not finite), points whose time is

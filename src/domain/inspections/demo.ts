@@ -9,6 +9,7 @@ import type { Tenant } from '../tenant.js';
 import { createAsset } from '../assets/service.js';
 import { createInspectionReport, type DefectInput } from './create.js';
 import { updateInspectionReport } from './update.js';
+import { activeDriverIds } from '../users/repository.js';
 
 const TRAILERS = [
   { name: 'TRL-5301', type: 'dry_van', make: 'Wabash', model: 'DuraPlate', year: '2021', length: 53, axle: 2, gvwr: 68000 },
@@ -32,7 +33,7 @@ export async function seedRecordsDemo(db: Db, t: Tenant): Promise<RecordsDemoCou
   for (const a of TRAILERS) {
     await createAsset(db, t, { ...a, external_ids_attributes: [{ external_id: a.name, integration_name: 'demo_tms' }] });
   }
-  const drivers = await db.kysely.selectFrom('users').select('id').where('company_id', '=', t.companyId).where('role', '=', 'driver').where('status', '=', 'active').orderBy('id').limit(6).execute();
+  const drivers = (await activeDriverIds(db.kysely, t.companyId, 6)).map((id) => ({ id }));
   const vehicles = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).orderBy('id').limit(6).execute();
   let reports = 0;
   for (const [i, d] of drivers.entries()) {

@@ -1,5 +1,5 @@
 /**
- * Driver vehicle inspection reports (DVIR, wire-format §4.12): reading, lookup by external id, and the
+ * Driver vehicle inspection reports (DVIR, docs/reference/wire.md §4.12): reading, lookup by external id, and the
  * `inspection_report_upserted` event every change records. Reports are created by drivers' devices and
  * the demo seed (./create.ts) and signed off by mechanics through the update operation (./update.ts).
  */

@@ -12,7 +12,7 @@ export type ReportStatus = (typeof REPORT_STATUSES)[number];
 export const DEFECT_STATUSES = ['open', 'repaired', 'no_repair_needed'] as const;
 export type DefectStatus = (typeof DEFECT_STATUSES)[number];
 
-/** Values of the list's `status` filter (wire-format §9). */
+/** Values of the list's `status` filter (docs/reference/wire.md §9). */
 export const STATUS_FILTERS = ['all', 'with_defects', 'with_no_defects', 'with_signature_missing', 'unknown', 'harmless', 'corrected'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 

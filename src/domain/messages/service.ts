@@ -1,5 +1,5 @@
 /**
- * Messages between the fleet office and its users (wire-format §4.26). A message is sent as an admin
+ * Messages between the fleet office and its users (docs/reference/wire.md §4.26). A message is sent as an admin
  * (X-User-Id, or the company's first active admin) to one or more users of the company; the recipient,
  * or an integration on its behalf, marks it read (docs/records.md).
  */

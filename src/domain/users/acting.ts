@@ -1,4 +1,4 @@
-/** The user a request acts as (wire-format §2.4). */
+/** The user a request acts as (docs/reference/wire.md §2.4). */
 import type { Db } from '../../storage/db.js';
 
 /** X-User-Id when it was sent (already validated as an active admin), else the company's first active admin. */

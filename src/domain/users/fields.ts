@@ -1,4 +1,4 @@
-/** Value sets and defaults of the user record (wire-format §4.2). */
+/** Value sets and defaults of the user record (docs/reference/wire.md §4.2). */
 export const ROLES = ['driver', 'admin', 'fleet_user'] as const;
 export type Role = (typeof ROLES)[number];
 export const USER_STATUSES = ['active', 'deactivated'] as const;

@@ -97,3 +97,19 @@ export async function updateUser(
 ): Promise<void> {
   await db.updateTable('users').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
 }
+
+/**
+ * The company's drivers (role driver) as a query to select from, narrowed to `ids` when there are any
+ * (an empty list narrows nothing). The one place the "drivers of this company" filter is written.
+ */
+export function driversQuery(db: Kysely<Database>, companyId: number, ids?: readonly number[]) {
+  const q = db.selectFrom('users').where('company_id', '=', companyId).where('role', '=', 'driver');
+  return ids?.length ? q.where('id', 'in', [...ids]) : q;
+}
+
+/** Ids of the company's active drivers in id order, the first `limit` when given (the demo and the simulator). */
+export async function activeDriverIds(db: Kysely<Database>, companyId: number, limit?: number): Promise<number[]> {
+  let q = driversQuery(db, companyId).select('id').where('status', '=', 'active').orderBy('id');
+  if (limit !== undefined) q = q.limit(limit);
+  return (await q.execute()).map((r) => r.id);
+}

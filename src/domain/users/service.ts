@@ -1,4 +1,4 @@
-/** Use cases on users. Rules of wire-format §4.2: who may carry which fields, required sign-in names. */
+/** Use cases on users. Rules of docs/reference/wire.md §4.2: who may carry which fields, required sign-in names. */
 import type { Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database, UsersTable } from '../../storage/schema.js';

@@ -1,4 +1,4 @@
-/** Value sets of the vehicle record (wire-format §4.3). */
+/** Value sets of the vehicle record (docs/reference/wire.md §4.3). */
 export const VEHICLE_STATUSES = ['active', 'inactive', 'deactivated'] as const;
 export const FUEL_TYPES = [
   'diesel', 'gasoline', 'propane', 'lng', 'cng', 'ethanol', 'methanol', 'e85', 'm85', 'a55', 'biodiesel', 'other',

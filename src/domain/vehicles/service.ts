@@ -1,4 +1,4 @@
-/** Use cases on vehicles (wire-format §4.3; docs/vehicles.md). */
+/** Use cases on vehicles (docs/reference/wire.md §4.3; docs/vehicles.md). */
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database, VehiclesTable } from '../../storage/schema.js';

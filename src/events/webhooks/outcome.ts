@@ -1,5 +1,5 @@
 /**
- * What an attempt's result means for its delivery (wire-format §7.7), as a pure function:
+ * What an attempt's result means for its delivery (docs/reference/wire.md §7.7), as a pure function:
  * 200 or 201 → delivered; 403 → rejected (the receiver refused the signature), never retried; anything
  * else (another status, a redirect, a timeout, a refused or failed connection) → retried after the
  * next delay of the schedule, or failed once the schedule is used up.

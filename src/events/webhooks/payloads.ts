@@ -1,5 +1,5 @@
 /**
- * Delivery bodies. A body is the flat wire object (wire-format §7.4): `action`, then `trigger` when
+ * Delivery bodies. A body is the flat wire object (docs/reference/wire.md §7.4): `action`, then `trigger` when
  * the event has one, then the object's fields as the REST API shows them, rendered by the same wire
  * mappers the routes use.
  *

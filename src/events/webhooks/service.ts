@@ -1,5 +1,5 @@
 /**
- * Webhook registrations and the delivery log (wire-format §7.2, §7.3, §7.8). Every call takes the
+ * Webhook registrations and the delivery log (docs/reference/wire.md §7.2, §7.3, §7.8). Every call takes the
  * caller's tenant first; another company's webhook is "not found".
  *
  * Test delivery: when a webhook is created enabled, enabled again, or its url or secret changes while

@@ -1,7 +1,7 @@
 /**
  * Delivery signatures (docs/webhooks.md):
  * - `X-Kt-Webhook-Signature`: lowercase hex HMAC-SHA1 of the exact body bytes, keyed with the webhook's
- *   secret (wire-format §7.5), as the real API sends it. Spelled as the real API's Ruby HTTP client puts
+ *   secret (docs/reference/wire.md §7.5), as the real API sends it. Spelled as the real API's Ruby HTTP client puts
  *   it on the wire: receivers behind Apache or `php -S` read it case-sensitively. Node's http keeps the
  *   spelling given here;
  * - `X-Webhook-Signature-256: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, an addition: the

@@ -1,7 +1,7 @@
 /** Kysely table types of the webhook area (migration 0008_webhooks). Values follow storage/values.ts. */
 import type { Generated } from 'kysely';
 
-/** A registered webhook (wire-format §7.2). */
+/** A registered webhook (docs/reference/wire.md §7.2). */
 export interface CompanyWebhooksTable {
   id: Generated<number>;
   company_id: number;
@@ -23,7 +23,7 @@ export interface CompanyWebhooksTable {
  */
 export type RequestState = 'queued' | 'pending' | 'delivering' | 'delivered' | 'rejected' | 'failed';
 
-/** One payload for one webhook, with its attempts so far: the delivery log (wire-format §7.3). */
+/** One payload for one webhook, with its attempts so far: the delivery log (docs/reference/wire.md §7.3). */
 export interface CompanyWebhookRequestsTable {
   id: Generated<number>;
   company_id: number;

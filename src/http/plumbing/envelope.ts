@@ -1,5 +1,5 @@
 /**
- * Wire envelopes (wire-format §3): lists are `{"<plural>": [{"<singular>": {...}}], "pagination": {...}}`
+ * Wire envelopes (docs/reference/wire.md §3): lists are `{"<plural>": [{"<singular>": {...}}], "pagination": {...}}`
  * with the data key first, single objects are `{"<singular>": {...}}`, deletes are `{"success": true}`.
  * The schemas here drive both serialization order and the OpenAPI document.
  */

@@ -1,6 +1,6 @@
 /**
  * Query-string parsing. Array parameters arrive as `x[]=1&x[]=2`, `x[0]=1`, `x=1,2`, `x=1&x=2` or a
- * bare `x=1` (wire-format §10); all become arrays before validation, driven by the route's schema:
+ * bare `x=1` (docs/reference/wire.md §10); all become arrays before validation, driven by the route's schema:
  * a property whose schema type is `array` is normalized, everything else is left as sent.
  */
 import qs from 'qs';

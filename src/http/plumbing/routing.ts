@@ -1,7 +1,7 @@
 /**
  * Path tolerance and the answers for paths that match no route:
  * - runs of `/` collapse to one and, on versioned API paths, a trailing `.json` is dropped before
- *   routing (wire-format §2.6);
+ *   routing (docs/reference/wire.md §2.6);
  * - an unknown path is 404, a known path with another method is 405 with `Allow`.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * X-Time-Zone on the way out (wire-format §2.3: "all times are in UTC unless this header is sent"):
+ * X-Time-Zone on the way out (docs/reference/wire.md §2.3: "all times are in UTC unless this header is sent"):
  * with the header naming a zone other than UTC, every datetime of a JSON answer is written in that
  * zone with its numeric offset, `2016-02-23T22:26:00-08:00` for `2016-02-24T06:26:00Z` in Pacific
  * time, the same instant. Without the header, with `UTC` or with an unknown zone, the answer is

@@ -1,10 +1,10 @@
 /**
- * /v1/company_webhooks and the delivery log /v1/company_webhook_requests (wire-format §7.2, §7.3;
+ * /v1/company_webhooks and the delivery log /v1/company_webhook_requests (docs/reference/wire.md §7.2, §7.3;
  * scopes company_webhooks.read and company_webhooks.manage, which includes read).
  *
  * Writes take their fields from a JSON body, a form-encoded body or the query string (Exspeedite
  * creates webhooks with a bodyless POST and every field in the query: `enabled=true`,
- * `actions[0]=…`); when a field is in both, the body wins (wire-format §2.5, R37).
+ * `actions[0]=…`); when a field is in both, the body wins (docs/reference/wire.md §2.5, R37).
  */
 import formbody from '@fastify/formbody';
 import { Type } from 'typebox';

@@ -1,6 +1,6 @@
 /**
- * Request bodies of the dispatch area. "The body must be a single JSON object" (api-spec, Dispatches
- * PUT): an array, a string, a number or null is a 400 saying which it was. For clients that send back
+ * Request bodies of the dispatch area. "The body must be a single JSON object" (docs/reference/api.md
+ * §4.5): an array, a string, a number or null is a 400 saying which it was. For clients that send back
  * what they read, the singular wrapper (`{"dispatch": {...}}`) and wrapped collection items
  * (`{"dispatch_stop": {...}}`) are unwrapped before validation.
  */

@@ -1,4 +1,4 @@
-/** /v1/driver_locations (scope locations.driver_locations), wire-format §4.5: drivers with where they are and in which vehicle. */
+/** /v1/driver_locations (scope locations.driver_locations), docs/reference/wire.md §4.5: drivers with where they are and in which vehicle. */
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';

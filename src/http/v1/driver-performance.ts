@@ -1,5 +1,5 @@
 /**
- * /v1/driver_performance_events (scope driver_performance_events.read), wire-format §4.14: hard
+ * /v1/driver_performance_events (scope driver_performance_events.read), docs/reference/wire.md §4.14: hard
  * brakes, hard accelerations, hard corners and speeding, id order; filters driver_ids, vehicle_ids,
  * event_types, start_date..end_date (company-local days, on start_time) and updated_after.
  */
@@ -9,7 +9,7 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { IdList, StrList } from '../../wire/types.js';
 import { Day, Moment, momentOf } from '../../wire/record-dates.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { requestTimeZone } from '../../core/time-zone.js';
 import { PerformanceEvent, performanceEvent } from '../../wire/telemetry-events.js';
 import { listPerformanceEvents } from '../../telemetry/queries/derived.js';

@@ -1,5 +1,5 @@
 /**
- * /v1/driving_periods (scope driving_periods.read), wire-format §4.16: newest first (start_time
+ * /v1/driving_periods (scope driving_periods.read), docs/reference/wire.md §4.16: newest first (start_time
  * descending), matched on start_time within start_date..end_date (UTC days unless X-Time-Zone is
  * sent; default the last 7 days); a range over 30 days is a 400.
  */
@@ -10,7 +10,7 @@ import { requestTimeZone } from '../../core/time-zone.js';
 import { IdList } from '../../wire/types.js';
 import { Day } from '../../wire/record-dates.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { DrivingPeriod, drivingPeriod } from '../../wire/telemetry-events.js';
 import { listDrivingPeriods } from '../../telemetry/queries/derived.js';
 

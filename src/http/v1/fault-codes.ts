@@ -1,5 +1,5 @@
 /**
- * /v1/fault_codes (scope fault_codes.read), wire-format §4.13: the company's fault code records, id
+ * /v1/fault_codes (scope fault_codes.read), docs/reference/wire.md §4.13: the company's fault code records, id
  * order; `updated_after` (a day or a datetime with offset) for incremental sync, `vehicle_ids`, `status`.
  */
 import { Type } from 'typebox';
@@ -8,7 +8,7 @@ import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { IdList } from '../../wire/types.js';
 import { Moment, momentOf } from '../../wire/record-dates.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { requestTimeZone } from '../../core/time-zone.js';
 import { FaultCode, faultCode } from '../../wire/telemetry-events.js';
 import { listFaultCodes } from '../../telemetry/queries/derived.js';

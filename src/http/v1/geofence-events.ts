@@ -1,5 +1,5 @@
 /**
- * /v1/geofences/events (scope geofence_events.read), wire-format §4.23: vehicles entering and leaving
+ * /v1/geofences/events (scope geofence_events.read), docs/reference/wire.md §4.23: vehicles entering and leaving
  * geofences, id order, per_page up to 500; filters start_date..end_date (company-local, on the entry),
  * geofence_ids, driver_ids (either end), vehicle_ids, updated_after.
  */
@@ -9,7 +9,7 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { IdList } from '../../wire/types.js';
 import { Day, Moment, momentOf } from '../../wire/record-dates.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { requestTimeZone } from '../../core/time-zone.js';
 import { GeofenceEvent, geofenceEvent } from '../../wire/telemetry-events.js';
 import { listGeofenceEvents } from '../../telemetry/queries/derived.js';

@@ -1,7 +1,7 @@
 /**
  * /v1/geofences (scopes geofences.read, geofences.manage): polygon and circular geofences. Lists allow
  * per_page up to 500 (the specification's exception to 100) and filter by category and status.
- * POST /v1/geofences takes either shape; POST /v1/geofences/circular only a circle (wire-format §4.23).
+ * POST /v1/geofences takes either shape; POST /v1/geofences/circular only a circle (docs/reference/wire.md §4.23).
  */
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
@@ -10,7 +10,7 @@ import { IdParams } from '../../wire/types.js';
 import { Geofence, GeofenceBody, geofenceWire } from '../../wire/geofence.js';
 import * as geofences from '../../domain/geofences/service.js';
 
-/** The largest page of a geofence list (api-spec, Limits). */
+/** The largest page of a geofence list (docs/reference/api.md §8). */
 export const GEOFENCE_MAX_PER_PAGE = 500;
 
 const ListQuery = Type.Object({

@@ -1,5 +1,5 @@
 /**
- * /v1/idle_events (scope utilization.idle_events), wire-format §4.15: events overlapping the
+ * /v1/idle_events (scope utilization.idle_events), docs/reference/wire.md §4.15: events overlapping the
  * company-local days start_date..end_date (default the last 7 days, no range cap), end_time ascending.
  */
 import { Type } from 'typebox';
@@ -8,7 +8,8 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { IdList } from '../../wire/types.js';
 import { Day } from '../../wire/record-dates.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { companyZone, loadEmbeds } from '../../wire/telemetry-common.js';
+import { companyZone } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { IdleEvent, idleEvent } from '../../wire/telemetry-events.js';
 import { listIdleEvents } from '../../telemetry/queries/derived.js';
 

@@ -1,6 +1,6 @@
 /**
  * /v1/ifta/trips (scope ifta_reports.trips) and /v1/ifta/summary (scope ifta_reports.summary),
- * wire-format §4.10 and §9: filters start_date, end_date (company-local days, inclusive; default the
+ * docs/reference/wire.md §4.10 and §9: filters start_date, end_date (company-local days, inclusive; default the
  * last 7 days), jurisdictions, vehicle_ids, fuel_type. Trips: one row per IFTA vehicle, jurisdiction
  * and day, by date, vehicle id and jurisdiction. Summary: one row per vehicle and jurisdiction over
  * the range under the same `ifta_trips`/`ifta_trip` keys, by vehicle id and jurisdiction.
@@ -13,7 +13,7 @@ import { validation } from '../../core/errors.js';
 import { IdList, StrList } from '../../wire/types.js';
 import { Day } from '../../wire/record-dates.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { IftaSummaryItem, IftaTrip, iftaSummaryItem, iftaTrip, reportZone } from '../../wire/ifta.js';
 import { FUEL_TYPES } from '../../domain/vehicles/fields.js';
 import { isJurisdiction, normalizeJurisdiction } from '../../domain/jurisdictions.js';

@@ -9,7 +9,7 @@ import type { Db } from '../../storage/db.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { IdList } from '../../wire/types.js';
 import { Day } from '../../wire/record-dates.js';
-import { VEHICLE_SUMMARY_COLUMNS, type VehicleSummaryRow } from '../../wire/summaries.js';
+import { vehicleSummaryRows, type VehicleSummaryRow } from '../../domain/vehicles/summaries.js';
 import { Log, logWire } from '../../wire/hos.js';
 import { listLogs, type LogPage } from '../../domain/hos/queries.js';
 import { LOG_STATUSES, type LogStatus } from '../../domain/hos/log-days.js';
@@ -23,10 +23,7 @@ export const LogsQuery = Type.Object({
 });
 
 async function vehiclesOf(db: Db, companyId: number, page: LogPage): Promise<Map<number, VehicleSummaryRow>> {
-  const ids = [...new Set(page.items.flatMap((x) => x.detail.vehicleIds))];
-  if (ids.length === 0) return new Map();
-  const rows = await db.kysely.selectFrom('vehicles').select([...VEHICLE_SUMMARY_COLUMNS]).where('company_id', '=', companyId).where('id', 'in', ids).execute();
-  return new Map(rows.map((r) => [r.id, r]));
+  return vehicleSummaryRows(db, companyId, page.items.flatMap((x) => x.detail.vehicleIds));
 }
 
 export async function logsRoutes(app: Api) {

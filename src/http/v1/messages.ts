@@ -1,6 +1,6 @@
 /**
  * /v1/messages (scopes messages.read, messages.manage). POST sends a message as the acting admin and
- * answers 201 {"success": true} (wire-format §3.4, §4.26); PUT marks messages read or unread
+ * answers 201 {"success": true} (docs/reference/wire.md §3.4, §4.26); PUT marks messages read or unread
  * (docs/records.md). POST also takes the form-encoded body of the 2017 docs' example.
  */
 import formbody from '@fastify/formbody';

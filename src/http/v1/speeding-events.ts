@@ -10,7 +10,7 @@ import { errorResponses, listBody, listSchema, Pagination, pageOf, pageQuery } f
 import { IdList } from '../../wire/types.js';
 import { Day } from '../../wire/record-dates.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { requestTimeZone } from '../../core/time-zone.js';
 import { SpeedingEvent, speedingEvent } from '../../wire/speeding-event.js';
 import { listPerformanceEvents } from '../../telemetry/queries/derived.js';

@@ -1,5 +1,5 @@
 /**
- * Utilization (wire-format §4.17): /v1 and /v2 `vehicle_utilization` (`vehicle_utilizations[].vehicle_utilization`,
+ * Utilization (docs/reference/wire.md §4.17): /v1 and /v2 `vehicle_utilization` (`vehicle_utilizations[].vehicle_utilization`,
  * every vehicle, zeros and a message when inactive; scope utilization.vehicle_utilization) and
  * `driver_utilization` (`driver_idle_rollups[].driver_idle_rollup`, every driver; scope
  * utilization.driver_utilization). Window: company-local start_date..end_date, default the last 7 days.

@@ -1,6 +1,6 @@
 /**
  * /v1/vehicle_locations (scope locations.vehicle_locations_list) and /v1/vehicle_locations/:id?date=
- * (locations.vehicle_locations_single), wire-format §4.4. The list serves the v2 superset (§4.4); the
+ * (locations.vehicle_locations_single), docs/reference/wire.md §4.4. The list serves the v2 superset (§4.4); the
  * history is every stored point of one company-local day (X-Time-Zone when sent), unpaginated (§3.5).
  */
 import { Type } from 'typebox';
@@ -10,7 +10,7 @@ import { IdList, IdParams } from '../../wire/types.js';
 import { DAY_PATTERN } from '../../wire/record-dates.js';
 import { HistoryPointV1, LocationVehicle, locationVehicle } from '../../wire/vehicle-location.js';
 import { historyJsonV1, historyTailsV1 } from '../../wire/history-json.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { requestTimeZone } from '../../core/time-zone.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
 import { validDay } from '../../wire/record-dates.js';

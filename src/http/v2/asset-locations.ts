@@ -1,7 +1,7 @@
 /**
  * /v2/asset_locations/:id (scope locations.asset_locations): one asset's location history between
  * start_date and end_date (both required, X-Time-Zone days, UTC without it), with cursor pagination
- * and per_page up to 500 (wire-format §3.1, §9). The cursor's names are ours (the real ones are not
+ * and per_page up to 500 (docs/reference/wire.md §3.1, §9). The cursor's names are ours (the real ones are not
  * established): a page answers `pagination.next_cursor`, sent back as `cursor` for the next page, and
  * null on the last page. A cursor is opaque: the time and id of the page's last location.
  */

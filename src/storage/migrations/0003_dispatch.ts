@@ -49,7 +49,7 @@ export const dispatch: Migration = {
     ).execute();
     await db.schema.createIndex('dispatches_vendor_uq').unique().on('dispatches').columns(['company_id', 'vendor_id']).execute();
     await db.schema.createIndex('dispatches_company_idx').on('dispatches').columns(['company_id', 'id']).execute();
-    // A driver has at most one active dispatch (api-spec, States and transitions, rule 1).
+    // A driver has at most one active dispatch (docs/reference/api.md §3, rule 1).
     await db.schema
       .createIndex('dispatches_one_active_per_driver')
       .unique()

@@ -1,7 +1,7 @@
 import type { Migration } from './helpers.js';
 
 /**
- * PTO idling (domain-rules §7 D-3): an idle event records whether the power take-off was engaged
+ * PTO idling (docs/reference/domain-rules.md §7 D-3): an idle event records whether the power take-off was engaged
  * while it lasted, and each utilization bucket how much of its idle time and idle fuel was with PTO
  * engaged (a part of idle_s / idle_fuel_l), so that reports can leave PTO idling out when an operator
  * asks (IDLE_EXCLUDE_PTO) without reprocessing anything. Rows written before this have no PTO.

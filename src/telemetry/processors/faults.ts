@@ -1,5 +1,5 @@
 /**
- * Fault codes (domain-rules §5.3, §7 D-11). A code observed active opens a record (webhook
+ * Fault codes (docs/reference/domain-rules.md §5.3, §7 D-11). A code observed active opens a record (webhook
  * `fault_code_opened`) unless one is open for the same key; each observation updates
  * `last_observed_at`, the observation count and the occurrence count (the largest the device
  * reported). A record closes (`fault_code_closed`) after `faultCloseGraceS` of engine-on reporting
@@ -24,7 +24,7 @@ export interface FaultState {
 }
 
 /**
- * A J1939 report of SPN 0 / FMI 0 is a DM1 saying "no active DTCs" (domain-rules §5.1): the prefix of
+ * A J1939 report of SPN 0 / FMI 0 is a DM1 saying "no active DTCs" (docs/reference/domain-rules.md §5.1): the prefix of
  * the keys it closes (that source address's), or undefined for any other record.
  */
 function noneActive(d: Record<string, any>): string | undefined {

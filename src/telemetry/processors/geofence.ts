@@ -1,5 +1,5 @@
 /**
- * Geofence entry and exit (domain-rules §4.2, §7 D-4), per geofence, with src/domain/geofences/geometry.ts
+ * Geofence entry and exit (docs/reference/domain-rules.md §4.2, §7 D-4), per geofence, with src/domain/geofences/geometry.ts
  * deciding containment (boundary inside; circles left only beyond radius + `geofenceExitBufferM`).
  * - A change of side is confirmed by `geofenceConfirmPings` consecutive pings on the new side; pings
  *   less accurate than `geofenceMaxAccuracyM` are ignored.

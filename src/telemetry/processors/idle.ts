@@ -1,5 +1,5 @@
 /**
- * Idle events (domain-rules §4.3, §7 D-3): the engine runs and the vehicle stands (speed at or below
+ * Idle events (docs/reference/domain-rules.md §4.3, §7 D-3): the engine runs and the vehicle stands (speed at or below
  * `idleSpeedKph`). The event starts when the vehicle is first seen standing with the engine on (or at
  * the engine start while standing) and ends when the speed rises above the limit (`vehicle_moving`)
  * or the engine stops (`engine_stop`); it is an event only when it lasted `idleThresholdS`. Across a

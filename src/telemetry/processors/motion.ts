@@ -1,5 +1,5 @@
 /**
- * Driving periods: the D, PC and YM segments of the ELD motion rules (domain-rules §4.1, §2.2,
+ * Driving periods: the D, PC and YM segments of the ELD motion rules (docs/reference/domain-rules.md §4.1, §2.2,
  * §7 D-10 (a)).
  * - A period opens at the first fix above `movingSpeedKph`, typed by the PC/YM indication and owned by
  *   the driver logged in. When either changes while the vehicle moves, the period ends there and the

@@ -1,5 +1,5 @@
 /**
- * Driver performance events (domain-rules §6, §7 D-12, D-13): hard brake, hard acceleration and hard
+ * Driver performance events (docs/reference/domain-rules.md §6, §7 D-12, D-13): hard brake, hard acceleration and hard
  * corner from accelerometer records, or — for vehicles that never sent one — derived from speed and
  * heading samples at most `derivedMaxSampleS` apart (a = Δv/Δt, lateral ≈ v·Δheading/Δt), ignored
  * below `harshMinSpeedKph`, one event per excursion with its peak. Speeding: above the policy maximum

@@ -29,7 +29,7 @@ export function status(state: StatusState, r: RecordIn): { state: StatusState; o
   if (r.type === 'engine') turned = d.state === 'on' ? 'on' : 'off';
   else if (r.type === 'location' && typeof d.ignition === 'boolean') turned = d.ignition ? 'on' : 'off';
   if (turned && turned !== engine) {
-    // A power cycle ends a PC/YM indication (domain-rules §2.2).
+    // A power cycle ends a PC/YM indication (docs/reference/domain-rules.md §2.2).
     if (turned === 'off') {
       special = null;
       pto = false;

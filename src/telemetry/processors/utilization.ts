@@ -1,5 +1,5 @@
 /**
- * Utilization (domain-rules §4.4): engine-on time split into driving (moving) and idle (standing, all
+ * Utilization (docs/reference/domain-rules.md §4.4): engine-on time split into driving (moving) and idle (standing, all
  * of it, not only idle events), with the fuel burnt and the distance driven, per driver and per
  * 15-minute bucket (so that company-local days, including half-hour zones, add up exactly). The time
  * between two consecutive records is classified by the state at its start; spans longer than `gapS`

@@ -1,5 +1,5 @@
 /**
- * Reads of derived telemetry, tenant-scoped, with the filters and sort orders of wire-format §3.7 and
+ * Reads of derived telemetry, tenant-scoped, with the filters and sort orders of docs/reference/wire.md §3.7 and
  * §9: driving periods (start_time descending), idle events (end_time ascending, window overlap), fault
  * codes, driver performance events and geofence events (id ascending).
  */

@@ -11,6 +11,7 @@ import { notFound } from '../../core/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
 import { POINT_ID_PREFIX, pointIdOfHex } from '../point-id.js';
+import { driversQuery } from '../../domain/users/repository.js';
 
 export interface CurrentExtra {
   battery_v: number | null;
@@ -195,8 +196,7 @@ const historyWindow = (vehicleId: number, start: Date, end: Date) =>
 
 /** A page of the company's drivers with the vehicle each is logged into (by latest fix) and its fix. */
 export async function driverLocations(db: Db, t: Tenant, driverIds: number[] | undefined, limit: number, offset: number) {
-  let base = db.kysely.selectFrom('users').where('company_id', '=', t.companyId).where('role', '=', 'driver');
-  if (driverIds?.length) base = base.where('id', 'in', driverIds);
+  const base = driversQuery(db.kysely, t.companyId, driverIds);
   const [users, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     countOf(base.select('id')),

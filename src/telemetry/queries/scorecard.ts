@@ -3,7 +3,7 @@
  * utilization lists them), their kilometers from the utilization buckets and their derived driver
  * performance events (hard brakes, accelerations, corners, speeding; on start_time) over one window,
  * and a 0–100 score. The score (docs/telemetry.md, "Speeding events and the scorecard summary"):
- * each event costs points by type (SCORE_WEIGHTS), normalised per 100 miles driven (domain-rules
+ * each event costs points by type (SCORE_WEIGHTS), normalised per 100 miles driven (docs/reference/domain-rules.md
  * §6.4), a driver with fewer than SCORE_MIN_MILES counted as having driven that many:
  * score = max(0, round(100 − SCORE_POINTS_PER_100_MI × points × 100 / max(miles, SCORE_MIN_MILES))).
  */

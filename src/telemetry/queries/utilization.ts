@@ -1,5 +1,5 @@
 /**
- * Utilization over a window (wire-format §4.17, domain-rules §4.4): sums of the 15-minute buckets per
+ * Utilization over a window (docs/reference/wire.md §4.17, docs/reference/domain-rules.md §4.4): sums of the 15-minute buckets per
  * vehicle (every vehicle of the company is listed, zeros when idle) or per driver (every driver).
  * utilization % = driving_time / (driving_time + idle_time) × 100. With `excludePto` (IDLE_EXCLUDE_PTO)
  * idle time and idle fuel leave out what was idled with the power take-off engaged.
@@ -9,6 +9,7 @@ import type { Db } from '../../storage/db.js';
 import { countOf } from '../../storage/query.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Window } from './derived.js';
+import { driversQuery } from '../../domain/users/repository.js';
 
 export interface Totals {
   driving_s: number;
@@ -67,8 +68,7 @@ export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleId
 }
 
 export async function driverUtilization(db: Db, t: Tenant, w: Window, driverIds: number[] | undefined, limit: number, offset: number, excludePto = false) {
-  let base = db.kysely.selectFrom('users').where('company_id', '=', t.companyId).where('role', '=', 'driver');
-  if (driverIds?.length) base = base.where('id', 'in', driverIds);
+  const base = driversQuery(db.kysely, t.companyId, driverIds);
   const [drivers, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     countOf(base.select('id')),

@@ -23,6 +23,7 @@ import type { TelemetryConfig } from '../thresholds.js';
 import { storeBatch, storeIn, type Accepted, type InBatch, type RecordResult, type Stored } from './ingest.js';
 import type { ProcessOptions } from './process.js';
 import { writeTx } from './tx.js';
+import { driversQuery } from '../../domain/users/repository.js';
 
 export const DEVICE_INTEGRATION = 'fleet_device';
 
@@ -48,13 +49,7 @@ function rejection(a: Accepted, err: unknown, refused: Refusal[]): RecordResult 
 
 async function companyDrivers(db: Db, companyId: number, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.kysely
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('role', '=', 'driver')
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
+  const rows = await driversQuery(db.kysely, companyId, [...new Set(ids)]).select('id').execute();
   return new Set(rows.map((r) => r.id));
 }
 

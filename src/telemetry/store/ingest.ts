@@ -63,7 +63,7 @@ export interface Stored {
 
 export const subjectKey = (d: Pick<DevicePrincipal, 'vehicleId' | 'assetId'>) => subjectOf(d.vehicleId, d.assetId);
 
-/** The location point type of the v1/v3 history (wire-format §4.4). */
+/** The location point type of the v1/v3 history (docs/reference/wire.md §4.4). */
 export function pointType(r: ParsedRecord, th: Thresholds): string | null {
   if (r.type === 'engine') return r.data?.state === 'on' ? 'ignition_on' : 'ignition_off';
   if (r.type !== 'location') return null;

@@ -1,7 +1,7 @@
 /**
  * Writes processor outputs inside the processing transaction: each derived row is upserted by its
  * natural key (so a replay rewrites rather than duplicates), and what a webhook would announce is
- * recorded as a domain event in the same transaction (wire-format §7.6): fault_code_opened/closed,
+ * recorded as a domain event in the same transaction (docs/reference/wire.md §7.6): fault_code_opened/closed,
  * driver_performance_event_created/updated (and, for speeding, speeding_event_created/updated),
  * vehicle_geofence_event and asset_geofence_event
  * (./outputs-geofences.ts), engine_toggle_event, vehicle_gateway_disconnected/_disconnect_ended. A replay writes rows without events

@@ -2,13 +2,13 @@
  * Webhook bodies of derived telemetry (fault codes, driver performance events, geofence visits, a
  * gateway's loss of vehicle power): the
  * object exactly as its REST endpoint shows it, rendered by the same wire mappers (with the vehicle,
- * drivers and ELD device as objects, wire-format §7.6), plus the additions the catalogue names
+ * drivers and ELD device as objects, docs/reference/wire.md §7.6), plus the additions the catalogue names
  * (docs/webhooks.md). Read in the transaction that wrote the row, so the body is what was committed.
  */
 import { sql, type Selectable } from 'kysely';
 import { fromBool, toIso, wireTime } from '../../storage/values.js';
 import { describePlace } from '../geocode/places.js';
-import { loadEmbeds } from '../../wire/telemetry-common.js';
+import { loadEmbeds } from '../../wire/embeds.js';
 import { faultCode, geofenceEvent, performanceEvent, visitDuration } from '../../wire/telemetry-events.js';
 import { speedingEvent } from '../../wire/speeding-event.js';
 import { performanceWebhookMembers } from '../../wire/performance-webhook.js';
@@ -79,6 +79,6 @@ export async function gatewayBody(trx: Trx, companyId: number, vehicleId: number
     vehicle_id: vehicleId, eld_device_id: g.deviceId, driver_id: g.driverId,
     disconnected_at: wireTime(toIso(g.since)), reconnected_at: ended ? wireTime(toIso(g.t)) : null, duration: ended ? (g.t - g.since) / 1000 : null,
     lat: g.lat, lon: g.lon, location: g.lat === null || g.lon === null ? null : (describePlace(g.lat, g.lon)?.description ?? null),
-    vehicle: e.vehicle(vehicleId), eld_device: e.device(g.deviceId), driver: e.user(g.driverId),
+    vehicle: e.vehicleAlways(vehicleId), eld_device: e.device(g.deviceId), driver: e.user(g.driverId),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Data of the domain events telemetry records (wire-format §7.6): flat snapshots in wire units with
+ * Data of the domain events telemetry records (docs/reference/wire.md §7.6): flat snapshots in wire units with
  * ids, which webhook delivery sends as the payload (plus `action`).
  */
 import type { Insertable } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Rules at their boundaries (domain-rules §4.4, §5.3, §6.3, §6.4, D-3, D-11, D-13): the fault grace,
+ * Rules at their boundaries (docs/reference/domain-rules.md §4.4, §5.3, §6.3, §6.4, D-3, D-11, D-13): the fault grace,
  * speeding over the 75-mph policy maximum, harsh events derived from 1-Hz samples, and crawling speeds
  * in utilization.
  */

@@ -1,5 +1,5 @@
 /**
- * Driving periods are the D, PC and YM segments (domain-rules §4.1, §7 D-10 (a)): a driver's status
+ * Driving periods are the D, PC and YM segments (docs/reference/domain-rules.md §4.1, §7 D-10 (a)): a driver's status
  * event ends a standing period before the timeout, a PC/YM or driver change on the move splits it, and
  * an engine stop is not a status event.
  */

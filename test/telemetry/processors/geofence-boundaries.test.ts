@@ -1,5 +1,5 @@
 /**
- * Geofence rules at their boundaries (domain-rules §4.2, §7 D-4): the radius (inside at it), the exit
+ * Geofence rules at their boundaries (docs/reference/domain-rules.md §4.2, §7 D-4): the radius (inside at it), the exit
  * buffer of radius + 50 m, the accuracy limit of 100 m (kept at it), and the 10-minute gap (still
  * interpolated at exactly 600 s). Distances are placed exactly with the haversine formula turf uses.
  */

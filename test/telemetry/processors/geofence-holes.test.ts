@@ -1,4 +1,4 @@
-/** A polygon geofence with a hole (domain-rules §4.2): driving across the hole is an exit and a new entry. */
+/** A polygon geofence with a hole (docs/reference/domain-rules.md §4.2): driving across the hole is an exit and a new entry. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { boundsOf, contains, type GeofenceShape } from '../../../src/domain/geofences/geometry.js';

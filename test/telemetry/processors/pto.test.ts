@@ -1,4 +1,4 @@
-/** PTO idling (domain-rules §4.3, §7 D-3): flagged on the idle event, counted apart in utilization. */
+/** PTO idling (docs/reference/domain-rules.md §4.3, §7 D-3): flagged on the idle event, counted apart in utilization. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { drive, engineRec, fix, only, run, sec } from './build.js';

@@ -5,7 +5,7 @@
  * OAUTH_REFRESH_REUSE_GRACE_S of the first use. That is a client racing itself (two processes
  * refreshing at once, or a retry after a lost answer): it gets a token pair of its own and nothing is
  * revoked (docs/oauth.md, "Concurrent refreshes"). `redirect_uri` is accepted and not checked
- * (wire-format §8.4). `scope` may narrow the new access token, never widen it.
+ * (docs/reference/wire.md §8.4). `scope` may narrow the new access token, never widen it.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../storage/schema.js';

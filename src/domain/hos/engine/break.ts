@@ -1,5 +1,5 @@
 /**
- * The 2020 30-minute break (395.3(a)(3)(ii), domain-rules §1.3.4): no driving once 8 hours of driving
+ * The 2020 30-minute break (395.3(a)(3)(ii), docs/reference/domain-rules.md §1.3.4): no driving once 8 hours of driving
  * have accumulated since the end of the last run of ≥30 consecutive minutes without driving (any mix
  * of OFF, SB, ON, PC, YM or waiting). Not applicable to short haul, passenger carriers or Canada.
  */

@@ -1,5 +1,5 @@
 /**
- * Rolling cycles counted in log days (domain-rules §1.3.5, §1.3.6, §1.7; D-1 (a)): ON+D over the current
+ * Rolling cycles counted in log days (docs/reference/domain-rules.md §1.3.5, §1.3.6, §1.7; D-1 (a)): ON+D over the current
  * day and the previous N−1 days, counting only time after the last restart. A violation starts when the
  * total reaches the limit while driving and ends with the driving, or at the day boundary where the
  * oldest day drops out and the total falls below the limit. Canada adds cycle 2's 70 hours without

@@ -1,6 +1,6 @@
 /**
  * Log days: the carrier's 24-hour periods in the home-terminal zone, starting at its day-start hour
- * (domain-rules §0, D-1, D-7). Days follow the local clock, so a daylight-saving change gives a 23- or
+ * (docs/reference/domain-rules.md §0, D-1, D-7). Days follow the local clock, so a daylight-saving change gives a 23- or
  * 25-hour day. Formatters and offsets are cached: the engine cuts days for thousands of drivers.
  */
 import { DAY, HOUR } from './types.js';

@@ -1,6 +1,6 @@
 /**
  * Shift limits: the driving limit, the elapsed window and the cumulative on-duty limit counted from the
- * last reset or the split-sleeper calculation point (domain-rules §1.3.1–1.3.3, §1.4, §1.6, §1.7).
+ * last reset or the split-sleeper calculation point (docs/reference/domain-rules.md §1.3.1–1.3.3, §1.4, §1.6, §1.7).
  *
  * Resets (rests of at least the reset length) cut the log into shifts. Within a shift, split.ts chooses the
  * chain of paired rests that gives the fewest violations and judges each stretch of driving in the frame of

@@ -2,7 +2,7 @@
  * From duty-status records to the engine's timeline: contiguous intervals up to the evaluation instant,
  * touching intervals of the same clock merged (a vehicle change or an intermediate log never splits a
  * driving span), preceded by a synthetic rest so that a driver is fresh before the first record
- * (domain-rules D-8 (a)). Rest runs are the maximal runs of OFF/SB (PC counts as OFF).
+ * (docs/reference/domain-rules.md D-8 (a)). Rest runs are the maximal runs of OFF/SB (PC counts as OFF).
  */
 import { DAY, type Clock, type DutyRecord, type Interval } from './types.js';
 import { isRest } from './measure.js';

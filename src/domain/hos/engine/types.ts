@@ -7,7 +7,7 @@ export const HOUR = 60 * MIN;
 export const DAY = 24 * HOUR;
 
 /**
- * How a duty status counts for the clocks (domain-rules §1.1): personal conveyance is OFF, yard move is
+ * How a duty status counts for the clocks (docs/reference/domain-rules.md §1.1): personal conveyance is OFF, yard move is
  * ON, oil-field waiting is WAIT (neither on duty nor rest; see docs/hos.md).
  */
 export type Clock = 'OFF' | 'SB' | 'D' | 'ON' | 'WAIT';
@@ -63,7 +63,7 @@ export interface Violation {
 }
 
 export interface Clocks {
-  /** Effective drive time: min(raw drive, shift, cycle) (domain-rules D-2). */
+  /** Effective drive time: min(raw drive, shift, cycle) (docs/reference/domain-rules.md D-2). */
   driveMs: number;
   /** Raw drive time: the driving limit minus driving used, nothing else. */
   driveRawMs: number;

@@ -1,11 +1,11 @@
 /**
- * Violation records (domain-rules §1.3.0): every rule reports the driving ranges in violation; ranges of
+ * Violation records (docs/reference/domain-rules.md §1.3.0): every rule reports the driving ranges in violation; ranges of
  * one rule that touch (a span split only at a day boundary) merge into one record, and a record still
  * open at the evaluation instant while the driver drives has `end: null`.
  */
 import type { Violation } from './types.js';
 
-/** Display names by violation type (wire-format §4.7). */
+/** Display names by violation type (docs/reference/wire.md §4.7). */
 export const VIOLATION_NAMES: Record<string, string> = {
   driving_11: '11 Hour Driving Limit',
   duty_14: '14 Hour On Duty Limit',
