@@ -23,17 +23,17 @@ export interface Thresholds {
   geofenceExitBufferM: number;
   /** Pings reporting a worse accuracy than this are ignored by geofencing, m. Default 100. */
   geofenceMaxAccuracyM: number;
-  /** An open fault closes after this much engine-on reporting without it (D-11), s. Default 300. */
+  /** An open fault closes after this much engine-on reporting without it (docs/reference/domain-rules.md D-11), s. Default 300. */
   faultCloseGraceS: number;
-  /** Hard brake at or beyond this deceleration, g (Class 8 default, §6.2). Default 0.30. */
+  /** Hard brake at or beyond this deceleration, g (Class 8 default, docs/reference/domain-rules.md §6.2). Default 0.30. */
   hardBrakeG: number;
   /** Hard acceleration at or beyond this, g. Default 0.22. */
   hardAccelG: number;
   /** Hard corner at or beyond this lateral acceleration, g. Default 0.28. */
   hardCornerG: number;
-  /** Harsh events below this speed are ignored, kph (D-12). Default 16. */
+  /** Harsh events below this speed are ignored, kph (docs/reference/domain-rules.md D-12). Default 16. */
   harshMinSpeedKph: number;
-  /** Accelerations are derived from speed and heading samples at most this far apart, s (§6.4: at 1 Hz or faster; up to 2 tolerates a late sample). Default 1. */
+  /** Accelerations are derived from speed and heading samples at most this far apart, s (docs/reference/domain-rules.md §6.4: at 1 Hz or faster; up to 2 tolerates a late sample). Default 1. */
   derivedMaxSampleS: number;
   /** Policy maximum speed (D-13), kph. Default 120.7008 (75 mph). */
   speedingKph: number;

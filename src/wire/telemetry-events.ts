@@ -1,5 +1,5 @@
 /**
- * Derived telemetry objects on the wire: driving_period (§4.16, keys in captured order), idle_event
+ * Derived telemetry objects on the wire: driving_period (docs/reference/wire.md §4.16, keys in captured order), idle_event
  * (§4.15), fault_code (§4.13), driver_performance_event (§4.14) and geofence event (§4.23). Units:
  * kilometers where the key says so, distances as "42.2 mi", fuel counters in gallons, performance
  * speeds in kph (like their `intensity`, "-10.3 kph/s"), durations in seconds.

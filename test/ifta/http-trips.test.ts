@@ -1,5 +1,5 @@
 /**
- * GET /v1/ifta/trips and /v1/ifta/summary on both databases: wire shape (§4.10), per-state distances
+ * GET /v1/ifta/trips and /v1/ifta/summary on both databases: wire shape (docs/reference/wire.md §4.10), per-state distances
  * in miles summing to the odometer, stable ids, every filter, company-local days under X-Time-Zone,
  * late points recomputed on the next read, IFTA vehicles only, tenancy, and records sent through the
  * device API.

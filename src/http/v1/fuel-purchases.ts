@@ -1,7 +1,7 @@
 /**
  * /v1/fuel_purchases (scopes fuel_purchases.read, fuel_purchases.manage): full CRUD. The list covers
  * start_date..end_date (days of X-Time-Zone, inclusive; start_date defaults to 7 days before end_date
- * or today) and filters by vehicle_ids, fuel_type, jurisdictions, vehicle_type and source (§9).
+ * or today) and filters by vehicle_ids, fuel_type, jurisdictions, vehicle_type and source (docs/reference/wire.md §9).
  */
 import { Type, type Static } from 'typebox';
 import type { FastifyRequest } from 'fastify';

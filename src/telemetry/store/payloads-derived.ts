@@ -34,7 +34,7 @@ export async function faultBody(trx: Trx, saved: Selectable<FaultCodesTable>, ev
 
 /**
  * A driver performance event as `GET /v1/driver_performance_events` shows it, with the ids and the
- * members of the real body (§7.6; performance-webhook.ts).
+ * members of the real body (docs/reference/wire.md §7.6; performance-webhook.ts).
  */
 export async function performanceBody(trx: Trx, id: number) {
   const row = await trx.selectFrom('driver_performance_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -56,7 +56,7 @@ export async function vehicleVisitBody(trx: Trx, id: number) {
   return geofenceEvent(row, e, Date.parse(row.start_time));
 }
 
-/** An asset's visit: the same object with `asset` in the place of `vehicle` (§4.23); assets have no driver. */
+/** An asset's visit: the same object with `asset` in the place of `vehicle` (docs/reference/wire.md §4.23); assets have no driver. */
 export async function assetVisitBody(trx: Trx, id: number) {
   const row = await trx.selectFrom('asset_geofence_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const asset = await trx.selectFrom('assets').select(['id', 'name', 'status', 'type', 'vin']).where('id', '=', row.asset_id).executeTakeFirstOrThrow();
