@@ -24,6 +24,7 @@ import { healthRoutes } from './http/health.js';
 import { installOAuth } from './http/oauth.js';
 import { consoleRoutes } from './http/console.js';
 import { installWebhooks } from './events/webhooks/index.js';
+import { installAppWorkers } from './workers.js';
 import { installRateLimits } from './limits/index.js';
 import { installMetrics } from './ops/index.js';
 import { installLoadShedding } from './ops/load-shedding.js';
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installAuth(app, db, authenticators);
   await installOAuth(app, db, config, { clock: opts.clock, store: limits.store });
   installWebhooks(app, db, config, { clock: opts.clock });
+  installAppWorkers(app);
 
   await app.register(swagger, { openapi: openApiInfo(config) });
   // In a scope of its own, so the hook runs for the docs pages only.

@@ -17,7 +17,7 @@ import { buildApp } from './app.js';
 import { warmGeography } from './telemetry/geocode/warm.js';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
 import { demoBanner, seedDemo } from './demo/seed.js';
-import { startDemoSimulation } from './sim/demo.js';
+import { startServerWorkers } from './workers.js';
 
 export interface ServeOptions {
   /** Seed the demo company into an empty database and print how to use it. */
@@ -61,7 +61,6 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
       demo = await seedDemo(app.db);
       app.loadShedding.restartLagSampling();
     }
-    if (config.webhooks.worker) app.webhooks.start();
     url = urlOf(app.server.address());
   } catch (err) {
     await app.close().catch(() => {});
@@ -71,9 +70,9 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   for (const [name, at] of app.sideListeners) out(`fleet: ${name} listener on ${at}\n`);
   if (demo) out(demoBanner(demo, url));
   // Only on the demo company: a database with someone's own company gets no simulated trucks.
-  const sim = demo && (demo.created || demo.demo) ? await startDemoSimulation(app, url, demo.company.id, out) : null;
+  const workers = await startServerWorkers(app, { url, demoCompanyId: demo && (demo.created || demo.demo) ? demo.company.id : null, out });
 
-  const running: RunningServer = { app, url, close: async () => { await sim?.stop(); await app.close(); } };
+  const running: RunningServer = { app, url, close: async () => { await workers.stop(); await app.close(); } };
   if (opts.handleSignals !== false) installShutdown(running, config, out);
   return running;
 }

@@ -1,16 +1,13 @@
 /**
  * The device API (docs/device-protocol.md): `POST /device/v1/batches` with a device credential. Each
- * record gets its own result; the answer comes only after the accepted records are committed. Also
- * starts the telemetry service of this app (background sweep) and, when OSMAND_PORT is set, the OsmAnd
- * listener once the app listens.
+ * record gets its own result; the answer comes only after the accepted records are committed. Records
+ * go through the app's telemetry service, which src/workers.ts starts and stops.
  */
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { ErrorBody } from '../plumbing/envelope.js';
 import { authenticateDeviceRequest, checkNamedDevice } from '../../telemetry/device-auth.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
-import { dropTelemetry, telemetryFor } from '../../telemetry/store/runner.js';
-import { startOsmand, type OsmandServer } from '../../telemetry/osmand.js';
 import { gunzipBody } from '../plumbing/gzip-body.js';
 
 const Result = Type.Object({
@@ -30,21 +27,7 @@ const BatchResponse = Type.Object({
 
 export async function ingestRoutes(app: Api) {
   const cfg = app.config.telemetry;
-  const telemetry = telemetryFor(app.db, cfg, app.log);
-  telemetry.start();
-  let osmand: OsmandServer | null = null;
-  if (cfg.osmandPort !== null) {
-    // Started before the API listens (onReady): if its port cannot be bound, the server does not start.
-    app.addHook('onReady', async () => {
-      osmand ??= await startOsmand(telemetry, { host: app.config.host, port: cfg.osmandPort!, log: app.log, requests: app.deviceLog.osmand });
-      app.sideListeners.set('OsmAnd', osmand.url);
-    });
-  }
-  app.addHook('onClose', async () => {
-    await osmand?.close();
-    await telemetry.stop();
-    dropTelemetry(app.db);
-  });
+  const telemetry = app.telemetry;
 
   const Body = Type.Object({
     device: Type.Optional(Type.String({ maxLength: 64, description: "The device's identifier (serial); when given it must be the credential's device" })),
