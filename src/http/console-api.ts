@@ -39,9 +39,9 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
     return reply.headers(noStore).send({ vehicles: await mapVehicles(app.db, who.viewer) });
   });
 
-  app.get('/console/api/vehicles/:id/track', hide, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/console/api/vehicles/:id/track', hide, async (req, reply) => {
     const who = await caller(req);
-    const raw = (req.params as { id: string }).id;
+    const raw = req.params.id;
     if (!/^\d{1,12}$/.test(raw)) throw notFound(`vehicle ${raw}`);
     return reply.headers(noStore).send({ track: await todaysTrack(app.db, who.viewer, Number(raw)) });
   });

@@ -70,8 +70,8 @@ async function consolePages(app: Api): Promise<void> {
     return who;
   }
 
-  app.get('/console/assets/:file', hide, async (req, reply) => {
-    const file = (req.params as { file: string }).file;
+  app.get<{ Params: { file: string } }>('/console/assets/:file', hide, async (req, reply) => {
+    const file = req.params.file;
     const type = ASSETS[file];
     if (!type) throw new AppError('not_found', `no asset ${file}`);
     let body = assetCache.get(file);
@@ -132,12 +132,12 @@ async function consolePages(app: Api): Promise<void> {
     return board(reply, who, 200, { notice });
   });
 
-  app.post('/console/dispatches/:vendorId/status', hide, async (req, reply) => {
+  app.post<{ Params: { vendorId: string } }>('/console/dispatches/:vendorId/status', hide, async (req, reply) => {
     const who = await consoleCaller(app, req);
     if (!who) throw new AppError('unauthenticated', 'Your session has ended. Sign in again.');
     const problem = csrfProblem(who.csrf, field(req.body, 'csrf_token'));
     if (problem) throw problem;
-    const vendorId = (req.params as { vendorId: string }).vendorId;
+    const vendorId = req.params.vendorId;
     const status = field(req.body, 'status');
     if (status !== 'active' && status !== 'cancelled' && status !== 'completed') {
       return board(reply, who, 400, { error: 'status must be one of active, cancelled, completed' });

@@ -58,12 +58,12 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
     }));
   });
 
-  app.post('/fleet/apps/:grantId/revoke', hide, async (req, reply) => {
+  app.post<{ Params: { grantId: string } }>('/fleet/apps/:grantId/revoke', hide, async (req, reply) => {
     const who = await admin(req, reply);
     if (!who) return reply;
     const problem = csrfProblem(who.session.csrf, field(req.body, 'csrf_token'));
     if (problem) throw problem;
-    const raw = (req.params as { grantId: string }).grantId;
+    const raw = req.params.grantId;
     const grantId = /^\d{1,12}$/.test(raw) ? Number(raw) : NaN;
     const listed = Number.isNaN(grantId) ? undefined : (await installedApps(app.db, who.user.company_id)).find((a) => a.grant_id === grantId);
     if (!listed || !(await revokeGrant(app.db, rt, grantId, who.user.company_id))) throw notFound(`installed app ${raw}`);

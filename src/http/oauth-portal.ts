@@ -140,19 +140,19 @@ export async function portalRoutes(app: Api): Promise<void> {
     }
   });
 
-  app.get('/developers/apps/:id', hide, async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/developers/apps/:id', hide, async (req, reply) => {
     const who = await developer(req, reply);
     if (!who) return reply;
-    const found = await ownApp(who.dev.id, (req.params as { id: string }).id);
+    const found = await ownApp(who.dev.id, req.params.id);
     return sendPage(reply, 200, appPage({ app: found, csrf: who.session.csrf, aside: who.aside }));
   });
 
-  app.post('/developers/apps/:id/secret', hide, async (req, reply) => {
+  app.post<{ Params: { id: string } }>('/developers/apps/:id/secret', hide, async (req, reply) => {
     const who = await developer(req, reply);
     if (!who) return reply;
     const problem = csrfProblem(who.session.csrf, field(req.body, 'csrf_token'));
     if (problem) throw problem;
-    const found = await ownApp(who.dev.id, (req.params as { id: string }).id);
+    const found = await ownApp(who.dev.id, req.params.id);
     const secret = await rotateSecret(app.db, found.id, rt.nowIso());
     return sendPage(reply, 200, appPage({ app: found, csrf: who.session.csrf, aside: who.aside, secret, notice: 'New client secret issued; the previous one no longer works.' }));
   });

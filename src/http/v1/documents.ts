@@ -8,7 +8,7 @@
  * - GET /v1/documents/:id/download serves the file to a caller of the same company (documents.read).
  */
 import multipart from '@fastify/multipart';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
@@ -129,7 +129,7 @@ export async function documentsRoutes(app: Api) {
   await app.register(async (raw) => {
     raw.removeAllContentTypeParsers();
     raw.addContentTypeParser('*', (_req, _payload, done) => done(null));
-    raw.put('/uploads/documents/:token', {
+    raw.put<{ Params: Static<typeof TokenParams> }>('/uploads/documents/:token', {
       schema: {
         tags,
         summary: 'Upload the file of a pending document (the upload_url of a two-step create; no other credential)',
@@ -138,7 +138,7 @@ export async function documentsRoutes(app: Api) {
         response: { 200: Success, 400: errorResponses[400], 404: errorResponses[404] },
       },
     }, async (req) => {
-      const { token } = req.params as { token: string };
+      const { token } = req.params;
       const row = await documents.pendingUpload(app.db, token);
       const sent = req.headers['content-type'];
       if (sent !== undefined && mediaType(sent) !== row.content_type && mediaType(sent) !== 'application/octet-stream') {
