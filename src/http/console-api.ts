@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
 import { AppError, notFound } from '../core/errors.js';
 import { boardDispatches, mapVehicles, positionsVersion, todaysTrack } from '../web/console/data.js';
-import { consoleCaller } from './console.js';
+import { consoleCaller } from './console-caller.js';
 
 export const STREAM_POLL_MS = 1000;
 export const STREAM_MAX_MS = 5 * 60_000;
@@ -95,7 +95,7 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
       }
       if (stopped) return;
       if (Date.now() - started >= STREAM_MAX_MS) return stop();
-      timer = setTimeout(tick, STREAM_POLL_MS);
+      timer = setTimeout(() => void tick(), STREAM_POLL_MS);
     };
     void tick();
   });

@@ -15,7 +15,6 @@ import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
 import { AppError } from '../core/errors.js';
-import { fleetUser } from '../auth/oauth/accounts.js';
 import { updateDispatch } from '../domain/dispatch/service.js';
 import { DISPATCH_STATUSES, type DispatchStatus } from '../domain/dispatch/state-machine.js';
 import { CONSOLE_HEADERS } from '../web/console/layout.js';
@@ -25,27 +24,14 @@ import { iftaPage, quarterOf } from '../web/console/ifta.js';
 import { quarterlyReport } from '../domain/ifta/quarterly.js';
 import { quarterlyReportCsv } from '../wire/ifta-report.js';
 import { reportZone } from '../wire/ifta.js';
-import { assertDispatchVisible, boardDispatches, viewerOf, type Viewer } from '../web/console/data.js';
-import { csrfProblem, field, installPageErrors, sessionOf } from './oauth-web.js';
+import { assertDispatchVisible, boardDispatches } from '../web/console/data.js';
+import { csrfProblem, field, installPageErrors } from './oauth-web.js';
 import { consoleApiRoutes } from './console-api.js';
+import { consoleCaller, type ConsoleCaller } from './console-caller.js';
 
 const ASSETS: Record<string, string> = { 'console.css': 'text/css; charset=utf-8', 'map.js': 'text/javascript; charset=utf-8', 'favicon.svg': 'image/svg+xml' };
 const assetDir = new URL('../web/console/assets/', import.meta.url);
 const assetCache = new Map<string, Buffer>();
-
-export interface ConsoleCaller {
-  user: NonNullable<Awaited<ReturnType<typeof fleetUser>>>;
-  csrf: string;
-  viewer: Viewer;
-}
-
-/** The signed-in fleet user of a console request, or null. */
-export async function consoleCaller(app: Api, req: FastifyRequest): Promise<ConsoleCaller | null> {
-  const session = await sessionOf(app, req, 'fleet');
-  const user = session ? await fleetUser(app.db, session.subjectId) : null;
-  if (!session || !user) return null;
-  return { user, csrf: session.csrf, viewer: await viewerOf(app.db, user) };
-}
 
 function send(reply: FastifyReply, status: number, body: string) {
   return reply.code(status).headers(CONSOLE_HEADERS).send(body);

@@ -67,6 +67,8 @@ function refusal(state: DispatchStatus, trigger: Trigger): string {
         return 'the driver and vehicle of an active dispatch cannot be changed';
       case 'change_stops':
         return 'stops can only be added, removed or reordered while the dispatch is planned; it is active';
+      default:
+        break; // the general sentence below
     }
   }
   if (state === 'planned') {
@@ -76,6 +78,8 @@ function refusal(state: DispatchStatus, trigger: Trigger): string {
       case 'stop_progress':
       case 'consignee_departed':
         return 'stops can only progress while the dispatch is active; it is planned';
+      default:
+        break; // the general sentence below
     }
   }
   return `the dispatch is ${state}; "${trigger}" is not allowed`;

@@ -1,0 +1,81 @@
+// ESLint for the TypeScript sources (npm run lint). Only rules that find defects are on: the formatter
+// (Prettier, npm run format:check) owns layout, and the compiler (npm run typecheck) owns types.
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+// The layers below the HTTP API: none of them may import from src/http. What both need lives in src/core;
+// src/wire (the JSON shapes, which webhooks in src/events send too) is below it as well.
+const belowHttp = [
+  'core',
+  'wire',
+  'domain',
+  'telemetry',
+  'events',
+  'cli',
+  'sim',
+  'auth',
+  'storage',
+  'limits',
+  'ops',
+  'web',
+  'config',
+  'demo',
+];
+
+export default defineConfig(
+  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'data/', 'src/web/console/assets/'] },
+  {
+    files: ['{src,test,bench,scripts}/**/*.ts', 'scripts/*.mjs', 'bin/*.js'],
+    languageOptions: {
+      parser: tseslint.parser,
+      // Type information comes from tsconfig.json, which covers the .ts files of src, test, bench and
+      // scripts; the few plain JavaScript scripts get the compiler's default project.
+      parserOptions: {
+        projectService: { allowDefaultProject: ['scripts/*.mjs', 'bin/*.js'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { '@typescript-eslint': tseslint.plugin, 'import-x': importX },
+    settings: {
+      // Imports name the compiled .js file (NodeNext); the source beside it is the .ts file.
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.js'] } })],
+      // no-cycle follows only files it can parse: the .ts sources through the TypeScript parser.
+      'import-x/extensions': ['.ts', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        // node:test's test() and describe() return promises that the runner itself awaits.
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      // A switch over a union must name every member or end in `default`, a deliberate catch-all (counting
+      // one as not exhaustive reports switches on `string | null` that end in a default value).
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false },
+      ],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: belowHttp.map((dir) => `./src/${dir}`),
+              from: './src/http',
+              message: 'A layer below the HTTP API must not depend on it; move what both need to src/core.',
+            },
+          ],
+        },
+      ],
+      // Import cycles that exist at run time. `import type` (and imports whose names are all types) are
+      // erased by the compiler, so they are not followed.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+);

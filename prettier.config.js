@@ -1,0 +1,6 @@
+// Prettier (npm run format:check, npm run format). Otherwise Prettier's defaults, which already match the
+// code: two-space indent, semicolons, trailing commas wherever the syntax allows, (x) => arrows.
+export default {
+  printWidth: 120,
+  singleQuote: true,
+};
