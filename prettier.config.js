@@ -3,4 +3,7 @@
 export default {
   printWidth: 120,
   singleQuote: true,
+  // Template literals are output (HTML pages, CSV, SQL): their text is what clients receive, so Prettier
+  // must not re-indent the HTML or CSS inside them.
+  embeddedLanguageFormatting: 'off',
 };

@@ -44,10 +44,30 @@ export function driverRows(companyId: number, driverId: number, i: number, now: 
   const add = (at: number, kind: string, status: string | null, type: number, code: number) => {
     if (at > now) return;
     rows.push({
-      company_id: companyId, driver_id: driverId, vehicle_id: null, eld_device_id: null, sequence_id: seq++ % 0x10000, kind,
-      event_type: type, event_code: code, status, special: null, code: null, record_status: 1, record_origin: 2,
-      occurred_at: toIso(at), ended_at: kind === 'duty_status' ? OPEN_END : null, lat: null, lon: null, location: null,
-      odometer_km: null, engine_hours: null, notes: null, edit_id: null, superseded_by_edit_id: null, created_at: created,
+      company_id: companyId,
+      driver_id: driverId,
+      vehicle_id: null,
+      eld_device_id: null,
+      sequence_id: seq++ % 0x10000,
+      kind,
+      event_type: type,
+      event_code: code,
+      status,
+      special: null,
+      code: null,
+      record_status: 1,
+      record_origin: 2,
+      occurred_at: toIso(at),
+      ended_at: kind === 'duty_status' ? OPEN_END : null,
+      lat: null,
+      lon: null,
+      location: null,
+      odometer_km: null,
+      engine_hours: null,
+      notes: null,
+      edit_id: null,
+      superseded_by_edit_id: null,
+      created_at: created,
     });
   };
   for (let d = days; d >= 0; d--) {
@@ -72,7 +92,13 @@ export function driverRows(companyId: number, driverId: number, i: number, now: 
 }
 
 /** Seeds `drivers` drivers of the company with `days` days of records each (batched, one transaction). */
-export async function seedHosRecords(db: Db, companyId: number, drivers: number, now: number, days = DAYS): Promise<{ driverIds: number[]; rows: number }> {
+export async function seedHosRecords(
+  db: Db,
+  companyId: number,
+  drivers: number,
+  now: number,
+  days = DAYS,
+): Promise<{ driverIds: number[]; rows: number }> {
   const fleet = await seedFleet(db, companyId, { vehicles: 0, drivers, groups: 0 });
   let rows = 0;
   let pending: Row[] = [];
@@ -80,7 +106,11 @@ export async function seedHosRecords(db: Db, companyId: number, drivers: number,
     for (let i = 0; i < fleet.driverIds.length; i++) {
       pending.push(...driverRows(companyId, fleet.driverIds[i]!, i, now, days));
       if (pending.length >= 4000 || i === fleet.driverIds.length - 1) {
-        for (let k = 0; k < pending.length; k += BATCH) await trx.insertInto('hos_events').values(pending.slice(k, k + BATCH)).execute();
+        for (let k = 0; k < pending.length; k += BATCH)
+          await trx
+            .insertInto('hos_events')
+            .values(pending.slice(k, k + BATCH))
+            .execute();
         rows += pending.length;
         pending = [];
       }
@@ -105,7 +135,9 @@ async function run(database: BenchDatabase) {
     const { companyId, driverIds, rows } = await seed(db, now);
     // Statistics, as autovacuum / a periodic ANALYZE keep them on a live database.
     await sql`${sql.raw(database.kind === 'postgres' ? 'vacuum analyze hos_events' : 'analyze')}`.execute(db.kysely);
-    log(`${database.kind}: seeded ${driverIds.length} drivers, ${rows} records in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    log(
+      `${database.kind}: seeded ${driverIds.length} drivers, ${rows} records in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
     const tenant = { companyId };
     const times: number[] = [];
     const cpu: number[] = [];
@@ -141,11 +173,27 @@ async function run(database: BenchDatabase) {
     const incremental: number[] = [];
     for (let k = 0; k < 20; k++) {
       t0 = performance.now();
-      await recordDutyStatusEvents(db, tenant, driverIds[k]!, [{ at: toIso(now - 1000 + k), status: k % 2 ? 'on_duty' : 'off_duty' }], { now });
+      await recordDutyStatusEvents(
+        db,
+        tenant,
+        driverIds[k]!,
+        [{ at: toIso(now - 1000 + k), status: k % 2 ? 'on_duty' : 'off_duty' }],
+        { now },
+      );
       incremental.push(performance.now() - t0);
     }
-    return { database: database.kind, drivers: driverIds.length, days: DAYS, records: rows, available_time_ms: times.map(Math.round), median_ms: Math.round(median(times)), cpu_median_ms: Math.round(median(cpu)),
-      violations_in_window: violations, ...split, incremental_record_median_ms: Number(median(incremental).toFixed(1)) };
+    return {
+      database: database.kind,
+      drivers: driverIds.length,
+      days: DAYS,
+      records: rows,
+      available_time_ms: times.map(Math.round),
+      median_ms: Math.round(median(times)),
+      cpu_median_ms: Math.round(median(cpu)),
+      violations_in_window: violations,
+      ...split,
+      incremental_record_median_ms: Number(median(incremental).toFixed(1)),
+    };
   } finally {
     await db.close();
     await database.drop();
@@ -158,7 +206,9 @@ async function main() {
   if (pgBase) results.push(await run(await postgresDatabase(pgBase)));
   for (const r of results) {
     const verdict = r.database === 'sqlite' ? (r.median_ms < 2000 ? 'PASS (< 2 s)' : 'MISS (target < 2 s)') : 'INFO';
-    console.log(`${r.database}: available time for ${r.drivers} drivers × ${r.days} days (${r.records} records): median ${r.median_ms} ms ${JSON.stringify(r.available_time_ms)} (this process's CPU: ${r.cpu_median_ms} ms) — ${verdict}; one new record re-evaluates one driver in ${r.incremental_record_median_ms} ms (drivers ${r.drivers_ms} ms, records ${r.records_ms} ms, engine ${r.engine_ms} ms)`);
+    console.log(
+      `${r.database}: available time for ${r.drivers} drivers × ${r.days} days (${r.records} records): median ${r.median_ms} ms ${JSON.stringify(r.available_time_ms)} (this process's CPU: ${r.cpu_median_ms} ms) — ${verdict}; one new record re-evaluates one driver in ${r.incremental_record_median_ms} ms (drivers ${r.drivers_ms} ms, records ${r.records_ms} ms, engine ${r.engine_ms} ms)`,
+    );
   }
   console.log(JSON.stringify(results));
 }

@@ -53,13 +53,27 @@ function main(): void {
   const worst = Math.max(...rows.map((r) => Math.abs(r.error_pct)));
   const pass = rows.every((r) => r.miles < 10 || Math.abs(r.error_pct) <= 100 * TARGET);
   const f = (n: number, d = 2) => n.toFixed(d);
-  console.log(`expected from ${fromReference ? `the reference outlines (${REFERENCE_DIR})` : 'the numbers checked in with the tracks (reference not found)'}`);
+  console.log(
+    `expected from ${fromReference ? `the reference outlines (${REFERENCE_DIR})` : 'the numbers checked in with the tracks (reference not found)'}`,
+  );
   console.log('| track | miles | jurisdiction | expected mi | allocated mi | error |');
   console.log('|---|---:|---|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.track} | ${f(r.miles, 1)} | ${r.jurisdiction} | ${f(r.expected_mi, 3)} | ${f(r.got_mi, 3)} | ${r.error_pct >= 0 ? '+' : ''}${f(r.error_pct, 3)} % |`);
-  console.log(`worst error ${f(worst, 3)} % — ${pass ? 'PASS' : 'FAIL'} (target ≤ ${100 * TARGET} % per jurisdiction on every track of 10 miles or more)`);
+  for (const r of rows)
+    console.log(
+      `| ${r.track} | ${f(r.miles, 1)} | ${r.jurisdiction} | ${f(r.expected_mi, 3)} | ${f(r.got_mi, 3)} | ${r.error_pct >= 0 ? '+' : ''}${f(r.error_pct, 3)} % |`,
+    );
+  console.log(
+    `worst error ${f(worst, 3)} % — ${pass ? 'PASS' : 'FAIL'} (target ≤ ${100 * TARGET} % per jurisdiction on every track of 10 miles or more)`,
+  );
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  const out = { scenario: 'ifta-accuracy', expected_from: fromReference ? 'reference' : 'checked-in', rows, worst_error_pct: worst, pass, at: new Date().toISOString() };
+  const out = {
+    scenario: 'ifta-accuracy',
+    expected_from: fromReference ? 'reference' : 'checked-in',
+    rows,
+    worst_error_pct: worst,
+    pass,
+    at: new Date().toISOString(),
+  };
   writeFileSync(new URL('./results/ifta-accuracy.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
   if (!pass) process.exitCode = 1;
 }

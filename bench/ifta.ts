@@ -47,8 +47,8 @@ function generate(v: number, tr: Track): void {
   let lon = -118 + r() * 36;
   let heading = r() * Math.PI * 2;
   let odo = 100_000 + r() * 400_000;
-  const driveStart = Math.floor((5 + r() * 6) * 3600 / STEP_S);
-  const driveLen = 11 * 3600 / STEP_S;
+  const driveStart = Math.floor(((5 + r() * 6) * 3600) / STEP_S);
+  const driveLen = (11 * 3600) / STEP_S;
   let i = 0;
   for (let d = 0; d < DAYS; d++) {
     const gapAt = r() < 0.05 ? Math.floor(r() * PER_DAY) : -1;
@@ -82,7 +82,13 @@ async function main() {
   const loadMs = performance.now() - t0;
   const index = new JurisdictionIndex(shapes);
   const indexMs = performance.now() - t0 - loadMs;
-  const tr: Track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n) };
+  const tr: Track = {
+    n,
+    t: new Float64Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    odo: new Float64Array(n),
+  };
   let allocMs = 0;
   let points = 0;
   let fragments = 0;
@@ -102,7 +108,10 @@ async function main() {
       const code = f.j >= 0 ? index.codes[f.j] : '--';
       perJurisdiction.set(code, (perJurisdiction.get(code) ?? 0) + f.distanceKm);
     }
-    if ((v + 1) % 10 === 0) log(`${v + 1}/${VEHICLES} vehicles, ${Math.round(points / (allocMs / 1000)).toLocaleString('en-US')} points/s so far`);
+    if ((v + 1) % 10 === 0)
+      log(
+        `${v + 1}/${VEHICLES} vehicles, ${Math.round(points / (allocMs / 1000)).toLocaleString('en-US')} points/s so far`,
+      );
   }
   const pps = Math.round(points / (allocMs / 1000));
   const result = {
@@ -123,10 +132,17 @@ async function main() {
     gaps,
     jurisdictions: perJurisdiction.size,
     unplaced_km: Math.round(perJurisdiction.get('--') ?? 0),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, loadavg_at_end: loadavg().map((l) => Math.round(l * 100) / 100) },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      node: process.version,
+      loadavg_at_end: loadavg().map((l) => Math.round(l * 100) / 100),
+    },
     at: new Date().toISOString(),
   };
-  console.log(`IFTA allocator: ${points.toLocaleString('en-US')} points (${VEHICLES} vehicles × ${DAYS} days of 10-second points) in ${(allocMs / 1000).toFixed(1)} s = ${pps.toLocaleString('en-US')} points/s — ${result.pass ? 'PASS' : 'FAIL'} (target ${TARGET.toLocaleString('en-US')}); ${fragments.toLocaleString('en-US')} fragments, ${Math.round(km).toLocaleString('en-US')} km in ${perJurisdiction.size} jurisdictions; boundary data ${result.boundary_data_bytes.toLocaleString('en-US')} bytes read in ${Math.round(loadMs)} ms, index built in ${Math.round(indexMs)} ms`);
+  console.log(
+    `IFTA allocator: ${points.toLocaleString('en-US')} points (${VEHICLES} vehicles × ${DAYS} days of 10-second points) in ${(allocMs / 1000).toFixed(1)} s = ${pps.toLocaleString('en-US')} points/s — ${result.pass ? 'PASS' : 'FAIL'} (target ${TARGET.toLocaleString('en-US')}); ${fragments.toLocaleString('en-US')} fragments, ${Math.round(km).toLocaleString('en-US')} km in ${perJurisdiction.size} jurisdictions; boundary data ${result.boundary_data_bytes.toLocaleString('en-US')} bytes read in ${Math.round(loadMs)} ms, index built in ${Math.round(indexMs)} ms`,
+  );
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(new URL('./results/ifta.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
   console.log(JSON.stringify(result));

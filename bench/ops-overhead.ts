@@ -59,7 +59,11 @@ function recorders() {
     (req.routeOptions as { url: string }).url = routes[k++ & 3];
     http(req, reply, 1.5);
   });
-  const event = { level: 'query', query: { query: { kind: 'SelectQueryNode' } }, queryDurationMillis: 0.05 } as never as LogEvent;
+  const event = {
+    level: 'query',
+    query: { query: { kind: 'SelectQueryNode' } },
+    queryDurationMillis: 0.05,
+  } as never as LogEvent;
   const perQuery = nsPerCall(100_000, () => query(event));
   console.log(`recorders: ${perRequest.toFixed(0)} ns per request, ${perQuery.toFixed(0)} ns per query`);
 }
@@ -67,7 +71,8 @@ function recorders() {
 async function queryObserver() {
   const conn = new SqliteDatabase(':memory:');
   conn.exec("create table t (id integer primary key, v text); insert into t values (1, 'a')");
-  const dialect = (observers: Set<QueryObserver>) => new TrackingDialect(new SqliteDialect({ database: conn }), new ChangeTracker(), observers);
+  const dialect = (observers: Set<QueryObserver>) =>
+    new TrackingDialect(new SqliteDialect({ database: conn }), new ChangeTracker(), observers);
   const kinds = {
     plain: new Kysely<any>({ dialect: new SqliteDialect({ database: conn }) }),
     idle: new Kysely<any>({ dialect: dialect(new Set()) }),
@@ -79,8 +84,12 @@ async function queryObserver() {
     return Number(process.hrtime.bigint() - t0) / 2000;
   };
   const best = { plain: Infinity, idle: Infinity, observed: Infinity };
-  for (let r = 0; r < 30; r++) for (const [name, k] of Object.entries(kinds)) best[name as keyof typeof best] = Math.min(best[name as keyof typeof best], await block(k));
-  console.log(`query observer: ${(best.idle - best.plain).toFixed(0)} ns per query with no observer, ${(best.observed - best.plain).toFixed(0)} ns with one (point query ${best.plain.toFixed(0)} ns)`);
+  for (let r = 0; r < 30; r++)
+    for (const [name, k] of Object.entries(kinds))
+      best[name as keyof typeof best] = Math.min(best[name as keyof typeof best], await block(k));
+  console.log(
+    `query observer: ${(best.idle - best.plain).toFixed(0)} ns per query with no observer, ${(best.observed - best.plain).toFixed(0)} ns with one (point query ${best.plain.toFixed(0)} ns)`,
+  );
   await kinds.plain.destroy();
 }
 
@@ -92,7 +101,12 @@ interface Subject {
 }
 
 async function subject(dir: string, name: string, env: Record<string, string>): Promise<Subject> {
-  const config = loadConfig({ DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`, LOG_LEVEL: 'silent', TELEMETRY_SWEEP_MS: '0', ...env });
+  const config = loadConfig({
+    DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
+    LOG_LEVEL: 'silent',
+    TELEMETRY_SWEEP_MS: '0',
+    ...env,
+  });
   const app = await buildApp(config);
   const company = await createCompany(app.db, { name: 'Bench' });
   const headers = { 'x-api-key': (await createApiKey(app.db, company.id, 'bench')).api_key };
@@ -111,7 +125,9 @@ async function block(s: Subject, path: 'healthz' | 'vehicle'): Promise<number> {
 function report(path: string, names: string[], times: number[][]) {
   for (let i = 0; i < names.length; i++) {
     const paired = times[i].map((t, r) => t - times[0][r]);
-    console.log(`  ${path.padEnd(8)} ${names[i].padEnd(22)} min ${f(min(times[i]))} µs  median ${f(median(times[i]))} µs  paired Δ ${f(median(paired))} µs  Δ of minimums ${f(min(times[i]) - min(times[0]))} µs`);
+    console.log(
+      `  ${path.padEnd(8)} ${names[i].padEnd(22)} min ${f(min(times[i]))} µs  median ${f(median(times[i]))} µs  paired Δ ${f(median(paired))} µs  Δ of minimums ${f(min(times[i]) - min(times[0]))} µs`,
+    );
   }
 }
 
@@ -130,7 +146,11 @@ async function requests(dir: string) {
       const order = r % 2 ? [...subjects.keys()].reverse() : [...subjects.keys()];
       for (const i of order) times[i].push(await block(subjects[i], path));
     }
-    report(path, subjects.map((s) => s.name), times);
+    report(
+      path,
+      subjects.map((s) => s.name),
+      times,
+    );
   }
   console.log('AsyncLocalStorage enabled (what SLOW_REQUEST_QUERIES=1 adds to every request):');
   const als = new AsyncLocalStorage<object>();

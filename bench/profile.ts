@@ -29,7 +29,15 @@ function areaOf(url: string, fn: string): string {
   }
   if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/')[0];
   const src = url.indexOf('/src/');
-  if (src >= 0) return 'src/' + url.slice(src + 5).split('/').slice(0, -1).join('/');
+  if (src >= 0)
+    return (
+      'src/' +
+      url
+        .slice(src + 5)
+        .split('/')
+        .slice(0, -1)
+        .join('/')
+    );
   if (url.includes('/bench/')) return 'bench';
   return url;
 }
@@ -41,7 +49,8 @@ function main() {
   const p = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i]!, (self.get(p.samples[i]!) ?? 0) + (p.timeDeltas[i] ?? 0));
+  for (let i = 0; i < p.samples.length; i++)
+    self.set(p.samples[i]!, (self.get(p.samples[i]!) ?? 0) + (p.timeDeltas[i] ?? 0));
   const total = [...self.values()].reduce((a, b) => a + b, 0);
 
   const fns = new Map<string, number>();
@@ -70,7 +79,7 @@ function main() {
     }
   }
   const pct = (us: number) => `${((us / total) * 100).toFixed(1).padStart(5)} %`;
-  const idle = (self.get(p.nodes.find((n) => n.callFrame.functionName === '(idle)')?.id ?? -1) ?? 0);
+  const idle = self.get(p.nodes.find((n) => n.callFrame.functionName === '(idle)')?.id ?? -1) ?? 0;
   console.log(`${file}\nsampled ${(total / 1e6).toFixed(1)} s, idle ${pct(idle)}\n\nself time by area:`);
   for (const [a, us] of [...areas].sort((x, y) => y[1] - x[1]).slice(0, top)) console.log(`${pct(us)}  ${a}`);
   console.log('\ninclusive time of project functions (lines are of the transpiled module):');

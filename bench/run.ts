@@ -25,13 +25,22 @@ import { benchCompany } from './lib/fleet.js';
 import { measure, waitForQuiet, type LoadSettings } from './lib/load.js';
 import { PROFILE_DIR, running, startServer, type ServerProcess } from './lib/server-process.js';
 import { postgresBaseUrl, postgresDatabase, redact, sqliteDatabase, type BenchDatabase } from './lib/databases.js';
-import { baselineSummary, formatReport, machine, verdicts, writeReport, type Report, type ScenarioResult } from './lib/report.js';
+import {
+  baselineSummary,
+  formatReport,
+  machine,
+  verdicts,
+  writeReport,
+  type Report,
+  type ScenarioResult,
+} from './lib/report.js';
 
 function intEnv(name: string, def: number, min: number, max: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return def;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
   return n;
 }
 
@@ -44,7 +53,8 @@ const settings: LoadSettings = {
 const quietWaitS = intEnv('BENCH_QUIET_WAIT_S', 0, 0, 3600);
 const nodeCounts = (process.env.BENCH_NODES || '1,2').split(',').map((x) => {
   const n = Number(x.trim());
-  if (!Number.isInteger(n) || n < 1 || n > 8) throw new Error(`BENCH_NODES must list node counts from 1 to 8, got "${process.env.BENCH_NODES}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 8)
+    throw new Error(`BENCH_NODES must list node counts from 1 to 8, got "${process.env.BENCH_NODES}"`);
   return n;
 });
 const QUIET_PCT = 15;
@@ -55,7 +65,10 @@ const live = new Set<BenchDatabase>();
 function profiled(server: ServerProcess, name: string) {
   if (process.env.BENCH_CPU_PROF !== '1') return undefined;
   const file = join(PROFILE_DIR, `${name}.cpuprofile`);
-  return { start: () => server.profileStart(), stop: () => server.profileStop(file).then(() => void log(`profile: ${file}`)) };
+  return {
+    start: () => server.profileStart(),
+    stop: () => server.profileStop(file).then(() => void log(`profile: ${file}`)),
+  };
 }
 
 async function cleanup() {
@@ -91,13 +104,27 @@ async function seed(database: BenchDatabase, scenarios: LoadedScenario[]): Promi
  * One scenario: verify one real response, then the paired baseline run, then the scenario's run.
  * Pairing keeps the ratio honest on a shared machine, where load from elsewhere drifts over minutes.
  */
-async function runScenario(apps: ServerProcess[], baseline: ServerProcess, p: Prepared, kind: BenchDatabase['kind']): Promise<ScenarioResult> {
+async function runScenario(
+  apps: ServerProcess[],
+  baseline: ServerProcess,
+  p: Prepared,
+  kind: BenchDatabase['kind'],
+): Promise<ScenarioResult> {
   const { scenario } = p;
   const app = apps[0]!;
   const tag = `${scenario.name}-${kind}${apps.length > 1 ? `-${apps.length}nodes` : ''}`;
   const base = {
-    scenario: scenario.name, database: kind, nodes: apps.length, target: scenario.target ?? null,
-    ratio: null, cpu_ratio: null, cpu_target_us: null, cpu_status: null, client_bound: false, load: null, baseline: null,
+    scenario: scenario.name,
+    database: kind,
+    nodes: apps.length,
+    target: scenario.target ?? null,
+    ratio: null,
+    cpu_ratio: null,
+    cpu_target_us: null,
+    cpu_status: null,
+    client_bound: false,
+    load: null,
+    baseline: null,
   };
   try {
     const headers = { 'x-api-key': p.apiKey };
@@ -119,7 +146,9 @@ async function runScenario(apps: ServerProcess[], baseline: ServerProcess, p: Pr
     const each = `${settings.warmupS} s warm-up + ${settings.durationS} s measured`;
     const where = `${scenario.name} [${kind}, ${apps.length} node${apps.length > 1 ? 's' : ''}]`;
     log(`${where}: paired baseline, ${each}`);
-    const pair = (await measure(baseline, { fixed: { path: '/' } }, {}, settings, profiled(baseline, `baseline-${tag}`))).load;
+    const pair = (
+      await measure(baseline, { fixed: { path: '/' } }, {}, settings, profiled(baseline, `baseline-${tag}`))
+    ).load;
     log(`${where}: ${each}`);
     const run = await measure(apps, { file: scenario.file, state: p.state }, headers, settings, profiled(app, tag));
     p.state = run.state;
@@ -144,7 +173,12 @@ async function main(): Promise<number> {
   else log('PostgreSQL skipped: set BENCH_POSTGRES_URL (or TEST_POSTGRES_URL) to measure it too');
 
   // Hard stop: every load loop is bounded, but a hung seed or server must not keep the run alive.
-  const budgetS = scenarios.length * kinds.length * nodeCounts.length * (2 * (settings.durationS + settings.warmupS + 5) + quietWaitS) + 600;
+  const budgetS =
+    scenarios.length *
+      kinds.length *
+      nodeCounts.length *
+      (2 * (settings.durationS + settings.warmupS + 5) + quietWaitS) +
+    600;
   setTimeout(() => {
     log(`run exceeded its ${budgetS} s budget; stopping`);
     void cleanup().finally(() => process.exit(2));
@@ -178,7 +212,16 @@ async function main(): Promise<number> {
     await baseline.stop();
   }
 
-  const env = ['BENCH_DURATION_S', 'BENCH_WARMUP_S', 'BENCH_CONNECTIONS', 'BENCH_CLIENTS', 'BENCH_SCENARIOS', 'BENCH_NODES', 'BENCH_QUIET_WAIT_S', 'BENCH_POSTGRES_URL']
+  const env = [
+    'BENCH_DURATION_S',
+    'BENCH_WARMUP_S',
+    'BENCH_CONNECTIONS',
+    'BENCH_CLIENTS',
+    'BENCH_SCENARIOS',
+    'BENCH_NODES',
+    'BENCH_QUIET_WAIT_S',
+    'BENCH_POSTGRES_URL',
+  ]
     .filter((k) => process.env[k])
     .map((k) => `${k}=${k === 'BENCH_POSTGRES_URL' ? redact(process.env[k]!) : process.env[k]}`);
   const report: Report = {
@@ -192,7 +235,9 @@ async function main(): Promise<number> {
   };
   console.log(`\n${formatReport(report)}`);
   console.log(`\nwritten to ${writeReport(report)}`);
-  const failed = results.some((r) => r.status === 'ERROR') || (process.env.BENCH_STRICT === '1' && results.some((r) => r.status === 'MISS'));
+  const failed =
+    results.some((r) => r.status === 'ERROR') ||
+    (process.env.BENCH_STRICT === '1' && results.some((r) => r.status === 'MISS'));
   return failed ? 1 : 0;
 }
 

@@ -74,8 +74,17 @@ async function main() {
   } else if (mode === 'app' && databaseUrl) {
     // Load shedding (and a metrics token to read its counters) as the environment sets them: the overload
     // scenario measures the shedding settings; the others run with the defaults.
-    const passed = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_') || k === 'METRICS_TOKEN'));
-    const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', ...BENCH_LIMITS, ...passed });
+    const passed = Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_') || k === 'METRICS_TOKEN'),
+    );
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...BENCH_LIMITS,
+      ...passed,
+    });
     app = (await buildApp(config)) as unknown as FastifyInstance;
   } else {
     throw new Error('usage: bench/server.ts baseline | app <DATABASE_URL>');

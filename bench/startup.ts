@@ -56,7 +56,10 @@ function timeUntil(cmd: string[], ready: RegExp | null, env: Record<string, stri
   let out = '';
   return new Promise((resolve, reject) => {
     let sample: Sample | null = null;
-    const timer = setTimeout(() => (process.kill(-child.pid!, 'SIGKILL'), reject(new Error(`${cmd.join(' ')}: no answer\n${out}`))), TIMEOUT_MS);
+    const timer = setTimeout(
+      () => (process.kill(-child.pid!, 'SIGKILL'), reject(new Error(`${cmd.join(' ')}: no answer\n${out}`))),
+      TIMEOUT_MS,
+    );
     const onData = (d: Buffer) => {
       out += d;
       if (sample || !ready || !ready.test(out)) return;
@@ -78,7 +81,10 @@ function timeUntil(cmd: string[], ready: RegExp | null, env: Record<string, stri
 /** A command that exits by itself: wall time, and its CPU from the kernel's accounting of the child. */
 function timeCommand(cmd: string[]): Sample {
   const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...cmd], {
-    cwd: ROOT, env: { ...process.env, DATABASE_URL: DB, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: TIMEOUT_MS,
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: DB, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: TIMEOUT_MS,
   });
   if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status}\n${r.stdout}\n${r.stderr}`);
   const [wall, user, sys] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number);
@@ -101,12 +107,22 @@ const CASES: Case[] = [
   {
     name: 'serve --demo, existing database: until listening',
     target: 3000,
-    ways: { tsx: () => timeUntil(viaTsx('serve', '--demo'), LISTENING), compiled: () => timeUntil(compiled('serve', '--demo'), LISTENING) },
+    ways: {
+      tsx: () => timeUntil(viaTsx('serve', '--demo'), LISTENING),
+      compiled: () => timeUntil(compiled('serve', '--demo'), LISTENING),
+    },
   },
-  { name: 'fleet --help', target: 1000, ways: { tsx: async () => timeCommand(viaTsx('--help')), compiled: async () => timeCommand(compiled('--help')) } },
+  {
+    name: 'fleet --help',
+    target: 1000,
+    ways: { tsx: async () => timeCommand(viaTsx('--help')), compiled: async () => timeCommand(compiled('--help')) },
+  },
   {
     name: 'fleet user list --company 1 --json',
-    ways: { tsx: async () => timeCommand(viaTsx('user', 'list', '--company', '1', '--json')), compiled: async () => timeCommand(compiled('user', 'list', '--company', '1', '--json')) },
+    ways: {
+      tsx: async () => timeCommand(viaTsx('user', 'list', '--company', '1', '--json')),
+      compiled: async () => timeCommand(compiled('user', 'list', '--company', '1', '--json')),
+    },
   },
   {
     // What a user types: npm's own start-up, then bin/fleet.js checking that dist/ is current (--build-if-stale).
@@ -114,7 +130,11 @@ const CASES: Case[] = [
     target: 3000,
     ways: { tsx: null, compiled: () => timeUntil(['npm', 'start'], LISTENING) },
   },
-  { name: 'bin/fleet.js --help (dist/ current)', target: 1000, ways: { tsx: null, compiled: async () => timeCommand(node('bin/fleet.js', '--help')) } },
+  {
+    name: 'bin/fleet.js --help (dist/ current)',
+    target: 1000,
+    ways: { tsx: null, compiled: async () => timeCommand(node('bin/fleet.js', '--help')) },
+  },
 ];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -140,26 +160,43 @@ async function main() {
       const xs = samples[way];
       if (!xs.length) return null;
       const cpu = xs.map((x) => x.cpuMs).filter((x): x is number => x !== null);
-      return { wall_median_ms: Math.round(median(xs.map((x) => x.wallMs))), wall_min_ms: Math.round(Math.min(...xs.map((x) => x.wallMs))), cpu_median_ms: cpu.length ? Math.round(median(cpu)) : null };
+      return {
+        wall_median_ms: Math.round(median(xs.map((x) => x.wallMs))),
+        wall_min_ms: Math.round(Math.min(...xs.map((x) => x.wallMs))),
+        cpu_median_ms: cpu.length ? Math.round(median(cpu)) : null,
+      };
     };
     results.push({ case: c.name, target_ms: c.target ?? null, tsx: row('tsx'), compiled: row('compiled') });
     process.stderr.write(`startup: ${c.name} done\n`);
   }
   load.push(loadavg()[0]);
   const report = {
-    date: new Date().toISOString(), node: process.version, cpus: cpus().length, runs: RUNS, load_average_1m: { before: load[0], after: load[1] },
-    build_ms: Math.round(build.wallMs), first_start_empty_database_ms: Math.round(first.wallMs), results,
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    runs: RUNS,
+    load_average_1m: { before: load[0], after: load[1] },
+    build_ms: Math.round(build.wallMs),
+    first_start_empty_database_ms: Math.round(first.wallMs),
+    results,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/results/startup.json'), `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`Node ${process.version}, ${cpus().length} CPUs, ${RUNS} runs each, load average ${load[0].toFixed(1)} → ${load[1].toFixed(1)}`);
-  console.log(`build (scripts/build.mjs): ${s(build.wallMs)}; first start on an empty database (compiled, seeding the demo): ${s(first.wallMs)}`);
+  console.log(
+    `Node ${process.version}, ${cpus().length} CPUs, ${RUNS} runs each, load average ${load[0].toFixed(1)} → ${load[1].toFixed(1)}`,
+  );
+  console.log(
+    `build (scripts/build.mjs): ${s(build.wallMs)}; first start on an empty database (compiled, seeding the demo): ${s(first.wallMs)}`,
+  );
   console.log('| case | tsx: median (min), CPU | compiled: median (min), CPU | target | met (compiled median) |');
   console.log('|---|---|---|---|---|');
   for (const r of results) {
-    const cell = (x: typeof r.tsx) => (x ? `${s(x.wall_median_ms)} (${s(x.wall_min_ms)}), ${x.cpu_median_ms === null ? '-' : s(x.cpu_median_ms)}` : '-');
+    const cell = (x: typeof r.tsx) =>
+      x ? `${s(x.wall_median_ms)} (${s(x.wall_min_ms)}), ${x.cpu_median_ms === null ? '-' : s(x.cpu_median_ms)}` : '-';
     const met = r.target_ms === null ? '-' : r.compiled!.wall_median_ms <= r.target_ms ? 'yes' : 'NO';
-    console.log(`| ${r.case} | ${cell(r.tsx)} | ${cell(r.compiled)} | ${r.target_ms === null ? '-' : s(r.target_ms)} | ${met} |`);
+    console.log(
+      `| ${r.case} | ${cell(r.tsx)} | ${cell(r.compiled)} | ${r.target_ms === null ? '-' : s(r.target_ms)} | ${met} |`,
+    );
   }
 }
 

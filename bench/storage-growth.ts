@@ -47,11 +47,27 @@ async function main() {
     if (kind === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
     const after = await sizes(db);
     const rows = [...after]
-      .map(([table, bytes]) => ({ table, bytes_per_vehicle_day: Math.round((bytes - (before.get(table) ?? 0)) / days) }))
+      .map(([table, bytes]) => ({
+        table,
+        bytes_per_vehicle_day: Math.round((bytes - (before.get(table) ?? 0)) / days),
+      }))
       .filter((x) => x.bytes_per_vehicle_day > 0)
       .sort((a, b) => b.bytes_per_vehicle_day - a.bytes_per_vehicle_day);
     const total = rows.reduce((a, x) => a + x.bytes_per_vehicle_day, 0);
-    console.log(JSON.stringify({ database: kind, vehicle_days: days, points_per_day: POINTS, total_bytes_per_vehicle_day: total, bytes_per_point: Math.round(total / POINTS), tables: rows }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          database: kind,
+          vehicle_days: days,
+          points_per_day: POINTS,
+          total_bytes_per_vehicle_day: total,
+          bytes_per_point: Math.round(total / POINTS),
+          tables: rows,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     await db.close();
     await database.drop();

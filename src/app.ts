@@ -68,7 +68,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (config.readCacheMaxBytes > 0) {
     await db.watchChanges({
       onState: (live, err) =>
-        live ? app.log.info('change listener connected; read cache on') : app.log.warn({ err }, 'change listener lost; read cache off until it reconnects'),
+        live
+          ? app.log.info('change listener connected; read cache on')
+          : app.log.warn({ err }, 'change listener lost; read cache off until it reconnects'),
     });
   }
 
@@ -107,7 +109,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(async (docs) => {
     // The docs page as the package writes it has no viewport: a phone would draw it at desktop width.
     docs.addHook('onSend', async (_req, reply, payload) => {
-      if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+      if (typeof payload !== 'string' || !String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+        return payload;
       return payload.replace('<head>', '<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">');
     });
     await docs.register(swaggerUi, { routePrefix: '/docs', theme: { title: `Fleet platform API ${PACKAGE_VERSION}` } });

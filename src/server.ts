@@ -70,9 +70,20 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   for (const [name, at] of app.sideListeners) out(`fleet: ${name} listener on ${at}\n`);
   if (demo) out(demoBanner(demo, url));
   // Only on the demo company: a database with someone's own company gets no simulated trucks.
-  const workers = await startServerWorkers(app, { url, demoCompanyId: demo && (demo.created || demo.demo) ? demo.company.id : null, out });
+  const workers = await startServerWorkers(app, {
+    url,
+    demoCompanyId: demo && (demo.created || demo.demo) ? demo.company.id : null,
+    out,
+  });
 
-  const running: RunningServer = { app, url, close: async () => { await workers.stop(); await app.close(); } };
+  const running: RunningServer = {
+    app,
+    url,
+    close: async () => {
+      await workers.stop();
+      await app.close();
+    },
+  };
   if (opts.handleSignals !== false) installShutdown(running, config, out);
   return running;
 }

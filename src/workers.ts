@@ -35,7 +35,12 @@ export function installAppWorkers(app: FastifyInstance): void {
   if (cfg.osmandPort !== null) {
     const port = cfg.osmandPort;
     app.addHook('onReady', async () => {
-      osmand ??= await startOsmand(telemetry, { host: app.config.host, port, log: app.log, requests: app.deviceLog.osmand });
+      osmand ??= await startOsmand(telemetry, {
+        host: app.config.host,
+        port,
+        log: app.log,
+        requests: app.deviceLog.osmand,
+      });
       app.sideListeners.set('OsmAnd', osmand.url);
     });
   }
@@ -52,7 +57,8 @@ export async function startServerWorkers(
   opts: { url: string; demoCompanyId: number | null; out: (text: string) => void },
 ): Promise<{ stop(): Promise<void> }> {
   if (app.config.webhooks.worker) app.webhooks.start();
-  const sim = opts.demoCompanyId !== null ? await startDemoSimulation(app, opts.url, opts.demoCompanyId, opts.out) : null;
+  const sim =
+    opts.demoCompanyId !== null ? await startDemoSimulation(app, opts.url, opts.demoCompanyId, opts.out) : null;
   return {
     stop: async () => {
       await sim?.stop();

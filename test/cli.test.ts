@@ -50,7 +50,18 @@ for (const dialect of dialects()) {
           name: 'Acme Freight',
         });
 
-        const admin = ['user', 'create', '--company', '1', '--role', 'admin', '--email', 'Jane.Doe@acme.test', '--password', 's3cret-pass-phrase'];
+        const admin = [
+          'user',
+          'create',
+          '--company',
+          '1',
+          '--role',
+          'admin',
+          '--email',
+          'Jane.Doe@acme.test',
+          '--password',
+          's3cret-pass-phrase',
+        ];
         assert.deepEqual(await ok(admin, env), {
           id: 1,
           company_id: 1,
@@ -70,11 +81,39 @@ for (const dialect of dialects()) {
 
         // The company by its code; a driver by username, with names given.
         assert.deepEqual(
-          await ok(['user', 'create', '--company', 'FP0000001', '--role', 'driver', '--username', 'bwalker', '--password', 'pw-12345-truck-route',
-            '--first-name', 'Bo', '--last-name', 'Walker'], env),
-          { id: 2, company_id: 1, role: 'driver', email: null, username: 'bwalker', first_name: 'Bo', last_name: 'Walker' },
+          await ok(
+            [
+              'user',
+              'create',
+              '--company',
+              'FP0000001',
+              '--role',
+              'driver',
+              '--username',
+              'bwalker',
+              '--password',
+              'pw-12345-truck-route',
+              '--first-name',
+              'Bo',
+              '--last-name',
+              'Walker',
+            ],
+            env,
+          ),
+          {
+            id: 2,
+            company_id: 1,
+            role: 'driver',
+            email: null,
+            username: 'bwalker',
+            first_name: 'Bo',
+            last_name: 'Walker',
+          },
         );
-        const noCompany = await fleet(['user', 'create', '--company', '99', '--role', 'admin', '--email', 'x@y.z', '--password', 'p', '--json'], env);
+        const noCompany = await fleet(
+          ['user', 'create', '--company', '99', '--role', 'admin', '--email', 'x@y.z', '--password', 'p', '--json'],
+          env,
+        );
         assert.equal(noCompany.code, 1);
         assert.deepEqual(jsonOf(noCompany), { error_message: 'company 99 not found' });
 
@@ -113,7 +152,10 @@ for (const dialect of dialects()) {
         assert.equal(r.stdout, 'Created company 1 (FP0000001) "Beta Haulage"\n');
         const k = await fleet(['api-key', 'create', '--company', '1'], env);
         assert.equal(k.code, 0, k.stderr);
-        assert.match(k.stdout, /^Created API key 1 "default" for company 1\. It is shown only this once:\nfk_[A-Za-z0-9_-]{43}\n$/);
+        assert.match(
+          k.stdout,
+          /^Created API key 1 "default" for company 1\. It is shown only this once:\nfk_[A-Za-z0-9_-]{43}\n$/,
+        );
       } finally {
         await database.drop();
       }
@@ -234,7 +276,10 @@ describe('fleet serve', () => {
       }
 
       sock.write(body.slice(10));
-      await Promise.race([ended, new Promise((_, reject) => setTimeout(() => reject(new Error('no response')), 10_000))]);
+      await Promise.race([
+        ended,
+        new Promise((_, reject) => setTimeout(() => reject(new Error('no response')), 10_000)),
+      ]);
       assert.match(response, /^HTTP\/1\.1 200 /);
       const json = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
       assert.equal(json.vehicle.number, 'T-101');

@@ -24,10 +24,21 @@ async function database(dialect: Dialect): Promise<{ url: string; drop(): Promis
 }
 
 const configFor = (url: string, port: number) =>
-  loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', PORT: String(port), HOST: '127.0.0.1', WEBHOOK_WORKER: '0', TELEMETRY_SWEEP_MS: '0' });
+  loadConfig({
+    ...TEST_ENV,
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WEBHOOK_WORKER: '0',
+    TELEMETRY_SWEEP_MS: '0',
+  });
 
 /** Runs the CLI in this process; its one JSON line, parsed. */
-async function cliJson(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: Record<string, unknown> }> {
+async function cliJson(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: Record<string, unknown> }> {
   const { code, out } = await runCliStdout(args, env);
   return { code, out: JSON.parse(out) };
 }
@@ -35,7 +46,10 @@ async function cliJson(args: string[], env: Record<string, string>): Promise<{ c
 async function count(url: string, table: 'companies' | 'users'): Promise<number> {
   const db = openDb(url, { poolSize: 1 });
   try {
-    const row = await db.kysely.selectFrom(table).select((e) => e.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db.kysely
+      .selectFrom(table)
+      .select((e) => e.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   } finally {
     await db.close();
@@ -49,11 +63,18 @@ eachDialect('demo start', (dialect) => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const busy = (blocker.address() as { port: number }).port;
     try {
-      await assert.rejects(serve(configFor(db.url, busy), { demo: true, handleSignals: false, out: () => {} }), /EADDRINUSE/);
+      await assert.rejects(
+        serve(configFor(db.url, busy), { demo: true, handleSignals: false, out: () => {} }),
+        /EADDRINUSE/,
+      );
       assert.equal(await count(db.url, 'companies'), 0, 'the failed start seeded the database');
 
       let out = '';
-      const first = await serve(configFor(db.url, 0), { demo: true, handleSignals: false, out: (t) => void (out += t) });
+      const first = await serve(configFor(db.url, 0), {
+        demo: true,
+        handleSignals: false,
+        out: (t) => void (out += t),
+      });
       let password: string;
       let key: string;
       try {
@@ -74,7 +95,11 @@ eachDialect('demo start', (dialect) => {
       }
 
       out = '';
-      const second = await serve(configFor(db.url, 0), { demo: true, handleSignals: false, out: (t) => void (out += t) });
+      const second = await serve(configFor(db.url, 0), {
+        demo: true,
+        handleSignals: false,
+        out: (t) => void (out += t),
+      });
       await second.close();
       assert.match(out, /already has the demo company/);
       assert.match(out, new RegExp(`Console: +${second.url}/console`));
@@ -87,14 +112,21 @@ eachDialect('demo start', (dialect) => {
       const handle = openDb(db.url, { poolSize: 1 });
       try {
         assert.equal((await verifyFleetUser(handle, 'admin@demo.fleet', String(cli.out.password))).ok, true);
-        assert.equal((await verifyFleetUser(handle, 'admin@demo.fleet', password)).ok, false, 'the earlier password still works');
+        assert.equal(
+          (await verifyFleetUser(handle, 'admin@demo.fleet', password)).ok,
+          false,
+          'the earlier password still works',
+        );
       } finally {
         await handle.close();
       }
       const third = await serve(configFor(db.url, 0), { handleSignals: false, out: () => {} });
       try {
         for (const k of [key, String(cli.out.api_key)]) {
-          assert.equal((await fetch(`${third.url}/v1/vehicles?per_page=1`, { headers: { 'x-api-key': k } })).status, 200);
+          assert.equal(
+            (await fetch(`${third.url}/v1/vehicles?per_page=1`, { headers: { 'x-api-key': k } })).status,
+            200,
+          );
         }
       } finally {
         await third.close();
@@ -109,7 +141,13 @@ eachDialect('demo start', (dialect) => {
     const db = await database(dialect);
     try {
       const cli = await cliJson(['demo', 'credentials', '--json'], { ...TEST_ENV, DATABASE_URL: db.url });
-      assert.deepEqual(cli, { code: 1, out: { error_message: 'this database has no demo company: start the server with `serve --demo` on an empty database first' } });
+      assert.deepEqual(cli, {
+        code: 1,
+        out: {
+          error_message:
+            'this database has no demo company: start the server with `serve --demo` on an empty database first',
+        },
+      });
       const handle = openDb(db.url, { poolSize: 1 });
       try {
         assert.equal(await resetDemoCredentials(handle), null);

@@ -27,7 +27,10 @@ describe('demo fleet generator', () => {
     assert.equal(roles.filter((r) => r === 'driver').length, 40);
     assert.equal(f.vehicles.length, 35);
     assert.equal(f.groups.length, 6);
-    assert.deepEqual(f.groups.filter((g) => g.parent).map((g) => g.name), ['Chicago Yard', 'Phoenix Yard']);
+    assert.deepEqual(
+      f.groups.filter((g) => g.parent).map((g) => g.name),
+      ['Chicago Yard', 'Phoenix Yard'],
+    );
   });
 
   it('gives unique sign-in names, realistic driver fields and valid VINs', () => {
@@ -68,12 +71,18 @@ describe('demo fleet generator', () => {
     const a = new Prng(7);
     const b = new Prng(7);
     const xs = Array.from({ length: 5 }, () => a.next());
-    assert.deepEqual(xs, Array.from({ length: 5 }, () => b.next()));
+    assert.deepEqual(
+      xs,
+      Array.from({ length: 5 }, () => b.next()),
+    );
     assert.ok(xs.every((x) => x >= 0 && x < 1));
   });
 });
 
-async function count(db: Db, table: 'companies' | 'users' | 'vehicles' | 'groups' | 'group_users' | 'group_vehicles' | 'api_keys') {
+async function count(
+  db: Db,
+  table: 'companies' | 'users' | 'vehicles' | 'groups' | 'group_users' | 'group_vehicles' | 'api_keys',
+) {
   const row = await db.kysely
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -105,17 +114,32 @@ eachDialect('demo seed', (dialect) => {
       // 40 drivers in their terminal's group, the two fleet users in three groups each.
       assert.equal(await count(db, 'group_users'), 46);
       assert.equal(await count(db, 'api_keys'), 1);
-      const nested = await db.kysely.selectFrom('groups').select(['name', 'parent_id']).where('parent_id', 'is not', null).orderBy('name').execute();
-      assert.deepEqual(nested.map((g) => g.name), ['Chicago Yard', 'Phoenix Yard']);
+      const nested = await db.kysely
+        .selectFrom('groups')
+        .select(['name', 'parent_id'])
+        .where('parent_id', 'is not', null)
+        .orderBy('name')
+        .execute();
+      assert.deepEqual(
+        nested.map((g) => g.name),
+        ['Chicago Yard', 'Phoenix Yard'],
+      );
 
-      const admin = await db.kysely.selectFrom('users').selectAll().where('email', '=', 'admin@demo.fleet').executeTakeFirstOrThrow();
+      const admin = await db.kysely
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', 'admin@demo.fleet')
+        .executeTakeFirstOrThrow();
       assert.equal(admin.role, 'admin');
       assert.ok(await verifyPassword('demo-pass-1', admin.password_hash));
 
       // What was stored is what the generator made (the same fleet in every fresh demo).
       const year = new Date().getUTCFullYear();
       const vins = await db.kysely.selectFrom('vehicles').select(['number', 'vin']).orderBy('id').execute();
-      assert.deepEqual(vins, demoFleet(DEMO_SEED, year).vehicles.map((v) => ({ number: v.number, vin: v.vin })));
+      assert.deepEqual(
+        vins,
+        demoFleet(DEMO_SEED, year).vehicles.map((v) => ({ number: v.number, vin: v.vin })),
+      );
 
       const headers = { 'x-api-key': r.apiKey.api_key };
       const vehicles = await app.inject({ method: 'GET', url: '/v1/vehicles?per_page=100', headers });
@@ -140,7 +164,10 @@ eachDialect('demo seed', (dialect) => {
       assert.equal(await count(db, 'users'), 43);
       assert.equal(await count(db, 'vehicles'), 35);
       assert.equal(await count(db, 'api_keys'), 1);
-      assert.match(demoBanner(again, 'http://127.0.0.1:3000'), /already has the demo company \(company 1 .*Console: +http:\/\/127\.0\.0\.1:3000\/console.*fleet -- demo credentials/s);
+      assert.match(
+        demoBanner(again, 'http://127.0.0.1:3000'),
+        /already has the demo company \(company 1 .*Console: +http:\/\/127\.0\.0\.1:3000\/console.*fleet -- demo credentials/s,
+      );
     } finally {
       await app?.close();
       await db.close();
@@ -156,17 +183,30 @@ eachDialect('demo seed', (dialect) => {
       await db.kysely
         .insertInto('companies')
         .values({
-          company_code: 'FP0000001', name: 'Real Co', dot_ids: '[]', cycle: '70_8', time_zone: 'UTC',
-          exception_24_hour_restart: 0, exception_8_hour_break: 0, exception_wait_time: 0, exception_short_haul: 0,
-          exception_ca_farm_school_bus: 0, exception_adverse_driving: 0, metric_units: 0,
-          created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z',
+          company_code: 'FP0000001',
+          name: 'Real Co',
+          dot_ids: '[]',
+          cycle: '70_8',
+          time_zone: 'UTC',
+          exception_24_hour_restart: 0,
+          exception_8_hour_break: 0,
+          exception_wait_time: 0,
+          exception_short_haul: 0,
+          exception_ca_farm_school_bus: 0,
+          exception_adverse_driving: 0,
+          metric_units: 0,
+          created_at: '2025-01-01T00:00:00.000Z',
+          updated_at: '2025-01-01T00:00:00.000Z',
         })
         .execute();
       const r = await seedDemo(db);
       assert.equal(r.created, false);
       assert.equal(r.company.name, 'Real Co');
       assert.equal(r.created === false && r.demo, false);
-      assert.match(demoBanner(r, 'http://127.0.0.1:3000'), /data the demo did not create \(company \d+ FP0000001 "Real Co"\); nothing was seeded\nand no truck is simulated on it\./);
+      assert.match(
+        demoBanner(r, 'http://127.0.0.1:3000'),
+        /data the demo did not create \(company \d+ FP0000001 "Real Co"\); nothing was seeded\nand no truck is simulated on it\./,
+      );
       assert.equal(await count(db, 'users'), 0);
       assert.equal(await count(db, 'api_keys'), 0);
     } finally {

@@ -87,11 +87,17 @@ export interface TestApp {
   company: TestCompany;
   newCompany(name?: string): Promise<TestCompany>;
   /** inject as `company` (or `as`), returning status, parsed JSON body and headers. */
-  call(opts: InjectOptions & { as?: TestCompany }): Promise<{ status: number; body: any; headers: Record<string, unknown>; raw: string }>;
+  call(
+    opts: InjectOptions & { as?: TestCompany },
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown>; raw: string }>;
   close(): Promise<void>;
 }
 
-export async function makeApp(dialect: Dialect, env: Record<string, string> = {}, build: Omit<BuildOptions, 'db'> = {}): Promise<TestApp> {
+export async function makeApp(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  build: Omit<BuildOptions, 'db'> = {},
+): Promise<TestApp> {
   const database = await freshDatabase(dialect);
   const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...TEST_ENV, ...env });
   const db = openDb(config.databaseUrl, { poolSize: 4 });
@@ -126,7 +132,11 @@ export async function makeApp(dialect: Dialect, env: Record<string, string> = {}
 }
 
 /** Closes the app, then its database, then drops the database; once, however often it is called. */
-export function closeOnce(app: { close(): Promise<unknown> }, db: Db, database: { drop(): Promise<void> }): () => Promise<void> {
+export function closeOnce(
+  app: { close(): Promise<unknown> },
+  db: Db,
+  database: { drop(): Promise<void> },
+): () => Promise<void> {
   let closing: Promise<void> | null = null;
   return () =>
     (closing ??= (async () => {
@@ -151,7 +161,10 @@ export function useApp(dialect: Dialect, env: Record<string, string> = {}): () =
 }
 
 /** Runs the `fleet` CLI in this process and returns its exit code and what it wrote to stderr. */
-export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; err: string }> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; err: string }> {
   let err = '';
   const write = process.stderr.write.bind(process.stderr);
   (process.stderr as { write: unknown }).write = (s: string) => ((err += s), true);
@@ -167,7 +180,10 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
  * runner also writes its own reports to this process's stdout, so `out` keeps only the command's lines
  * that are JSON objects (a command with --json prints one).
  */
-export async function runCliStdout(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+export async function runCliStdout(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
   let raw = '';
   const write = process.stdout.write.bind(process.stdout);
   (process.stdout as { write: unknown }).write = (s: string) => ((raw += s), true);

@@ -27,7 +27,9 @@ describe('server Node flags', () => {
   it('are on the first line of bin/fleet.js and in the start and fleet scripts', () => {
     const [first] = readFileSync(join(ROOT, 'bin/fleet.js'), 'utf8').split('\n');
     assert.equal(first, `#!/usr/bin/env -S node ${FLAGS}`);
-    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     assert.equal(scripts.start, `node ${FLAGS} bin/fleet.js --build-if-stale serve --demo`);
     assert.equal(scripts.fleet, `node ${FLAGS} bin/fleet.js --build-if-stale`);
   });

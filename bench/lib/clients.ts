@@ -9,7 +9,12 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const START_TIMEOUT_MS = 60_000;
 
 /** Starts the client processes of one measurement and sets up their connections. */
-export async function startClients(nodes: Target[], source: RequestSource, headers: Record<string, string>, s: LoadSettings) {
+export async function startClients(
+  nodes: Target[],
+  source: RequestSource,
+  headers: Record<string, string>,
+  s: LoadSettings,
+) {
   const k = Math.max(1, Math.min(s.clients, s.connections));
   // Connection c goes to node c mod nodes and to client c mod k.
   const plans = Array.from({ length: k }, () => new Map<string, number>());
@@ -19,7 +24,14 @@ export async function startClients(nodes: Target[], source: RequestSource, heade
     plan.set(url, (plan.get(url) ?? 0) + 1);
   }
   const started = await Promise.allSettled(
-    plans.map((_, i) => startChild(CLIENT, [], { name: `bench client ${i + 1}/${k}`, execArgv: ['--import', 'tsx'], env: process.env, startTimeoutMs: START_TIMEOUT_MS })),
+    plans.map((_, i) =>
+      startChild(CLIENT, [], {
+        name: `bench client ${i + 1}/${k}`,
+        execArgv: ['--import', 'tsx'],
+        env: process.env,
+        startTimeoutMs: START_TIMEOUT_MS,
+      }),
+    ),
   );
   const children = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const stop = () => Promise.all(children.map((c) => c.stop())).then(() => undefined);
@@ -34,7 +46,10 @@ export async function startClients(nodes: Target[], source: RequestSource, heade
   try {
     await all((c, i) => {
       const mine = [...plans[i]!].map(([url, connections]) => ({ url, connections }));
-      return c.command({ type: 'setup', targets: mine, headers, source: file, state, index: i, of: k, timeoutMs: REQUEST_TIMEOUT_MS }, START_TIMEOUT_MS);
+      return c.command(
+        { type: 'setup', targets: mine, headers, source: file, state, index: i, of: k, timeoutMs: REQUEST_TIMEOUT_MS },
+        START_TIMEOUT_MS,
+      );
     });
   } catch (err) {
     await stop();
@@ -42,7 +57,9 @@ export async function startClients(nodes: Target[], source: RequestSource, heade
   }
   return {
     phase: (seconds: number, record: boolean) =>
-      all((c) => c.command({ type: 'phase', seconds, record }, (seconds + 30) * 1000 + REQUEST_TIMEOUT_MS)) as unknown as Promise<Phase[]>,
+      all((c) =>
+        c.command({ type: 'phase', seconds, record }, (seconds + 30) * 1000 + REQUEST_TIMEOUT_MS),
+      ) as unknown as Promise<Phase[]>,
     /** The state of the client that went furthest through the scenario's sequence. */
     finish: async () => {
       const ends = await all((c) => c.command({ type: 'finish' }, 30_000));

@@ -38,7 +38,13 @@ export async function benchCompany(db: Db, name: string): Promise<{ companyId: n
   return { companyId: company.id, apiKey: key.api_key };
 }
 
-const MAKES = [['Freightliner', 'Cascadia'], ['Volvo', 'VNL 860'], ['Kenworth', 'T680'], ['Peterbilt', '579'], ['International', 'LT625']];
+const MAKES = [
+  ['Freightliner', 'Cascadia'],
+  ['Volvo', 'VNL 860'],
+  ['Kenworth', 'T680'],
+  ['Peterbilt', '579'],
+  ['International', 'LT625'],
+];
 const STATES = ['CA', 'TX', 'OR', 'NV', 'AZ', 'WA', 'IL', 'OH'];
 
 /**
@@ -54,7 +60,14 @@ export async function seedFleet(db: Db, companyId: number, opts: FleetOptions): 
     for (let g = 0; g < opts.groups; g++) {
       const row = await trx
         .insertInto('groups')
-        .values({ company_id: companyId, name: `Terminal ${g + 1}`, parent_id: null, user_id: null, created_at: now, updated_at: now })
+        .values({
+          company_id: companyId,
+          name: `Terminal ${g + 1}`,
+          parent_id: null,
+          user_id: null,
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       groupIds.push(row.id);
@@ -134,7 +147,8 @@ export async function seedFleet(db: Db, companyId: number, opts: FleetOptions): 
         const first = groupIds[i % groupIds.length]!;
         const second = groupIds[(i + 1) % groupIds.length]!;
         const rows = [{ company_id: companyId, group_id: first, member_id: id, created_at: now }];
-        if (i % 10 === 0 && second !== first) rows.push({ company_id: companyId, group_id: second, member_id: id, created_at: now });
+        if (i % 10 === 0 && second !== first)
+          rows.push({ company_id: companyId, group_id: second, member_id: id, created_at: now });
         return rows;
       });
       for (const batch of chunks(members, 500)) await trx.insertInto('group_vehicles').values(batch).execute();

@@ -33,7 +33,10 @@ export interface PhaseResult {
 function encoder(url: string, headers: Record<string, string>): (r: BenchRequest) => string | Buffer {
   const host = new URL(url).host;
   const cache = new Map<string, Buffer>();
-  const lines = (h: Record<string, string>) => Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const lines = (h: Record<string, string>) =>
+    Object.entries(h)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
   const fixed = lines(headers);
   const encode = (r: BenchRequest) => {
     const body = r.body ?? '';

@@ -209,7 +209,10 @@ export async function measure(
     const clientMax = Math.max(...runs.map((r) => round((r.cpuS / r.elapsedS) * 100, 0)));
     const load: LoadResult = {
       requests: total,
-      rps: round(runs.reduce((a, r) => a + (r.ok + r.non2xx) / r.elapsedS, 0), 1),
+      rps: round(
+        runs.reduce((a, r) => a + (r.ok + r.non2xx) / r.elapsedS, 0),
+        1,
+      ),
       latency_ms: {
         mean: round(n ? latSum / n : 0),
         p50: round(percentile(sorted, 50)),
@@ -247,7 +250,11 @@ export async function measure(
  * Waits (at most `maxS` seconds) until the machine is quiet: less than `thresholdPct` % of one core
  * busy over one second while no load runs. Returns the busy % of the last sample (null without /proc).
  */
-export async function waitForQuiet(maxS: number, thresholdPct: number, log: (m: string) => void): Promise<number | null> {
+export async function waitForQuiet(
+  maxS: number,
+  thresholdPct: number,
+  log: (m: string) => void,
+): Promise<number | null> {
   const deadline = Date.now() + maxS * 1000;
   let logged = false;
   for (;;) {
@@ -257,10 +264,14 @@ export async function waitForQuiet(maxS: number, thresholdPct: number, log: (m: 
     if (b0 === null || b1 === null) return null;
     const busyPct = ((b1 - b0) / TICKS_PER_S) * 100;
     if (busyPct <= thresholdPct || Date.now() >= deadline) {
-      if (logged) log(`machine ${busyPct <= thresholdPct ? 'quiet' : 'still busy'} (${busyPct.toFixed(0)} % of a core busy), going on`);
+      if (logged)
+        log(
+          `machine ${busyPct <= thresholdPct ? 'quiet' : 'still busy'} (${busyPct.toFixed(0)} % of a core busy), going on`,
+        );
       return Math.round(busyPct);
     }
-    if (!logged) log(`machine busy (${busyPct.toFixed(0)} % of a core used by other processes); waiting up to ${maxS} s`);
+    if (!logged)
+      log(`machine busy (${busyPct.toFixed(0)} % of a core used by other processes); waiting up to ${maxS} s`);
     logged = true;
   }
 }

@@ -27,7 +27,10 @@ export async function ownRun(
     process.exit(2);
   }, budgetMs);
   try {
-    const report = { ...(await measure(database, log)), load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number) };
+    const report = {
+      ...(await measure(database, log)),
+      load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number),
+    };
     console.log(JSON.stringify(report, null, 2));
     const file = join(dirname(fileURLToPath(import.meta.url)), '..', 'results', `${name}-${kind}.json`);
     mkdirSync(dirname(file), { recursive: true });

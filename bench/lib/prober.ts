@@ -75,7 +75,10 @@ export function startProber(url: string, paths: string[], intervalMs = 100, time
   return {
     stop: () =>
       new Promise((resolve, reject) => {
-        const timer = setTimeout(() => void worker.terminate().then(() => reject(new Error('prober did not stop'))), timeoutMs + 5000);
+        const timer = setTimeout(
+          () => void worker.terminate().then(() => reject(new Error('prober did not stop'))),
+          timeoutMs + 5000,
+        );
         worker.once('message', (report: Record<string, ProbeReport>) => {
           clearTimeout(timer);
           void worker.terminate();

@@ -38,7 +38,15 @@ export interface Report {
   command: string;
   machine: { cpus: number; cpu_model: string; platform: string; node: string };
   settings: LoadSettings;
-  baseline: { method: string; runs: number; rps_mean: number; rps_min: number; rps_max: number; us_per_req_mean: number | null; client_bound_runs: number };
+  baseline: {
+    method: string;
+    runs: number;
+    rps_mean: number;
+    rps_min: number;
+    rps_max: number;
+    us_per_req_mean: number | null;
+    client_bound_runs: number;
+  };
   results: ScenarioResult[];
 }
 
@@ -49,7 +57,12 @@ export const RESULTS_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 
 
 export function machine(): Report['machine'] {
   const c = cpus();
-  return { cpus: c.length, cpu_model: c[0]?.model ?? 'unknown', platform: `${platform()} ${release()}`, node: process.version };
+  return {
+    cpus: c.length,
+    cpu_model: c[0]?.model ?? 'unknown',
+    platform: `${platform()} ${release()}`,
+    node: process.version,
+  };
 }
 
 export function baselineSummary(results: ScenarioResult[]): Report['baseline'] {
@@ -80,7 +93,11 @@ export function verdicts(target: number | undefined, load: LoadResult, pair: Loa
     ratio,
     cpu_ratio,
     cpu_target_us,
-    cpu_status: (target === undefined || cpu_ratio === null ? null : cpu_ratio >= target ? 'PASS' : 'MISS') as ScenarioResult['cpu_status'],
+    cpu_status: (target === undefined || cpu_ratio === null
+      ? null
+      : cpu_ratio >= target
+        ? 'PASS'
+        : 'MISS') as ScenarioResult['cpu_status'],
     client_bound: load.client_bound || pair.client_bound,
   };
 }
@@ -88,11 +105,16 @@ export function verdicts(target: number | undefined, load: LoadResult, pair: Loa
 const pct = (x: number | null) => (x === null ? '-' : `${(x * 100).toFixed(1)} %`);
 const num = (x: number | null | undefined, d = 2) => (x === null || x === undefined ? '-' : x.toFixed(d));
 const cpu = (l: LoadResult | null) =>
-  l ? [l.server_cpu_pct, l.client_cpu_pct, l.postgres_cpu_pct, l.other_cpu_pct].map((x) => (x === null ? '-' : String(x))).join('/') : '-';
+  l
+    ? [l.server_cpu_pct, l.client_cpu_pct, l.postgres_cpu_pct, l.other_cpu_pct]
+        .map((x) => (x === null ? '-' : String(x)))
+        .join('/')
+    : '-';
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i >= 2 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -108,8 +130,21 @@ export function formatReport(r: Report): string {
     '',
   ];
   const header = [
-    'scenario', 'database', 'nodes', 'req/s', 'p50 ms', 'p99 ms', 'peak MB', 'baseline req/s', 'vs baseline', 'srv µs/req (baseline)', 'CPU ratio',
-    'target', 'result (req/s, CPU)', 'cli µs/req', 'CPU srv/cli/pg/other %',
+    'scenario',
+    'database',
+    'nodes',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'peak MB',
+    'baseline req/s',
+    'vs baseline',
+    'srv µs/req (baseline)',
+    'CPU ratio',
+    'target',
+    'result (req/s, CPU)',
+    'cli µs/req',
+    'CPU srv/cli/pg/other %',
   ];
   const rows = r.results.map((x) => [
     x.scenario,
@@ -128,7 +163,9 @@ export function formatReport(r: Report): string {
     `${num(x.load?.client_cpu_us_per_req, 1)} (${num(x.baseline?.client_cpu_us_per_req, 1)})`,
     cpu(x.load),
   ]);
-  const notes = r.results.filter((x) => x.error).map((x) => `${x.scenario} [${x.database}, ${x.nodes} nodes]: ${x.error}`);
+  const notes = r.results
+    .filter((x) => x.error)
+    .map((x) => `${x.scenario} [${x.database}, ${x.nodes} nodes]: ${x.error}`);
   const bound = r.results.filter((x) => x.client_bound);
   if (bound.length) {
     notes.push(

@@ -64,7 +64,11 @@ export async function loadScenarios(only?: string): Promise<LoadedScenario[]> {
   const names = new Set(all.map((s) => s.name));
   if (names.size !== all.length) throw new Error('two scenarios share a name');
   if (!only) return all;
-  const wanted = only.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const w of wanted) if (!names.has(w)) throw new Error(`unknown scenario "${w}"; known: ${[...names].join(', ')}`);
+  const wanted = only
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const w of wanted)
+    if (!names.has(w)) throw new Error(`unknown scenario "${w}"; known: ${[...names].join(', ')}`);
   return all.filter((s) => wanted.includes(s.name));
 }

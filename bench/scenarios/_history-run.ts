@@ -44,9 +44,23 @@ export async function seedHistory(db: Db, companyId: number, neighbours = 0): Pr
   const fleet = [];
   for (let k = 0; k <= neighbours; k++) {
     const number = k === 0 ? `HIST-${companyId}` : `HIST-${companyId}-${k}`;
-    const { id: vehicleId } = await db.kysely.insertInto('vehicles').values({ company_id: companyId, number, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const { id: vehicleId } = await db.kysely
+      .insertInto('vehicles')
+      .values({ company_id: companyId, number, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const device = await provisionDevice(db, { companyId }, { identifier: number, vehicleId });
-    fleet.push({ vehicleId, principal: { deviceId: device.id, companyId, kind: 'eld' as const, vehicleId, assetId: null, identifier: device.identifier } });
+    fleet.push({
+      vehicleId,
+      principal: {
+        deviceId: device.id,
+        companyId,
+        kind: 'eld' as const,
+        vehicleId,
+        assetId: null,
+        identifier: device.identifier,
+      },
+    });
   }
   const batch = neighbours > 0 ? 60 : 500;
   for (let b = 0; b < POINTS; b += batch) {
@@ -55,15 +69,25 @@ export async function seedHistory(db: Db, companyId: number, neighbours = 0): Pr
       for (let n = b; n < Math.min(POINTS, b + batch); n++) {
         const moving = n % 1080 > 120;
         records.push({
-          seq: n + 1, type: 'location', time: new Date(t0 + n * 10_000).toISOString(), lat: 41.2 + k * 0.01 + n * 1e-4, lon: -96 + n * 2e-4,
-          speed_kph: moving ? 88 : 0, bearing_deg: 45, odometer_km: 1000 + n * 0.24, fuel_used_l: 300 + n * 0.08, engine_hours: 2000 + n / 360,
+          seq: n + 1,
+          type: 'location',
+          time: new Date(t0 + n * 10_000).toISOString(),
+          lat: 41.2 + k * 0.01 + n * 1e-4,
+          lon: -96 + n * 2e-4,
+          speed_kph: moving ? 88 : 0,
+          bearing_deg: 45,
+          odometer_km: 1000 + n * 0.24,
+          fuel_used_l: 300 + n * 0.08,
+          engine_hours: 2000 + n / 360,
         });
       }
       await handleBatch(db, v.principal, 0, records, cfg);
     }
   }
-  for (const v of fleet) await processVehicle(db, v.vehicleId, { thresholds: cfg.thresholds, reorderWindowS: 0, flush: true });
-  if (neighbours > 0) await sql.raw(db.kind === 'postgres' ? 'vacuum analyze telemetry_records' : 'analyze').execute(db.kysely);
+  for (const v of fleet)
+    await processVehicle(db, v.vehicleId, { thresholds: cfg.thresholds, reorderWindowS: 0, flush: true });
+  if (neighbours > 0)
+    await sql.raw(db.kind === 'postgres' ? 'vacuum analyze telemetry_records' : 'analyze').execute(db.kysely);
   return { vehicleId: fleet[0].vehicleId, day };
 }
 
@@ -93,23 +117,26 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
         const res = await fetch(url, { headers });
         const text = await res.text();
         const body = JSON.parse(text) as { vehicle_locations: unknown[] };
-        if (res.status !== 200 || body.vehicle_locations.length !== POINTS) throw new Error(`bad answer: ${res.status}`);
+        if (res.status !== 200 || body.vehicle_locations.length !== POINTS)
+          throw new Error(`bad answer: ${res.status}`);
         size = Buffer.byteLength(text);
       };
-      const get = () => new Promise<number>((resolve, reject) => {
-        const t = performance.now();
-        httpGet(url, { headers, agent }, (res) => {
-          let bytes = 0;
-          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-          res.on('end', () => {
-            // Latency is to the last byte received.
-            const ms = performance.now() - t;
-            if (res.statusCode !== 200 || bytes !== size) reject(new Error(`bad answer: ${res.statusCode}, ${bytes} bytes instead of ${size}`));
-            else resolve(ms);
-          });
-          res.on('error', reject);
-        }).on('error', reject);
-      });
+      const get = () =>
+        new Promise<number>((resolve, reject) => {
+          const t = performance.now();
+          httpGet(url, { headers, agent }, (res) => {
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            res.on('end', () => {
+              // Latency is to the last byte received.
+              const ms = performance.now() - t;
+              if (res.statusCode !== 200 || bytes !== size)
+                reject(new Error(`bad answer: ${res.statusCode}, ${bytes} bytes instead of ${size}`));
+              else resolve(ms);
+            });
+            res.on('error', reject);
+          }).on('error', reject);
+        });
       for (let i = 0; i < 5; i++) await check();
       for (let i = 0; i < 5; i++) await get();
       const lat: number[] = [];
@@ -120,11 +147,18 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
       const cpu1 = cpuMs(server.pid);
       if (profile) await server.profileStop(profile);
       lat.sort((a, b) => a - b);
-      const p = (q: number) => Math.round(lat[Math.min(lat.length - 1, Math.ceil((q / 100) * lat.length) - 1)] * 10) / 10;
+      const p = (q: number) =>
+        Math.round(lat[Math.min(lat.length - 1, Math.ceil((q / 100) * lat.length) - 1)] * 10) / 10;
       return {
-        database: kind, points: POINTS, vehicles_in_table: historyNeighbours() + 1, requests, latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },
-        server_cpu_ms_per_request: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / requests) * 10) / 10,
-        target_p99_ms: 50, pass: p(99) < 50,
+        database: kind,
+        points: POINTS,
+        vehicles_in_table: historyNeighbours() + 1,
+        requests,
+        latency_ms: { p50: p(50), p90: p(90), p99: p(99), max: p(100) },
+        server_cpu_ms_per_request:
+          cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / requests) * 10) / 10,
+        target_p99_ms: 50,
+        pass: p(99) < 50,
       };
     } finally {
       agent.destroy();

@@ -28,7 +28,6 @@ import { provisionDevice } from '../../src/domain/devices/service.js';
 import { createGeofence } from '../../src/domain/geofences/service.js';
 import { nowIso } from '../../src/storage/values.js';
 
-
 export const BATCH = 500;
 const DEVICES = 8;
 
@@ -45,12 +44,21 @@ export async function seedIngest(db: Db, companyId: number, devices = DEVICES, t
   // Device i drives from longitude -120 + 3 (i mod 10) up to 40° east and back, through zone i mod 10:
   // every fix a valid position however many devices (the overload scenario seeds 250).
   for (let i = 0; i < devices; i++) {
-    const { id } = await db.kysely.insertInto('vehicles').values({ company_id: companyId, number: `ING-${tag}-${i}`, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await db.kysely
+      .insertInto('vehicles')
+      .values({ company_id: companyId, number: `ING-${tag}-${i}`, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const d = await provisionDevice(db, { companyId }, { identifier: `ING-${tag}-${companyId}-${i}`, vehicleId: id });
     out.push({ token: d.device_token, vehicleId: id, deviceId: d.id, lon: -120 + (i % 10) * 3 });
   }
   for (let g = 0; g < 10; g++) {
-    await createGeofence(db, { companyId }, { name: `Zone ${g}`, center: { lat: 39 + g * 0.01, lon: -120 + g * 3 + 0.2 }, radius_m: 800 }, { circularOnly: true });
+    await createGeofence(
+      db,
+      { companyId },
+      { name: `Zone ${g}`, center: { lat: 39 + g * 0.01, lon: -120 + g * 3 + 0.2 }, radius_m: 800 },
+      { circularOnly: true },
+    );
   }
   // Fixes start 30 days ago and advance 10 s each: 259,200 per device before they would reach the
   // present (a week allowed only 60,480, which a 10 s run at 50,000 records/s over 8 devices exceeds).
@@ -71,7 +79,9 @@ export function nextBatch(s: IngestState, i: number, size = BATCH): string {
     const t = new Date(s.t0 + n * 10_000).toISOString();
     const x = ((n * 0.25) / 85) % 80;
     const lon = d.lon + (x < 40 ? x : 80 - x);
-    parts.push(`{"seq":${n},"type":"location","time":"${t}","lat":39.0,"lon":${lon.toFixed(6)},"speed_kph":${stopped ? 0 : 90},"bearing_deg":${x < 40 ? 90 : 270},"odometer_km":${(n * 0.25).toFixed(2)},"fuel_used_l":${(n * 0.09).toFixed(2)}}`);
+    parts.push(
+      `{"seq":${n},"type":"location","time":"${t}","lat":39.0,"lon":${lon.toFixed(6)},"speed_kph":${stopped ? 0 : 90},"bearing_deg":${x < 40 ? 90 : 270},"odometer_km":${(n * 0.25).toFixed(2)},"fuel_used_l":${(n * 0.09).toFixed(2)}}`,
+    );
   }
   return `{"records":[${parts.join(',')}]}`;
 }
@@ -82,12 +92,36 @@ function pct(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
 }
 
-function rawRow(companyId: number, deviceId: number, vehicleId: number, n: number, t0: number): Insertable<TelemetryRecordsTable> {
+function rawRow(
+  companyId: number,
+  deviceId: number,
+  vehicleId: number,
+  n: number,
+  t0: number,
+): Insertable<TelemetryRecordsTable> {
   return {
-    company_id: companyId, device_id: deviceId, channel: 9, seq: n, vehicle_id: vehicleId, asset_id: null, type: 'location',
-    fix_time: new Date(t0 + n * 10_000).toISOString(), received_at: new Date().toISOString(), lat: 39, lon: -120 + n * 0.003,
-    speed_kph: 90, bearing_deg: 90, odometer_km: n * 0.25, engine_hours: null, fuel_used_l: n * 0.09, fuel_level_pct: null,
-    battery_v: null, driver_id: null, description: '3.2 mi SE of Springfield, IL', point_type: 'vehicle_moving', data: null,
+    company_id: companyId,
+    device_id: deviceId,
+    channel: 9,
+    seq: n,
+    vehicle_id: vehicleId,
+    asset_id: null,
+    type: 'location',
+    fix_time: new Date(t0 + n * 10_000).toISOString(),
+    received_at: new Date().toISOString(),
+    lat: 39,
+    lon: -120 + n * 0.003,
+    speed_kph: 90,
+    bearing_deg: 90,
+    odometer_km: n * 0.25,
+    engine_hours: null,
+    fuel_used_l: n * 0.09,
+    fuel_level_pct: null,
+    battery_v: null,
+    driver_id: null,
+    description: '3.2 mi SE of Springfield, IL',
+    point_type: 'vehicle_moving',
+    data: null,
     point_json: `"located_at":"${new Date(t0 + n * 10_000).toISOString().slice(0, 19)}Z","lat":39,"lon":${-120 + n * 0.003},"bearing":90,"engine_hours":null,"type":"vehicle_moving","description":"3.2 mi SE of Springfield, IL","speed":55.9,"odometer":${n * 0.15},"fuel":${n * 0.02}`,
   };
 }
@@ -96,7 +130,13 @@ function rawRow(companyId: number, deviceId: number, vehicleId: number, n: numbe
  * The raw bulk insert: SQLite through better-sqlite3 with one prepared statement reused for every row,
  * 500 rows per transaction (the fastest plain way); PostgreSQL with 500-row multi-row INSERTs.
  */
-async function rawInsert(url: string, companyId: number, deviceId: number, vehicleId: number, seconds: number): Promise<number> {
+async function rawInsert(
+  url: string,
+  companyId: number,
+  deviceId: number,
+  vehicleId: number,
+  seconds: number,
+): Promise<number> {
   const t0 = Date.now() - 30 * 86_400_000;
   let n = 0;
   if (url.startsWith('sqlite:')) {
@@ -104,14 +144,17 @@ async function rawInsert(url: string, companyId: number, deviceId: number, vehic
     conn.pragma('journal_mode = WAL');
     conn.pragma('synchronous = FULL'); // as the server's connection (src/storage/db.ts)
     const cols = Object.keys(rawRow(0, 0, 0, 0, 0));
-    const stmt = conn.prepare(`insert into telemetry_records (${cols.join(', ')}) values (${cols.map((c) => `@${c}`).join(', ')}) on conflict (device_id, channel, seq) do nothing`);
+    const stmt = conn.prepare(
+      `insert into telemetry_records (${cols.join(', ')}) values (${cols.map((c) => `@${c}`).join(', ')}) on conflict (device_id, channel, seq) do nothing`,
+    );
     const batch = conn.transaction((rows: Array<Record<string, unknown>>) => {
       for (const r of rows) stmt.run(r);
     });
     const start = performance.now();
     while (performance.now() - start < seconds * 1000) {
       const rows = [];
-      for (let k = 0; k < BATCH; k++, n++) rows.push(rawRow(companyId, deviceId, vehicleId, n, t0) as Record<string, unknown>);
+      for (let k = 0; k < BATCH; k++, n++)
+        rows.push(rawRow(companyId, deviceId, vehicleId, n, t0) as Record<string, unknown>);
       batch(rows);
     }
     const rate = n / ((performance.now() - start) / 1000);
@@ -147,16 +190,32 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
       // A webhook subscribed to every received location: each fix then records an event (the bench server
       // runs no delivery worker, so this measures what ingestion pays for them).
       const now = nowIso();
-      await db.kysely.insertInto('company_webhooks').values({
-        company_id: companyId, url: 'http://127.0.0.1:9/', secret: 'bench', format: 'json', actions: JSON.stringify(['vehicle_location_received']),
-        enabled: 1, webhook_type: null, created_at: now, updated_at: now,
-      }).execute();
+      await db.kysely
+        .insertInto('company_webhooks')
+        .values({
+          company_id: companyId,
+          url: 'http://127.0.0.1:9/',
+          secret: 'bench',
+          format: 'json',
+          actions: JSON.stringify(['vehicle_location_received']),
+          enabled: 1,
+          webhook_type: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
     }
     const raw = await seedIngest(db, companyId, 1, 'RAW');
     await db.close();
 
     log(`raw bulk insert, ${seconds} s`);
-    const rawRate = await rawInsert(database.url, companyId, raw.devices[0].deviceId, raw.devices[0].vehicleId, seconds);
+    const rawRate = await rawInsert(
+      database.url,
+      companyId,
+      raw.devices[0].deviceId,
+      raw.devices[0].vehicleId,
+      seconds,
+    );
     log(`raw: ${Math.round(rawRate)} rows/s`);
 
     const server = await startServer(['app', database.url]);
@@ -165,25 +224,28 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
     let errors = 0;
     try {
       // Warm-up: one batch per device.
-      for (let i = 0; i < state.devices.length; i++) await post(server.url, state.devices[i].token, nextBatch(state, i));
+      for (let i = 0; i < state.devices.length; i++)
+        await post(server.url, state.devices[i].token, nextBatch(state, i));
       log(`HTTP ingestion, ${connections} connections, ${seconds} s`);
       const start = performance.now();
       const until = start + seconds * 1000;
       const profile = process.env.BENCH_CPU_PROF === '1' ? join(PROFILE_DIR, `ingest-${kind}.cpuprofile`) : null;
       if (profile) await server.profileStart();
       const cpu0 = cpuMs(server.pid);
-      await Promise.all(Array.from({ length: connections }, async (_, c) => {
-        let turn = 0;
-        while (performance.now() < until) {
-          const i = c * 2 + (turn++ % 2);
-          const body = nextBatch(state, i, size);
-          const t = performance.now();
-          const ok = await post(server.url, state.devices[i].token, body, size);
-          latencies.push(performance.now() - t);
-          if (ok) records += size;
-          else errors++;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: connections }, async (_, c) => {
+          let turn = 0;
+          while (performance.now() < until) {
+            const i = c * 2 + (turn++ % 2);
+            const body = nextBatch(state, i, size);
+            const t = performance.now();
+            const ok = await post(server.url, state.devices[i].token, body, size);
+            latencies.push(performance.now() - t);
+            if (ok) records += size;
+            else errors++;
+          }
+        }),
+      );
       const elapsed = (performance.now() - start) / 1000;
       const cpu1 = cpuMs(server.pid);
       if (profile) {
@@ -194,12 +256,25 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
       const rate = records / elapsed;
       latencies.sort((a, b) => a - b);
       return {
-        database: kind, seconds, connections, batch: size, location_webhook: listening,
-        records_per_s: Math.round(rate), raw_rows_per_s: Math.round(rawRate), ratio_to_raw: Math.round((rate / rawRate) * 1000) / 1000,
-        batch_latency_ms: { p50: round(pct(latencies, 50)), p90: round(pct(latencies, 90)), p99: round(pct(latencies, 99)), max: round(latencies.at(-1) ?? 0) },
-        batches: latencies.length, errors,
+        database: kind,
+        seconds,
+        connections,
+        batch: size,
+        location_webhook: listening,
+        records_per_s: Math.round(rate),
+        raw_rows_per_s: Math.round(rawRate),
+        ratio_to_raw: Math.round((rate / rawRate) * 1000) / 1000,
+        batch_latency_ms: {
+          p50: round(pct(latencies, 50)),
+          p90: round(pct(latencies, 90)),
+          p99: round(pct(latencies, 99)),
+          max: round(latencies.at(-1) ?? 0),
+        },
+        batches: latencies.length,
+        errors,
         server_cpu_us_per_record: cpuUs,
-        server_cpu_us_per_batch: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / (records / size)),
+        server_cpu_us_per_batch:
+          cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / (records / size)),
         records_per_server_cpu_s: cpuUs ? Math.round(1_000_000 / cpuUs) : null,
         targets: { records_per_s: 50_000, ratio_to_raw: 0.25 },
         pass: size === BATCH && rate >= 50_000 && rate / rawRate >= 0.25 && errors === 0,
@@ -214,7 +289,10 @@ const round = (x: number) => Math.round(x * 10) / 10;
 
 async function post(url: string, token: string, body: string, records = BATCH): Promise<boolean> {
   const res = await fetch(`${url}/device/v1/batches`, {
-    method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(30_000),
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+    signal: AbortSignal.timeout(30_000),
   });
   const text = await res.text();
   return res.status === 200 && text.includes(`"accepted":${records}`);

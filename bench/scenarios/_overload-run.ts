@@ -29,10 +29,18 @@ const ANSWER_WITHIN_MS = 2000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const METRICS_TOKEN = 'overload-bench-metrics-token';
 
-type Outcome = { status: number; ms: number; retryAfterS: number } | { status: 0; ms: number; error: 'timeout' | 'error' };
+type Outcome =
+  { status: number; ms: number; retryAfterS: number } | { status: 0; ms: number; error: 'timeout' | 'error' };
 
 /** One request on the connection `agent` holds, answered or given up after REQUEST_TIMEOUT_MS. */
-function send(agent: Agent, url: URL, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Outcome> {
+function send(
+  agent: Agent,
+  url: URL,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     let done = false;
@@ -42,11 +50,27 @@ function send(agent: Agent, url: URL, method: string, path: string, headers: Rec
       clearTimeout(timer);
       resolve(o);
     };
-    const req = request({ agent, host: url.hostname, port: url.port, method, path, headers: body ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers }, (res) => {
-      res.resume();
-      res.on('end', () => finish({ status: res.statusCode ?? 0, ms: performance.now() - t0, retryAfterS: Number(res.headers['retry-after'] ?? 0) }));
-      res.on('error', () => finish({ status: 0, ms: performance.now() - t0, error: 'error' }));
-    });
+    const req = request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: body ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          finish({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - t0,
+            retryAfterS: Number(res.headers['retry-after'] ?? 0),
+          }),
+        );
+        res.on('error', () => finish({ status: 0, ms: performance.now() - t0, error: 'error' }));
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       finish({ status: 0, ms: performance.now() - t0, error: 'timeout' });
@@ -77,7 +101,8 @@ class Tally {
       else this.errors++;
       return;
     }
-    const cls = o.status >= 200 && o.status < 300 ? '2xx' : o.status === 429 || o.status === 503 ? String(o.status) : 'other';
+    const cls =
+      o.status >= 200 && o.status < 300 ? '2xx' : o.status === 429 || o.status === 503 ? String(o.status) : 'other';
     this.answered[cls]++;
     this.latencies.push(o.ms);
     if (o.ms > ANSWER_WITHIN_MS) {
@@ -87,11 +112,17 @@ class Tally {
   }
   report() {
     const sorted = this.latencies.sort((a, b) => a - b);
-    const pct = (p: number) => (sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]) : 0);
+    const pct = (p: number) =>
+      sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]) : 0;
     return {
-      sent: this.sent, answered: this.answered, answered_after_2s: this.late,
-      unanswered: this.timeouts + this.errors, timeouts: this.timeouts, errors: this.errors,
-      late_first_on_connection: this.lateFirst, unanswered_first_on_connection: this.unansweredFirst,
+      sent: this.sent,
+      answered: this.answered,
+      answered_after_2s: this.late,
+      unanswered: this.timeouts + this.errors,
+      timeouts: this.timeouts,
+      errors: this.errors,
+      late_first_on_connection: this.lateFirst,
+      unanswered_first_on_connection: this.unansweredFirst,
       latency_ms: { p50: pct(50), p99: pct(99), max: round(sorted.at(-1) ?? 0) },
     };
   }
@@ -115,8 +146,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** From the server's /metrics: the shed counters by reason, and its longest event-loop stall since start. */
 async function serverMetrics(url: string): Promise<{ shed: Record<string, number>; eventLoopLagMaxMs: number }> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(10_000) })).text();
-  const shed = Object.fromEntries([...text.matchAll(/^fleet_load_shed_requests_total\{reason="(\w+)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]));
+  const text = await (
+    await fetch(`${url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      signal: AbortSignal.timeout(10_000),
+    })
+  ).text();
+  const shed = Object.fromEntries(
+    [...text.matchAll(/^fleet_load_shed_requests_total\{reason="(\w+)"\} (\d+)/gm)].map((m) => [m[1], Number(m[2])]),
+  );
   const lag = /^nodejs_eventloop_lag_max_seconds (\S+)/m.exec(text);
   return { shed, eventLoopLagMaxMs: lag ? round(Number(lag[1]) * 1000) : -1 };
 }
@@ -148,7 +186,14 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
       let served = 0;
       for (let attempt = 0; served < 3; attempt++) {
         if (attempt === 50) throw new Error('the server did not serve the warm-up requests');
-        const b = await send(warm, url, 'POST', '/device/v1/batches', { authorization: `Bearer ${ingest.devices[0].token}`, 'content-type': 'application/json' }, nextBatch(ingest, 0, batchSize));
+        const b = await send(
+          warm,
+          url,
+          'POST',
+          '/device/v1/batches',
+          { authorization: `Bearer ${ingest.devices[0].token}`, 'content-type': 'application/json' },
+          nextBatch(ingest, 0, batchSize),
+        );
         const l = await send(warm, url, 'GET', '/v1/vehicles?per_page=25', { 'x-api-key': apiKey });
         if (b.status === 200 && l.status === 200) served++;
         else await sleep(200); // shed while the first batch's stall is in the loop sample
@@ -156,7 +201,9 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
       warm.destroy();
       await sleep(1000);
       await serverMetrics(server.url); // a scrape restarts the server's loop-stall maximum: measure the run only
-      log(`${connections} connections (${batchConnections} device batches of ${batchSize} fixes, ${connections - batchConnections} vehicle pages), ${seconds} s`);
+      log(
+        `${connections} connections (${batchConnections} device batches of ${batchSize} fixes, ${connections - batchConnections} vehicle pages), ${seconds} s`,
+      );
       const profile = process.env.BENCH_CPU_PROF === '1' ? join(PROFILE_DIR, `overload-${kind}.cpuprofile`) : null;
       if (profile) await server.profileStart();
       const prober = startProber(server.url, ['/healthz', '/readyz']);
@@ -175,11 +222,20 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
             let o: Outcome;
             if (isBatch) {
               body ??= nextBatch(ingest, c % ingest.devices.length, batchSize);
-              o = await send(agent, url, 'POST', '/device/v1/batches', { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' }, body);
+              o = await send(
+                agent,
+                url,
+                'POST',
+                '/device/v1/batches',
+                { authorization: `Bearer ${device.token}`, 'content-type': 'application/json' },
+                body,
+              );
               batches.add(o, first);
               if (o.status >= 200 && o.status < 300) body = null; // else the same batch again, as a device retries it
             } else {
-              o = await send(agent, url, 'GET', `/v1/vehicles?per_page=25&page_no=${1 + (c % 40)}`, { 'x-api-key': apiKey });
+              o = await send(agent, url, 'GET', `/v1/vehicles?per_page=25&page_no=${1 + (c % 40)}`, {
+                'x-api-key': apiKey,
+              });
               lists.add(o, first);
             }
             first = o.status === 0;
@@ -212,7 +268,11 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
       const probeSilence = Math.max(...Object.values(probes).map((p) => p.longest_silence_ms));
       const probeFailures = Object.values(probes).reduce((a, p) => a + p.failed + p.other_status, 0);
       return {
-        database: kind, seconds, connections, batch_connections: batchConnections, batch_records: batchSize,
+        database: kind,
+        seconds,
+        connections,
+        batch_connections: batchConnections,
+        batch_records: batchSize,
         client: honorRetryAfter ? 'waits Retry-After' : 'sends again at once',
         shedding_settings: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_'))),
         ...total,
@@ -222,13 +282,21 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
         server_event_loop_stall_max_ms: metrics.eventLoopLagMaxMs,
         probes,
         server_cpu_pct: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / 1000 / elapsed) * 100),
-        server_event_loop_thread: sched0 && sched1 ? {
-          on_cpu_pct: Math.round(((sched1.onCpuMs - sched0.onCpuMs) / 10 / elapsed)),
-          waiting_for_cpu_pct: Math.round(((sched1.waitMs - sched0.waitMs) / 10 / elapsed)),
-        } : null,
+        server_event_loop_thread:
+          sched0 && sched1
+            ? {
+                on_cpu_pct: Math.round((sched1.onCpuMs - sched0.onCpuMs) / 10 / elapsed),
+                waiting_for_cpu_pct: Math.round((sched1.waitMs - sched0.waitMs) / 10 / elapsed),
+              }
+            : null,
         client_event_loop_delay_max_ms: round(clientLag.max / 1e6),
         targets: { answered_within_ms: ANSWER_WITHIN_MS, unanswered: 0, probe_silence_below_ms: ANSWER_WITHIN_MS },
-        pass: total.unanswered === 0 && total.answered.other === 0 && total.answered_after_2s === 0 && probeFailures === 0 && probeSilence < ANSWER_WITHIN_MS,
+        pass:
+          total.unanswered === 0 &&
+          total.answered.other === 0 &&
+          total.answered_after_2s === 0 &&
+          probeFailures === 0 &&
+          probeSilence < ANSWER_WITHIN_MS,
       };
     } finally {
       await server.stop();

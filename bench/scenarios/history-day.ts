@@ -17,12 +17,14 @@ const path = (s: HistoryState) => `/v1/vehicle_locations/${s.vehicleId}?date=${s
 
 export default defineScenario<HistoryState>({
   name: 'history-day',
-  summary: 'GET /v1/vehicle_locations/:id?date= — one vehicle-day of 8,640 points, unpaginated (target p99 < 50 ms; see the file)',
+  summary:
+    'GET /v1/vehicle_locations/:id?date= — one vehicle-day of 8,640 points, unpaginated (target p99 < 50 ms; see the file)',
   seed: (db, companyId) => seedHistory(db, companyId, historyNeighbours()),
   requests: (s) => () => ({ path: path(s), headers: { 'x-time-zone': 'UTC' } }),
   verify(res) {
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}`);
-    if (res.body.vehicle_locations.length !== POINTS) throw new Error(`expected ${POINTS} points, got ${res.body.vehicle_locations.length}`);
+    if (res.body.vehicle_locations.length !== POINTS)
+      throw new Error(`expected ${POINTS} points, got ${res.body.vehicle_locations.length}`);
   },
 });
 

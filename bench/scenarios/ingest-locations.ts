@@ -18,18 +18,25 @@ import { BATCH, nextBatch, runIngestBench, seedIngest, type IngestState } from '
 
 export default defineScenario<IngestState>({
   name: 'ingest-locations',
-  summary: 'POST /device/v1/batches, 500 location records per batch, 8 devices, every processor on (see the file for records/s)',
+  summary:
+    'POST /device/v1/batches, 500 location records per batch, 8 devices, every processor on (see the file for records/s)',
   seed: (db, companyId) => seedIngest(db, companyId),
   requests: (s) => {
     let i = 0;
     return () => {
       i = (i + 1) % s.devices.length;
-      return { method: 'POST', path: '/device/v1/batches', headers: { authorization: `Bearer ${s.devices[i].token}`, 'content-type': 'application/json' }, body: nextBatch(s, i) };
+      return {
+        method: 'POST',
+        path: '/device/v1/batches',
+        headers: { authorization: `Bearer ${s.devices[i].token}`, 'content-type': 'application/json' },
+        body: nextBatch(s, i),
+      };
     };
   },
   verify(res) {
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
-    if (res.body.accepted !== BATCH) throw new Error(`expected ${BATCH} accepted, got ${JSON.stringify(res.body).slice(0, 300)}`);
+    if (res.body.accepted !== BATCH)
+      throw new Error(`expected ${BATCH} accepted, got ${JSON.stringify(res.body).slice(0, 300)}`);
   },
 });
 

@@ -14,11 +14,33 @@ interface MixedState {
   n: number;
 }
 
-const PLAN = ['get', 'get', 'batch', 'get', 'list', 'get', 'put', 'get', 'get', 'batch', 'get', 'locations', 'get', 'get', 'put', 'get', 'batch', 'get', 'list', 'get'] as const;
+const PLAN = [
+  'get',
+  'get',
+  'batch',
+  'get',
+  'list',
+  'get',
+  'put',
+  'get',
+  'get',
+  'batch',
+  'get',
+  'locations',
+  'get',
+  'get',
+  'put',
+  'get',
+  'batch',
+  'get',
+  'list',
+  'get',
+] as const;
 
 export default defineScenario<MixedState>({
   name: 'mixed',
-  summary: '60 % vehicle GETs, 10 % vehicle pages, 10 % vehicle PUTs, 5 % current locations, 15 % device batches of 50 fixes',
+  summary:
+    '60 % vehicle GETs, 10 % vehicle pages, 10 % vehicle PUTs, 5 % current locations, 15 % device batches of 50 fixes',
   async seed(db, companyId) {
     const fleet = await seedFleet(db, companyId, { vehicles: 1000, drivers: 500, groups: 5 });
     const ingest = await seedIngest(db, companyId, 8, 'MIX');
@@ -34,13 +56,20 @@ export default defineScenario<MixedState>({
         case 'list':
           return { path: `/v1/vehicles?per_page=25&page_no=${1 + (i % 4)}` };
         case 'put':
-          return { method: 'PUT', path: `/v1/vehicles/${vehicle}`, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ notes: `checked ${i}` }) };
+          return {
+            method: 'PUT',
+            path: `/v1/vehicles/${vehicle}`,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ notes: `checked ${i}` }),
+          };
         case 'locations':
           return { path: '/v1/vehicle_locations?per_page=25' };
         case 'batch': {
           const d = i % s.ingest.devices.length;
           return {
-            method: 'POST', path: '/device/v1/batches', body: nextBatch(s.ingest, d, 50),
+            method: 'POST',
+            path: '/device/v1/batches',
+            body: nextBatch(s.ingest, d, 50),
             headers: { authorization: `Bearer ${s.ingest.devices[d].token}`, 'content-type': 'application/json' },
           };
         }

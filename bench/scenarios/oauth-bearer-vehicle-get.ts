@@ -16,12 +16,24 @@ import { seedFleet } from '../lib/fleet.js';
 export const BENCH_REDIRECT = 'https://bench.example/callback';
 
 /** Registers an app and installs it for the company: the app and the active grant. */
-export async function installBenchApp(db: Db, companyId: number, scopes: string[]): Promise<{ app: RegisteredApp; grantId: number }> {
+export async function installBenchApp(
+  db: Db,
+  companyId: number,
+  scopes: string[],
+): Promise<{ app: RegisteredApp; grantId: number }> {
   const now = new Date().toISOString();
   const app = await registerApp(db, { name: 'Bench App', redirectUris: [BENCH_REDIRECT], scopes }, now);
   const grant = await db.kysely
     .insertInto('oauth_grants')
-    .values({ company_id: companyId, app_id: app.id, user_id: null, scopes: json(scopes), created_at: now, updated_at: now, revoked_at: null })
+    .values({
+      company_id: companyId,
+      app_id: app.id,
+      user_id: null,
+      scopes: json(scopes),
+      created_at: now,
+      updated_at: now,
+      revoked_at: null,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return { app, grantId: grant.id };
@@ -35,7 +47,13 @@ export default defineScenario({
     const fleet = await seedFleet(db, companyId, { vehicles: 1000, drivers: 500, groups: 5 });
     const { app, grantId } = await installBenchApp(db, companyId, ['vehicles.read']);
     const tokens = await issueTokens(db.kysely, createRuntime(loadConfig({})), {
-      grantId, appId: app.id, companyId, codeId: null, parentId: null, accessScopes: ['vehicles.read'], refreshScopes: null,
+      grantId,
+      appId: app.id,
+      companyId,
+      codeId: null,
+      parentId: null,
+      accessScopes: ['vehicles.read'],
+      refreshScopes: null,
     });
     return { ...fleet, authorization: `Bearer ${tokens.access_token}` };
   },
@@ -46,6 +64,7 @@ export default defineScenario({
   },
   verify(res, state) {
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
-    if (res.body.vehicle?.id !== state.vehicleIds[0]) throw new Error('the first request did not return the first vehicle');
+    if (res.body.vehicle?.id !== state.vehicleIds[0])
+      throw new Error('the first request did not return the first vehicle');
   },
 });

@@ -38,8 +38,16 @@ export default defineScenario({
           const code = newSecret('fc');
           codes.push(code);
           rows.push({
-            code_hash: digest(code), grant_id: grantId, app_id: app.id, company_id: companyId, user_id: null,
-            redirect_uri: BENCH_REDIRECT, scopes: json(['vehicles.read']), created_at: created, expires_at: expires, consumed_at: null,
+            code_hash: digest(code),
+            grant_id: grantId,
+            app_id: app.id,
+            company_id: companyId,
+            user_id: null,
+            redirect_uri: BENCH_REDIRECT,
+            scopes: json(['vehicles.read']),
+            created_at: created,
+            expires_at: expires,
+            consumed_at: null,
           });
         }
         await trx.insertInto('oauth_codes').values(rows).execute();
@@ -50,10 +58,14 @@ export default defineScenario({
   },
   requests(state) {
     // One cursor for every pass, so no code is sent twice.
-    return () => ({ method: 'POST', path: `/oauth/token?grant_type=authorization_code&code=${state.codes[state.next++ % state.codes.length]}${state.fixed}` });
+    return () => ({
+      method: 'POST',
+      path: `/oauth/token?grant_type=authorization_code&code=${state.codes[state.next++ % state.codes.length]}${state.fixed}`,
+    });
   },
   verify(res) {
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
-    if (res.body.token_type !== 'Bearer' || !res.body.access_token || res.body.expires_in !== 7200) throw new Error(`unexpected token response ${JSON.stringify(res.body)}`);
+    if (res.body.token_type !== 'Bearer' || !res.body.access_token || res.body.expires_in !== 7200)
+      throw new Error(`unexpected token response ${JSON.stringify(res.body)}`);
   },
 });

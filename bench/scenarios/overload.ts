@@ -19,7 +19,8 @@ interface OverloadState {
 
 export default defineScenario<OverloadState>({
   name: 'overload',
-  summary: 'half POST /device/v1/batches of 500 fixes (8 devices), half GET /v1/vehicles pages (see the file for the 500-connection target)',
+  summary:
+    'half POST /device/v1/batches of 500 fixes (8 devices), half GET /v1/vehicles pages (see the file for the 500-connection target)',
   async seed(db, companyId) {
     await seedFleet(db, companyId, { vehicles: 1000, drivers: 500, groups: 5 });
     return { ingest: await seedIngest(db, companyId, 8, 'OVL'), n: 0 };
@@ -30,7 +31,9 @@ export default defineScenario<OverloadState>({
       if (i % 2 === 1) return { path: `/v1/vehicles?per_page=25&page_no=${1 + (i % 40)}` };
       const d = (i / 2) % s.ingest.devices.length;
       return {
-        method: 'POST', path: '/device/v1/batches', body: nextBatch(s.ingest, d),
+        method: 'POST',
+        path: '/device/v1/batches',
+        body: nextBatch(s.ingest, d),
         headers: { authorization: `Bearer ${s.ingest.devices[d].token}`, 'content-type': 'application/json' },
       };
     };

@@ -13,7 +13,8 @@ export default defineScenario({
   },
   verify(res, fleet) {
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
-    if (res.body.vehicle?.id !== fleet.vehicleIds[0]) throw new Error('the first request did not return the first vehicle');
+    if (res.body.vehicle?.id !== fleet.vehicleIds[0])
+      throw new Error('the first request did not return the first vehicle');
     if (res.body.vehicle.permanent_driver === null) throw new Error('the first vehicle should have a permanent driver');
   },
 });

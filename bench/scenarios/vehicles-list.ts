@@ -12,8 +12,10 @@ export default defineScenario({
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
     const page = res.body.vehicles as Array<{ vehicle: { permanent_driver: unknown; group_ids: number[] } }>;
     if (page.length !== 25) throw new Error(`expected 25 vehicles, got ${page.length}`);
-    if (res.body.pagination.total !== fleet.vehicleIds.length) throw new Error(`expected total ${fleet.vehicleIds.length}`);
-    if (!page.some((v) => v.vehicle.permanent_driver !== null)) throw new Error('no embedded permanent_driver on the page');
+    if (res.body.pagination.total !== fleet.vehicleIds.length)
+      throw new Error(`expected total ${fleet.vehicleIds.length}`);
+    if (!page.some((v) => v.vehicle.permanent_driver !== null))
+      throw new Error('no embedded permanent_driver on the page');
     if (!page.every((v) => v.vehicle.group_ids.length > 0)) throw new Error('a vehicle on the page has no group_ids');
   },
 });

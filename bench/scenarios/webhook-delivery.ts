@@ -42,19 +42,54 @@ export default defineScenario({
   summary: 'GET /v1/company_webhook_requests?per_page=25, first page of a 5,000-entry delivery log (INFO)',
   async seed(db, companyId) {
     const now = new Date().toISOString();
-    const { id: hookId } = await db.kysely.insertInto('company_webhooks').values({
-      company_id: companyId, url: 'https://hooks.example.com/in', secret: 'bench-secret', format: 'json',
-      actions: '["vehicle_upserted"]', enabled: 0, webhook_type: null, created_at: now, updated_at: now,
-    }).returning('id').executeTakeFirstOrThrow();
+    const { id: hookId } = await db.kysely
+      .insertInto('company_webhooks')
+      .values({
+        company_id: companyId,
+        url: 'https://hooks.example.com/in',
+        secret: 'bench-secret',
+        format: 'json',
+        actions: '["vehicle_upserted"]',
+        enabled: 0,
+        webhook_type: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await db.kysely.transaction().execute(async (trx) => {
       for (let i = 0; i < LOG_ROWS; i += 250) {
-        await trx.insertInto('company_webhook_requests').values(Array.from({ length: 250 }, (_, j) => ({
-          company_id: companyId, company_webhook_id: hookId, event_id: i + j + 1, action: 'vehicle_upserted', trigger: 'updated',
-          subject_key: `vehicle:${(i + j) % 100}`, url: 'https://hooks.example.com/in', secret: 'bench-secret', format: 'json',
-          body: JSON.stringify({ action: 'vehicle_upserted', trigger: 'updated', id: (i + j) % 100, number: `T-${i + j}` }),
-          state: 'delivered' as const, response_code: 200, next_attempt_at: null, lease_until: null, claim_token: null,
-          event_occurred_at: now, posted_at: now, created_at: now, updated_at: now,
-        }))).execute();
+        await trx
+          .insertInto('company_webhook_requests')
+          .values(
+            Array.from({ length: 250 }, (_, j) => ({
+              company_id: companyId,
+              company_webhook_id: hookId,
+              event_id: i + j + 1,
+              action: 'vehicle_upserted',
+              trigger: 'updated',
+              subject_key: `vehicle:${(i + j) % 100}`,
+              url: 'https://hooks.example.com/in',
+              secret: 'bench-secret',
+              format: 'json',
+              body: JSON.stringify({
+                action: 'vehicle_upserted',
+                trigger: 'updated',
+                id: (i + j) % 100,
+                number: `T-${i + j}`,
+              }),
+              state: 'delivered' as const,
+              response_code: 200,
+              next_attempt_at: null,
+              lease_until: null,
+              claim_token: null,
+              event_occurred_at: now,
+              posted_at: now,
+              created_at: now,
+              updated_at: now,
+            })),
+          )
+          .execute();
       }
     });
     return { total: LOG_ROWS };
@@ -62,7 +97,8 @@ export default defineScenario({
   requests: () => () => ({ path: '/v1/company_webhook_requests?per_page=25' }),
   verify(res, state) {
     if (res.status !== 200) throw new Error(`expected 200, got ${res.status}: ${JSON.stringify(res.body)}`);
-    if (res.body.pagination.total !== state.total) throw new Error(`expected total ${state.total}, got ${res.body.pagination.total}`);
+    if (res.body.pagination.total !== state.total)
+      throw new Error(`expected total ${state.total}, got ${res.body.pagination.total}`);
     if (res.body.company_webhook_requests.length !== 25) throw new Error('expected a full page');
   },
 });
@@ -99,12 +135,27 @@ async function setup(database: BenchDatabase, receiverUrl: string): Promise<Setu
   await migrateToLatest(db);
   const { companyId } = await benchCompany(db, 'Webhook bench');
   await seedFleet(db, companyId, { vehicles: 1000, drivers: 500, groups: 5 });
-  const vehicles = await db.kysely.selectFrom('vehicles').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
+  const vehicles = await db.kysely
+    .selectFrom('vehicles')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .execute();
   const now = new Date().toISOString();
-  await db.kysely.insertInto('company_webhooks').values({
-    company_id: companyId, url: receiverUrl, secret: 'bench-secret-0000000', format: 'json', actions: '["vehicle_upserted"]',
-    enabled: 1, webhook_type: null, created_at: now, updated_at: now,
-  }).execute();
+  await db.kysely
+    .insertInto('company_webhooks')
+    .values({
+      company_id: companyId,
+      url: receiverUrl,
+      secret: 'bench-secret-0000000',
+      format: 'json',
+      actions: '["vehicle_upserted"]',
+      enabled: 1,
+      webhook_type: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
   return { db, companyId, vehicles };
 }
 
@@ -112,12 +163,19 @@ async function commitEvents(s: Setup, from: number, count: number) {
   await s.db.kysely.transaction().execute(async (trx) => {
     for (let i = from; i < from + count; i++) {
       const v = s.vehicles[i % s.vehicles.length];
-      await recordEvent(trx, { companyId: s.companyId, action: 'vehicle_upserted', trigger: 'updated', subject: { type: 'vehicle', id: v.id }, data: v });
+      await recordEvent(trx, {
+        companyId: s.companyId,
+        action: 'vehicle_upserted',
+        trigger: 'updated',
+        subject: { type: 'vehicle', id: v.id },
+        data: v,
+      });
     }
   });
 }
 
-const pct = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN);
+const pct = (xs: number[], p: number) =>
+  xs.length ? xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] : NaN;
 
 async function measure(database: BenchDatabase, receiverUrl: string) {
   const s = await setup(database, receiverUrl);
@@ -128,7 +186,11 @@ async function measure(database: BenchDatabase, receiverUrl: string) {
   let failed = 0;
   const quiet = { warn() {}, error: (o: object, m: string) => log(`${m} ${JSON.stringify(o)}`) };
   const worker = new DeliveryWorker({
-    db: s.db, config, publicUrl: 'http://127.0.0.1', sender, log: quiet,
+    db: s.db,
+    config,
+    publicUrl: 'http://127.0.0.1',
+    sender,
+    log: quiet,
     onAttempt: (a) => {
       attempts.push(a);
       if (a.result.status !== 200) failed++;
@@ -161,13 +223,24 @@ async function measure(database: BenchDatabase, receiverUrl: string) {
     }
     const until = Date.now() + 30_000;
     while (attempts.length < before + sent && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    const lags = attempts.slice(before).map((a) => a.startedAtMs - Date.parse(a.eventOccurredAt!)).sort((a, b) => a - b);
+    const lags = attempts
+      .slice(before)
+      .map((a) => a.startedAtMs - Date.parse(a.eventOccurredAt!))
+      .sort((a, b) => a - b);
     const achieved = Math.round(sent / ((Date.now() - start) / 1000));
-    log(`${database.kind}: lag over ${lags.length} deliveries at ~${rate}/s: p50 ${pct(lags, 50)} ms, p99 ${pct(lags, 99)} ms, max ${lags.at(-1)} ms`);
+    log(
+      `${database.kind}: lag over ${lags.length} deliveries at ~${rate}/s: p50 ${pct(lags, 50)} ms, p99 ${pct(lags, 99)} ms, max ${lags.at(-1)} ms`,
+    );
     return {
-      database: database.kind, backlog, seconds: Number(seconds.toFixed(3)),
-      deliveries_per_s: throughput, lag_rate_per_s: rate, lag_events: lags.length, lag_ms: { p50: pct(lags, 50), p95: pct(lags, 95), p99: pct(lags, 99), max: lags.at(-1) ?? null },
-      offered_rate_achieved_per_s: achieved, non_200: failed,
+      database: database.kind,
+      backlog,
+      seconds: Number(seconds.toFixed(3)),
+      deliveries_per_s: throughput,
+      lag_rate_per_s: rate,
+      lag_events: lags.length,
+      lag_ms: { p50: pct(lags, 50), p95: pct(lags, 95), p99: pct(lags, 99), max: lags.at(-1) ?? null },
+      offered_rate_achieved_per_s: achieved,
+      non_200: failed,
       pass: throughput >= 2000 && pct(lags, 99) < 1000 && failed === 0,
     };
   } finally {
@@ -204,7 +277,9 @@ async function main(): Promise<number> {
   writeFileSync(`${dir}webhook-delivery.json`, `${JSON.stringify(report, null, 2)}\n`);
   console.log('database  deliveries/s  lag p50  lag p99  lag max  verdict');
   for (const r of results) {
-    console.log(`${r.database.padEnd(9)} ${String(r.deliveries_per_s).padStart(12)} ${String(r.lag_ms.p50).padStart(6)} ms ${String(r.lag_ms.p99).padStart(6)} ms ${String(r.lag_ms.max).padStart(6)} ms  ${r.pass ? 'PASS' : 'MISS'}`);
+    console.log(
+      `${r.database.padEnd(9)} ${String(r.deliveries_per_s).padStart(12)} ${String(r.lag_ms.p50).padStart(6)} ms ${String(r.lag_ms.p99).padStart(6)} ms ${String(r.lag_ms.max).padStart(6)} ms  ${r.pass ? 'PASS' : 'MISS'}`,
+    );
   }
   return process.env.BENCH_STRICT === '1' && results.some((r) => !r.pass) ? 1 : 0;
 }
@@ -223,8 +298,11 @@ if (isEntry()) {
     log('run exceeded 15 minutes; stopping');
     process.exit(2);
   }, 900_000).unref();
-  main().then((code) => process.exit(code), (err) => {
-    console.error(err);
-    process.exit(1);
-  });
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
 }

@@ -22,14 +22,16 @@ export function borderSample(us: Map<string, Polygons>): BorderSample {
   const seen = new Map<string, number>();
   const vertices: BorderSample['vertices'] = [];
   for (const [code, polygons] of us) {
-    for (const p of polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) {
-      const near = grid.nearest(r[i], BORDER_M / 1000, (tag) => tag !== code);
-      if (near.tag === null) continue;
-      const pair = `${code}/${near.tag}`;
-      const n = seen.get(pair) ?? 0;
-      seen.set(pair, n + 1);
-      if (n % EVERY === 0) vertices.push([code, near.tag, r[i][0], r[i][1]]);
-    }
+    for (const p of polygons)
+      for (const r of p)
+        for (let i = 0; i + 1 < r.length; i++) {
+          const near = grid.nearest(r[i], BORDER_M / 1000, (tag) => tag !== code);
+          if (near.tag === null) continue;
+          const pair = `${code}/${near.tag}`;
+          const n = seen.get(pair) ?? 0;
+          seen.set(pair, n + 1);
+          if (n % EVERY === 0) vertices.push([code, near.tag, r[i][0], r[i][1]]);
+        }
   }
   return { every: EVERY, vertices };
 }

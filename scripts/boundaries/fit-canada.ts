@@ -24,9 +24,14 @@ type Bbox = [number, number, number, number];
 
 function bboxOf(polygons: Polygons): Bbox {
   const b: Bbox = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const p of polygons) for (const r of p) for (const [x, y] of r) {
-    b[0] = Math.min(b[0], x); b[1] = Math.min(b[1], y); b[2] = Math.max(b[2], x); b[3] = Math.max(b[3], y);
-  }
+  for (const p of polygons)
+    for (const r of p)
+      for (const [x, y] of r) {
+        b[0] = Math.min(b[0], x);
+        b[1] = Math.min(b[1], y);
+        b[2] = Math.max(b[2], x);
+        b[3] = Math.max(b[3], y);
+      }
   return b;
 }
 
@@ -43,10 +48,13 @@ export function outerEdges(us: Map<string, Polygons>): SegGrid {
 /** A rectangle of half-width w km around a→b, reaching w km beyond each end. */
 function band(a: Pt, b: Pt, w: number): Polygon {
   const { kx, ky } = kmPerDegree((a[1] + b[1]) / 2);
-  const dx = (b[0] - a[0]) * kx, dy = (b[1] - a[1]) * ky;
+  const dx = (b[0] - a[0]) * kx,
+    dy = (b[1] - a[1]) * ky;
   const len = Math.hypot(dx, dy) || 1;
-  const ux = (dx / len) * w, uy = (dy / len) * w; // along a→b
-  const nx = -uy, ny = ux; // across it
+  const ux = (dx / len) * w,
+    uy = (dy / len) * w; // along a→b
+  const nx = -uy,
+    ny = ux; // across it
   const at = (p: Pt, sx: number, sy: number): [number, number] => [p[0] + sx / kx, p[1] + sy / ky];
   const ring = [at(a, -ux + nx, -uy + ny), at(b, ux + nx, uy + ny), at(b, ux - nx, uy - ny), at(a, -ux - nx, -uy - ny)];
   return [[...ring, ring[0]]];
@@ -64,18 +72,24 @@ function riverSlivers(outline: SegGrid, us: Map<string, Polygons>, ca: Map<strin
   const counts = edgeCounts(us.values());
   const covers: Polygon[] = [];
   for (const [code, polygons] of us) {
-    for (const p of polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) {
-      if (counts.get(edgeKey(r[i], r[i + 1])) !== 1) continue;
-      const mid = [(r[i][0] + r[i + 1][0]) / 2, (r[i][1] + r[i + 1][1]) / 2];
-      const other = outline.nearest(mid, 0.2, (tag) => tag !== code);
-      if (other.tag === null || canada.nearest(mid, 2 * NEAR_KM).km === Infinity) continue;
-      covers.push(band(r[i], r[i + 1], other.km + 0.02));
-    }
+    for (const p of polygons)
+      for (const r of p)
+        for (let i = 0; i + 1 < r.length; i++) {
+          if (counts.get(edgeKey(r[i], r[i + 1])) !== 1) continue;
+          const mid = [(r[i][0] + r[i + 1][0]) / 2, (r[i][1] + r[i + 1][1]) / 2];
+          const other = outline.nearest(mid, 0.2, (tag) => tag !== code);
+          if (other.tag === null || canada.nearest(mid, 2 * NEAR_KM).km === Infinity) continue;
+          covers.push(band(r[i], r[i + 1], other.km + 0.02));
+        }
   }
   return covers.length ? polygonClipping.union(covers[0], ...covers.slice(1)) : [];
 }
 
-export function fitCanada(us: Map<string, Polygons>, ca: Map<string, Polygons>, log: (m: string) => void): Map<string, Polygons> {
+export function fitCanada(
+  us: Map<string, Polygons>,
+  ca: Map<string, Polygons>,
+  log: (m: string) => void,
+): Map<string, Polygons> {
   const outline = outerEdges(us);
   const slivers = riverSlivers(outline, us, ca);
   log(`${slivers.length} river slivers between states near Canada kept out of the provinces`);
@@ -83,10 +97,12 @@ export function fitCanada(us: Map<string, Polygons>, ca: Map<string, Polygons>, 
   const fitted = new Map<string, Polygons>();
   for (const [code, polygons] of ca) {
     const bands: Polygon[] = [];
-    for (const p of polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) {
-      const mid = [(r[i][0] + r[i + 1][0]) / 2, (r[i][1] + r[i + 1][1]) / 2];
-      if (outline.nearest(mid, NEAR_KM).km < NEAR_KM) bands.push(band(r[i], r[i + 1], BAND_KM));
-    }
+    for (const p of polygons)
+      for (const r of p)
+        for (let i = 0; i + 1 < r.length; i++) {
+          const mid = [(r[i][0] + r[i + 1][0]) / 2, (r[i][1] + r[i + 1][1]) / 2];
+          if (outline.nearest(mid, NEAR_KM).km < NEAR_KM) bands.push(band(r[i], r[i + 1], BAND_KM));
+        }
     if (bands.length === 0) {
       fitted.set(code, polygons);
       continue;
@@ -112,26 +128,37 @@ function checkBorder(us: Map<string, Polygons>, fitted: Map<string, Polygons>, l
   const provinces = new SegGrid();
   for (const [c, p] of fitted) provinces.addPolygons(p, c);
   const counts = edgeCounts(us.values());
-  const inside = (pt: Pt, polygons: Polygons) => booleanPointInPolygon(pt, { type: 'MultiPolygon', coordinates: polygons });
+  const inside = (pt: Pt, polygons: Polygons) =>
+    booleanPointInPolygon(pt, { type: 'MultiPolygon', coordinates: polygons });
   let checked = 0;
   const misses: string[] = [];
   for (const [code, polygons] of us) {
-    for (const p of polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) {
-      const a = r[i], b = r[i + 1];
-      if (counts.get(edgeKey(a, b)) !== 1) continue;
-      const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-      if (provinces.nearest(mid, NEAR_KM).km >= NEAR_KM) continue;
-      const { kx, ky } = kmPerDegree(mid[1]);
-      const dx = (b[0] - a[0]) * kx, dy = (b[1] - a[1]) * ky;
-      const len = Math.hypot(dx, dy);
-      if (len < 0.1) continue;
-      let out = [mid[0] - ((dy / len) * 0.05) / kx, mid[1] + ((dx / len) * 0.05) / ky];
-      if (inside(out, polygons)) out = [mid[0] + ((dy / len) * 0.05) / kx, mid[1] - ((dx / len) * 0.05) / ky];
-      if (inside(out, polygons)) continue;
-      checked++;
-      if ([...fitted.values()].some((q) => inside(out, q)) || [...us].some(([c, q]) => c !== code && inside(out, q))) continue;
-      misses.push(`${code} ${out[1].toFixed(5)},${out[0].toFixed(5)}`);
-    }
+    for (const p of polygons)
+      for (const r of p)
+        for (let i = 0; i + 1 < r.length; i++) {
+          const a = r[i],
+            b = r[i + 1];
+          if (counts.get(edgeKey(a, b)) !== 1) continue;
+          const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+          if (provinces.nearest(mid, NEAR_KM).km >= NEAR_KM) continue;
+          const { kx, ky } = kmPerDegree(mid[1]);
+          const dx = (b[0] - a[0]) * kx,
+            dy = (b[1] - a[1]) * ky;
+          const len = Math.hypot(dx, dy);
+          if (len < 0.1) continue;
+          let out = [mid[0] - ((dy / len) * 0.05) / kx, mid[1] + ((dx / len) * 0.05) / ky];
+          if (inside(out, polygons)) out = [mid[0] + ((dy / len) * 0.05) / kx, mid[1] - ((dx / len) * 0.05) / ky];
+          if (inside(out, polygons)) continue;
+          checked++;
+          if (
+            [...fitted.values()].some((q) => inside(out, q)) ||
+            [...us].some(([c, q]) => c !== code && inside(out, q))
+          )
+            continue;
+          misses.push(`${code} ${out[1].toFixed(5)},${out[0].toFixed(5)}`);
+        }
   }
-  log(`border check: ${checked} points 50 m outside the US near a province, ${misses.length} in no polygon${misses.length ? `: ${misses.join('; ')}` : ''}`);
+  log(
+    `border check: ${checked} points 50 m outside the US near a province, ${misses.length} in no polygon${misses.length ? `: ${misses.join('; ')}` : ''}`,
+  );
 }

@@ -18,7 +18,8 @@ export class SegGrid {
   add(a: Pt, b: Pt, tag: string): void {
     const i = this.segs.length;
     this.segs.push({ a, b, tag });
-    const ax = toX(a[0]), bx = toX(b[0]);
+    const ax = toX(a[0]),
+      bx = toX(b[0]);
     for (let k = Math.floor(Math.min(ax, bx) / CELL); k <= Math.floor(Math.max(ax, bx) / CELL); k++) {
       for (let r = Math.floor(Math.min(a[1], b[1]) / CELL); r <= Math.floor(Math.max(a[1], b[1]) / CELL); r++) {
         const c = this.cells.get(key(k, r));
@@ -29,15 +30,19 @@ export class SegGrid {
   }
 
   addPolygons(polygons: Polygons, tag: string, keep: (a: Pt, b: Pt) => boolean = () => true): void {
-    for (const p of polygons) for (const ring of p) for (let i = 0; i + 1 < ring.length; i++) if (keep(ring[i], ring[i + 1])) this.add(ring[i], ring[i + 1], tag);
+    for (const p of polygons)
+      for (const ring of p)
+        for (let i = 0; i + 1 < ring.length; i++) if (keep(ring[i], ring[i + 1])) this.add(ring[i], ring[i + 1], tag);
   }
 
   /** The nearest segment within maxKm whose tag passes `accept`: its distance (Infinity if none) and tag. */
   nearest(p: Pt, maxKm: number, accept: (tag: string) => boolean = () => true): { km: number; tag: string | null } {
     const x = toX(p[0]);
     const { kx, ky } = kmPerDegree(p[1]);
-    const k0 = Math.floor((x - maxKm / kx) / CELL), k1 = Math.floor((x + maxKm / kx) / CELL);
-    const r0 = Math.floor((p[1] - maxKm / ky) / CELL), r1 = Math.floor((p[1] + maxKm / ky) / CELL);
+    const k0 = Math.floor((x - maxKm / kx) / CELL),
+      k1 = Math.floor((x + maxKm / kx) / CELL);
+    const r0 = Math.floor((p[1] - maxKm / ky) / CELL),
+      r1 = Math.floor((p[1] + maxKm / ky) / CELL);
     let best = maxKm * maxKm;
     let tag: string | null = null;
     for (let k = k0; k <= k1; k++) {
@@ -58,14 +63,18 @@ export class SegGrid {
 }
 
 /** An undirected edge's key (its two vertices in a fixed order). */
-export const edgeKey = (a: Pt, b: Pt): string => (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? `${a}|${b}` : `${b}|${a}`);
+export const edgeKey = (a: Pt, b: Pt): string =>
+  a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? `${a}|${b}` : `${b}|${a}`;
 
 /** How many of the shapes' rings use each edge. */
 export function edgeCounts(shapes: Iterable<Polygons>): Map<string, number> {
   const n = new Map<string, number>();
-  for (const polygons of shapes) for (const p of polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) {
-    const k = edgeKey(r[i], r[i + 1]);
-    n.set(k, (n.get(k) ?? 0) + 1);
-  }
+  for (const polygons of shapes)
+    for (const p of polygons)
+      for (const r of p)
+        for (let i = 0; i + 1 < r.length; i++) {
+          const k = edgeKey(r[i], r[i + 1]);
+          n.set(k, (n.get(k) ?? 0) + 1);
+        }
   return n;
 }

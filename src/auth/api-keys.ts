@@ -71,10 +71,17 @@ export const apiKeyAuthenticator: Authenticator = {
   async authenticate(db, key) {
     // Kept in the read cache while `api_keys` is unchanged: a revocation anywhere drops it at once.
     const hash = digest(key.trim());
-    const row = await db.cache.rememberFound(`api_key ${hash}`, async () =>
-      (await db.kysely.selectFrom('api_keys').select(['id', 'company_id']).where('key_hash', '=', hash).where('revoked_at', 'is', null).executeTakeFirst()) ?? null);
+    const row = await db.cache.rememberFound(
+      `api_key ${hash}`,
+      async () =>
+        (await db.kysely
+          .selectFrom('api_keys')
+          .select(['id', 'company_id'])
+          .where('key_hash', '=', hash)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst()) ?? null,
+    );
     if (!row) return new AppError('invalid_api_key', 'invalid API key');
     return { companyId: row.company_id, credential: { type: 'api_key', id: row.id }, scopes: 'all' };
   },
 };
-

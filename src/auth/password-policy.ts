@@ -61,6 +61,7 @@ export function passwordProblem(password: string, ctx: PasswordContext = {}): st
   if (isCommon(lower)) return 'is too common: it is on a list of often-used passwords; choose another';
   // Words of 6 characters or more: a short name ("admin", "jo") inside a long passphrase is no weakness.
   const own = [ctx.email, ctx.email?.split('@')[0], ctx.username].filter((w): w is string => !!w && w.length >= 6);
-  if (own.some((w) => lower.includes(w.toLowerCase()))) return 'must not contain the account\'s email address or user name';
+  if (own.some((w) => lower.includes(w.toLowerCase())))
+    return "must not contain the account's email address or user name";
   return null;
 }

@@ -1,7 +1,16 @@
 /** `fleet api-key …`: create, revoke, list and show a company's API keys (src/auth/api-keys.ts). */
 import {
   companyListing,
-  companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, positiveInt, requireFlag, type Command,
+  companyRef,
+  findCompany,
+  optionalFlag,
+  pageOf,
+  PAGE_DETAILS,
+  PAGE_FLAGS,
+  PAGE_USAGE,
+  positiveInt,
+  requireFlag,
+  type Command,
 } from './io.js';
 import { printListing, printRecord } from './format.js';
 import { wireTime } from '../storage/values.js';
@@ -47,14 +56,29 @@ export const apiKeyRevoke: Command = {
 export const apiKeyList: Command = {
   usage: `api-key list --company ID [--revoked] ${PAGE_USAGE}`,
   summary: "List a company's API keys (their names and first characters; a key itself is shown only when created).",
-  details: ['--revoked: the revoked keys too.', PAGE_DETAILS, 'With --json: {"api_keys": [{"id", "company_id", "name", "key_prefix", "created_at", "revoked_at"}, ...], "total": N}.'],
+  details: [
+    '--revoked: the revoked keys too.',
+    PAGE_DETAILS,
+    'With --json: {"api_keys": [{"id", "company_id", "name", "key_prefix", "created_at", "revoked_at"}, ...], "total": N}.',
+  ],
   flags: { company: { type: 'string' }, revoked: { type: 'boolean' }, ...PAGE_FLAGS },
   async run(flags, ctx) {
     const { db, company, page } = await companyListing(flags, ctx, () => null);
     const { listApiKeys } = await import('../auth/api-keys.js');
-    const { rows, total } = await listApiKeys(db, company.id, { revoked: flags.revoked === true }, page.limit, page.offset);
+    const { rows, total } = await listApiKeys(
+      db,
+      company.id,
+      { revoked: flags.revoked === true },
+      page.limit,
+      page.offset,
+    );
     printListing(ctx, {
-      name: 'api_keys', rows, total, page, json: keyJson, none: `No ${flags.revoked ? '' : 'working '}API key in company ${company.id}.`,
+      name: 'api_keys',
+      rows,
+      total,
+      page,
+      json: keyJson,
+      none: `No ${flags.revoked ? '' : 'working '}API key in company ${company.id}.`,
       header: ['ID', 'NAME', 'PREFIX', 'CREATED', 'REVOKED'],
       cells: (k) => [k.id, k.name, `${k.key_prefix}…`, wireTime(k.created_at), wireTime(k.revoked_at)],
     });

@@ -10,7 +10,17 @@
 import type { Db } from '../storage/db.js';
 import { notFound } from '../core/errors.js';
 import {
-  companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, requireFlag, UsageError, type Command, type Flags,
+  companyRef,
+  findCompany,
+  optionalFlag,
+  pageOf,
+  PAGE_DETAILS,
+  PAGE_FLAGS,
+  PAGE_USAGE,
+  requireFlag,
+  UsageError,
+  type Command,
+  type Flags,
 } from './io.js';
 import { printListing, printRecord } from './format.js';
 import { wireTime } from '../storage/values.js';
@@ -37,7 +47,8 @@ function many(flags: Flags, name: string): string[] {
 const words = (s: string | undefined) => (s ?? '').split(/[\s,]+/).filter(Boolean);
 
 export const appCreate: Command = {
-  usage: 'app create --name NAME --redirect-uri URI [--redirect-uri URI2] --scopes "S1 S2" [--grant-types "authorization_code refresh_token"]',
+  usage:
+    'app create --name NAME --redirect-uri URI [--redirect-uri URI2] --scopes "S1 S2" [--grant-types "authorization_code refresh_token"]',
   summary: 'Register an OAuth application; its client secret is printed once and stored hashed.',
   flags: {
     name: { type: 'string' },
@@ -53,9 +64,20 @@ export const appCreate: Command = {
     const grantTypes = optionalFlag(flags, 'grant-types');
     const { db } = await ctx.database();
     const { registerApp } = await apps();
-    const app = await registerApp(db, { name, redirectUris, scopes, grantTypes: grantTypes ? words(grantTypes) : undefined }, new Date().toISOString());
+    const app = await registerApp(
+      db,
+      { name, redirectUris, scopes, grantTypes: grantTypes ? words(grantTypes) : undefined },
+      new Date().toISOString(),
+    );
     ctx.print(
-      { id: app.id, client_id: app.client_id, client_secret: app.client_secret, name: app.name, redirect_uris: app.redirect_uris, scopes: app.scopes },
+      {
+        id: app.id,
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        name: app.name,
+        redirect_uris: app.redirect_uris,
+        scopes: app.scopes,
+      },
       [
         `Registered app ${app.id} "${app.name}"`,
         `client_id:     ${app.client_id}`,
@@ -77,7 +99,10 @@ export const appRotateSecret: Command = {
     const { db } = await ctx.database();
     const app = await appOf(db, clientId);
     const secret = await (await apps()).rotateSecret(db, app.id, new Date().toISOString());
-    ctx.print({ id: app.id, client_id: app.client_id, client_secret: secret }, `New client secret for "${app.name}" (shown only this once):\n${secret}`);
+    ctx.print(
+      { id: app.id, client_id: app.client_id, client_secret: secret },
+      `New client secret for "${app.name}" (shown only this once):\n${secret}`,
+    );
     return 0;
   },
 };
@@ -93,9 +118,20 @@ export const appInstalled: Command = {
     const { installedApps } = await import('../auth/oauth/grants.js');
     const installed = await installedApps(db, company.id);
     ctx.print(
-      { company_id: company.id, installed_apps: installed.map((a) => ({ client_id: a.client_id, name: a.name, scopes: a.scopes, installed_at: a.installed_at, consented_by: a.consented_by })) },
+      {
+        company_id: company.id,
+        installed_apps: installed.map((a) => ({
+          client_id: a.client_id,
+          name: a.name,
+          scopes: a.scopes,
+          installed_at: a.installed_at,
+          consented_by: a.consented_by,
+        })),
+      },
       installed.length
-        ? installed.map((a) => `${a.client_id}  ${a.name}  [${a.scopes.join(' ')}]  installed ${a.installed_at}`).join('\n')
+        ? installed
+            .map((a) => `${a.client_id}  ${a.name}  [${a.scopes.join(' ')}]  installed ${a.installed_at}`)
+            .join('\n')
         : `No app is installed for company ${company.id}.`,
     );
     return 0;
@@ -104,18 +140,24 @@ export const appInstalled: Command = {
 
 export const appRevokeInstall: Command = {
   usage: 'app revoke-install --company ID --client-id ID',
-  summary: "Remove an app from a company: its grant and every token it holds are revoked.",
+  summary: 'Remove an app from a company: its grant and every token it holds are revoked.',
   flags: { company: { type: 'string' }, 'client-id': { type: 'string' } },
   async run(flags, ctx) {
     const ref = companyRef(requireFlag(flags, 'company'));
     const clientId = requireFlag(flags, 'client-id');
     const { db } = await ctx.database();
     const company = await findCompany(db, ref);
-    const [{ installedApps, revokeGrant }, { createRuntime }] = await Promise.all([import('../auth/oauth/grants.js'), import('../auth/oauth/runtime.js')]);
+    const [{ installedApps, revokeGrant }, { createRuntime }] = await Promise.all([
+      import('../auth/oauth/grants.js'),
+      import('../auth/oauth/runtime.js'),
+    ]);
     const installed = (await installedApps(db, company.id)).find((a) => a.client_id === clientId);
     if (!installed) throw notFound(`installed app ${clientId} in company ${company.id}`);
     await revokeGrant(db, createRuntime(ctx.config), installed.grant_id, company.id);
-    ctx.print({ company_id: company.id, client_id: clientId, revoked: true }, `Removed "${installed.name}" from company ${company.id}; its tokens are revoked.`);
+    ctx.print(
+      { company_id: company.id, client_id: clientId, revoked: true },
+      `Removed "${installed.name}" from company ${company.id}; its tokens are revoked.`,
+    );
     return 0;
   },
 };
@@ -123,14 +165,22 @@ export const appRevokeInstall: Command = {
 export const appList: Command = {
   usage: `app list ${PAGE_USAGE}`,
   summary: 'List the registered OAuth applications (by operators and by developers of the portal).',
-  details: [PAGE_DETAILS, 'With --json: {"apps": [{"id", "client_id", "name", "redirect_uris", "scopes", "grant_types", "developer_id", …}], "total": N}.'],
+  details: [
+    PAGE_DETAILS,
+    'With --json: {"apps": [{"id", "client_id", "name", "redirect_uris", "scopes", "grant_types", "developer_id", …}], "total": N}.',
+  ],
   flags: PAGE_FLAGS,
   async run(flags, ctx) {
     const page = pageOf(flags);
     const { db } = await ctx.database();
     const { rows, total } = await (await apps()).listApps(db, page.limit, page.offset);
     printListing(ctx, {
-      name: 'apps', rows, total, page, json: appJson, none: 'No app is registered.',
+      name: 'apps',
+      rows,
+      total,
+      page,
+      json: appJson,
+      none: 'No app is registered.',
       header: ['ID', 'CLIENT ID', 'NAME', 'SCOPES', 'DEVELOPER', 'CREATED'],
       cells: (a) => [a.id, a.client_id, a.name, a.scopes.join(' '), a.developer_id, wireTime(a.created_at)],
     });

@@ -35,7 +35,17 @@ const backupCommand: Command = {
     const seconds = (performance.now() - started) / 1000;
     const tables = Object.keys(m.tables).length;
     ctx.print(
-      { file, bytes, created_at: m.created_at, database: m.database, schema: m.schema, migrations: m.migrations, tables: m.tables, documents: m.documents, seconds: Number(seconds.toFixed(2)) },
+      {
+        file,
+        bytes,
+        created_at: m.created_at,
+        database: m.database,
+        schema: m.schema,
+        migrations: m.migrations,
+        tables: m.tables,
+        documents: m.documents,
+        seconds: Number(seconds.toFixed(2)),
+      },
       [
         `Backed up ${shown(ctx.config.databaseUrl)} to ${file} (${mb(bytes)}, ${seconds.toFixed(1)} s):`,
         fields([
@@ -45,7 +55,9 @@ const backupCommand: Command = {
           ['migrations', `${m.migrations.length}, the last ${m.migrations.at(-1) ?? '-'}`],
         ]).replace(/^/gm, '  '),
         ...(m.documents.missing.length
-          ? [`  ${m.documents.missing.length} document file(s) were deleted while the backup ran and are not in it: ${m.documents.missing.join(', ')}`]
+          ? [
+              `  ${m.documents.missing.length} document file(s) were deleted while the backup ran and are not in it: ${m.documents.missing.join(', ')}`,
+            ]
           : []),
       ].join('\n'),
     );
@@ -55,9 +67,10 @@ const backupCommand: Command = {
 
 const restoreCommand: Command = {
   usage: 'restore --from FILE [--force]',
-  summary: 'Put a backup made by `fleet backup` into the empty database DATABASE_URL names, and its documents into BLOB_DIR.',
+  summary:
+    'Put a backup made by `fleet backup` into the empty database DATABASE_URL names, and its documents into BLOB_DIR.',
   details: [
-    'The target must be empty: no table in the database (PostgreSQL: in the schema the backup came from, which DATABASE_URL\'s search_path must reach) and no file in BLOB_DIR. Stop the server first.',
+    "The target must be empty: no table in the database (PostgreSQL: in the schema the backup came from, which DATABASE_URL's search_path must reach) and no file in BLOB_DIR. Stop the server first.",
     '--force: restore over what is there: the SQLite file is replaced; on PostgreSQL the schema and everything in it is dropped first; the documents are written over files of the same name, other files stay.',
     'The rows of every table are counted after the restore and must match the backup. Starting the server then applies the migrations newer than the backup.',
   ],
@@ -70,13 +83,26 @@ const restoreCommand: Command = {
     const seconds = (performance.now() - started) / 1000;
     const m = r.manifest;
     ctx.print(
-      { from, created_at: m.created_at, database: m.database, schema: m.schema, migrations: m.migrations, tables: r.tables, documents: r.documents, replaced: r.replaced, seconds: Number(seconds.toFixed(2)) },
+      {
+        from,
+        created_at: m.created_at,
+        database: m.database,
+        schema: m.schema,
+        migrations: m.migrations,
+        tables: r.tables,
+        documents: r.documents,
+        replaced: r.replaced,
+        seconds: Number(seconds.toFixed(2)),
+      },
       [
         `Restored the backup of ${m.created_at} into ${shown(ctx.config.databaseUrl)} (${seconds.toFixed(1)} s):`,
         fields([
           ['tables', `${Object.keys(r.tables).length} (${sum(r.tables)} rows, as in the backup)`],
           ['documents', `${r.documents} files into ${ctx.config.blobDir}`],
-          ['migrations', `${m.migrations.length}, the last ${m.migrations.at(-1) ?? '-'} (the server applies newer ones when it starts)`],
+          [
+            'migrations',
+            `${m.migrations.length}, the last ${m.migrations.at(-1) ?? '-'} (the server applies newer ones when it starts)`,
+          ],
           ...(r.replaced.length ? [['replaced', r.replaced.join('; ')] as [string, string]] : []),
         ]).replace(/^/gm, '  '),
       ].join('\n'),

@@ -1,5 +1,14 @@
 /** `fleet company …`: create, list and show the companies (tenants). */
-import { companyRef, findCompany, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, requireFlag, type Command } from './io.js';
+import {
+  companyRef,
+  findCompany,
+  pageOf,
+  PAGE_DETAILS,
+  PAGE_FLAGS,
+  PAGE_USAGE,
+  requireFlag,
+  type Command,
+} from './io.js';
 import { printListing, printRecord } from './format.js';
 
 /** The company as GET /v1/companies shows it. */
@@ -36,7 +45,12 @@ export const companyList: Command = {
     const { rows, total } = await listCompanies(db, page.limit, page.offset);
     const companyWire = await wire();
     printListing(ctx, {
-      name: 'companies', rows, total, page, json: companyWire, none: 'No company yet: fleet company create --name NAME makes one.',
+      name: 'companies',
+      rows,
+      total,
+      page,
+      json: companyWire,
+      none: 'No company yet: fleet company create --name NAME makes one.',
       header: ['ID', 'CODE', 'NAME', 'TIME ZONE', 'CREATED'],
       cells: (c) => [c.id, c.company_code, c.name, c.time_zone, companyWire(c).created_at],
     });

@@ -4,8 +4,19 @@
  */
 import {
   companyListing,
-  companyRef, findCompany, optionalFlag, pageOf, PAGE_DETAILS, PAGE_FLAGS, PAGE_USAGE, positiveInt, RECORD_FLAGS, recordOf,
-  requireFlag, UsageError, type Command,
+  companyRef,
+  findCompany,
+  optionalFlag,
+  pageOf,
+  PAGE_DETAILS,
+  PAGE_FLAGS,
+  PAGE_USAGE,
+  positiveInt,
+  RECORD_FLAGS,
+  recordOf,
+  requireFlag,
+  UsageError,
+  type Command,
 } from './io.js';
 import { printListing, printRecord } from './format.js';
 import { wireTime } from '../storage/values.js';
@@ -13,13 +24,23 @@ import type { DeviceRow } from '../domain/devices/service.js';
 
 /** A device as listed and shown: never its credential (only its digest is stored anyway). */
 const deviceJson = (d: DeviceRow) => ({
-  id: d.id, company_id: d.company_id, kind: d.kind, identifier: d.identifier, model: d.model, vehicle_id: d.vehicle_id, asset_id: d.asset_id,
-  last_seen_at: wireTime(d.last_seen_at), revoked_at: wireTime(d.revoked_at), created_at: wireTime(d.created_at), updated_at: wireTime(d.updated_at),
+  id: d.id,
+  company_id: d.company_id,
+  kind: d.kind,
+  identifier: d.identifier,
+  model: d.model,
+  vehicle_id: d.vehicle_id,
+  asset_id: d.asset_id,
+  last_seen_at: wireTime(d.last_seen_at),
+  revoked_at: wireTime(d.revoked_at),
+  created_at: wireTime(d.created_at),
+  updated_at: wireTime(d.updated_at),
 });
 
 export const deviceCreate: Command = {
-  usage: 'device create --company ID --vehicle VID --identifier SERIAL [--model M]  (or --asset AID instead of --vehicle)',
-  summary: "Provision an ELD bound to a vehicle (or a gateway bound to an asset); its credential is printed once.",
+  usage:
+    'device create --company ID --vehicle VID --identifier SERIAL [--model M]  (or --asset AID instead of --vehicle)',
+  summary: 'Provision an ELD bound to a vehicle (or a gateway bound to an asset); its credential is printed once.',
   flags: {
     company: { type: 'string' },
     vehicle: { type: 'string' },
@@ -42,9 +63,17 @@ export const deviceCreate: Command = {
     const { provisionDevice } = await import('../domain/devices/service.js');
     const d = await provisionDevice(db, { companyId: company.id }, { identifier, model, vehicleId, assetId });
     const bound = d.vehicle_id !== null ? { vehicle_id: d.vehicle_id } : { asset_id: d.asset_id };
-    const what = d.vehicle_id !== null ? `ELD ${d.id} on vehicle ${d.vehicle_id}` : `gateway ${d.id} on asset ${d.asset_id}`;
+    const what =
+      d.vehicle_id !== null ? `ELD ${d.id} on vehicle ${d.vehicle_id}` : `gateway ${d.id} on asset ${d.asset_id}`;
     ctx.print(
-      { id: d.id, company_id: d.company_id, ...bound, identifier: d.identifier, model: d.model, device_token: d.device_token },
+      {
+        id: d.id,
+        company_id: d.company_id,
+        ...bound,
+        identifier: d.identifier,
+        model: d.model,
+        device_token: d.device_token,
+      },
       `Provisioned ${what} (${d.identifier}, ${d.model}) in company ${d.company_id}. Its credential is shown only this once:\n${d.device_token}`,
     );
     return 0;
@@ -60,7 +89,10 @@ export const deviceRevoke: Command = {
     const { db, companyId } = await record.open(ctx);
     const { revokeDevice } = await import('../domain/devices/service.js');
     const d = await revokeDevice(db, { companyId }, record.id);
-    ctx.print({ id: d.id, company_id: d.company_id, identifier: d.identifier, revoked: true }, `Revoked device ${d.id} (${d.identifier})`);
+    ctx.print(
+      { id: d.id, company_id: d.company_id, identifier: d.identifier, revoked: true },
+      `Revoked device ${d.id} (${d.identifier})`,
+    );
     return 0;
   },
 };
@@ -73,13 +105,29 @@ export const deviceList: Command = {
   async run(flags, ctx) {
     const { db, company, page } = await companyListing(flags, ctx, () => null);
     const { listDevices } = await import('../domain/devices/service.js');
-    const { rows, total } = await listDevices(db, { companyId: company.id }, { revoked: flags.revoked === true }, page.limit, page.offset);
+    const { rows, total } = await listDevices(
+      db,
+      { companyId: company.id },
+      { revoked: flags.revoked === true },
+      page.limit,
+      page.offset,
+    );
     printListing(ctx, {
-      name: 'devices', rows, total, page, json: deviceJson, none: `No ${flags.revoked ? '' : 'live '}device in company ${company.id}.`,
+      name: 'devices',
+      rows,
+      total,
+      page,
+      json: deviceJson,
+      none: `No ${flags.revoked ? '' : 'live '}device in company ${company.id}.`,
       header: ['ID', 'KIND', 'IDENTIFIER', 'MODEL', 'BOUND TO', 'LAST SEEN', 'REVOKED'],
       cells: (d) => [
-        d.id, d.kind, d.identifier, d.model, d.vehicle_id !== null ? `vehicle ${d.vehicle_id}` : `asset ${d.asset_id}`,
-        wireTime(d.last_seen_at), wireTime(d.revoked_at),
+        d.id,
+        d.kind,
+        d.identifier,
+        d.model,
+        d.vehicle_id !== null ? `vehicle ${d.vehicle_id}` : `asset ${d.asset_id}`,
+        wireTime(d.last_seen_at),
+        wireTime(d.revoked_at),
       ],
     });
     return 0;

@@ -17,18 +17,26 @@ const text = (v: Cell): string => {
 /** Columns separated by two spaces; a column whose values are all numbers is right-aligned. */
 export function table(header: string[], rows: Cell[][]): string {
   const cells = rows.map((r) => r.map(text));
-  const numeric = header.map((_, i) =>
-    rows.some((r) => typeof r[i] === 'number') && rows.every((r) => typeof r[i] === 'number' || r[i] === null || r[i] === undefined));
+  const numeric = header.map(
+    (_, i) =>
+      rows.some((r) => typeof r[i] === 'number') &&
+      rows.every((r) => typeof r[i] === 'number' || r[i] === null || r[i] === undefined),
+  );
   const width = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i].length)));
   const line = (r: string[]) =>
-    r.map((c, i) => (numeric[i] ? c.padStart(width[i]) : i === r.length - 1 ? c : c.padEnd(width[i]))).join('  ').trimEnd();
+    r
+      .map((c, i) => (numeric[i] ? c.padStart(width[i]) : i === r.length - 1 ? c : c.padEnd(width[i])))
+      .join('  ')
+      .trimEnd();
   return [line(header.map((h, i) => (numeric[i] ? h.padStart(width[i]) : h))), ...cells.map(line)].join('\n');
 }
 
 /** `label:  value` lines, the values aligned. */
 export function fields(pairs: Array<[string, Cell]>): string {
   const width = Math.max(...pairs.map(([k]) => k.length)) + 1;
-  return pairs.map(([k, v]) => `${`${k}:`.padEnd(width)}  ${v === null || v === undefined || v === '' ? '-' : String(v)}`).join('\n');
+  return pairs
+    .map(([k, v]) => `${`${k}:`.padEnd(width)}  ${v === null || v === undefined || v === '' ? '-' : String(v)}`)
+    .join('\n');
 }
 
 /** A value of a record as one line: lists joined with commas, objects as JSON. */
@@ -64,7 +72,12 @@ export interface Listing<R> {
 export function printListing<R>(ctx: Ctx, l: Listing<R>): void {
   const json = { [l.name]: l.rows.map((r) => l.json(r)), total: l.total };
   if (l.total === 0) return ctx.print(json, l.none);
-  const lines = [table(l.header, l.rows.map((r) => l.cells(r)))];
+  const lines = [
+    table(
+      l.header,
+      l.rows.map((r) => l.cells(r)),
+    ),
+  ];
   const first = l.page.offset + 1;
   const last = l.page.offset + l.rows.length;
   if (l.rows.length === 0) lines.push(`Nothing from --offset ${l.page.offset}: there are ${l.total}.`);

@@ -26,7 +26,7 @@ export function wrap(text: string, width = WIDTH, indent = '    '): string {
 const COMMON = [
   'Every command:',
   '  --json        Print one JSON object on stdout (ids as "id", secrets under their own names).',
-  '  -h, --help    Show the command\'s help.',
+  "  -h, --help    Show the command's help.",
   '  DATABASE_URL  sqlite:<path> (default sqlite:./data/fleet.db) or postgres://…, as for the server.',
 ];
 
@@ -72,7 +72,10 @@ export function groupHelp(group: string, commands: Registry): string {
   return [
     `Usage: fleet ${group} <command> [options]`,
     '',
-    ...names.flatMap((n) => [wrap(`  fleet ${commands[n].usage}`, WIDTH, '      '), wrap(`      ${commands[n].summary}`, WIDTH, '      ')]),
+    ...names.flatMap((n) => [
+      wrap(`  fleet ${commands[n].usage}`, WIDTH, '      '),
+      wrap(`      ${commands[n].summary}`, WIDTH, '      '),
+    ]),
     '',
     `\`fleet ${group} <command> --help\` shows what a command takes.`,
     '',
@@ -93,20 +96,26 @@ export function unknownBlock(first: string | undefined, commands: Registry): str
   return `${wrap(`Commands: ${groups(commands).join(', ')}`, WIDTH, '  ')}\nMore: fleet --help\n`;
 }
 
-const flagWords = (c: Command) =>
-  ['--json', '--help', ...Object.entries(c.flags).map(([f]) => `--${f}`)].join(' ');
+const flagWords = (c: Command) => ['--json', '--help', ...Object.entries(c.flags).map(([f]) => `--${f}`)].join(' ');
 
 /**
  * A bash completion script (zsh runs it through bashcompinit): command words, then each command's
  * flags; anything else completes as file names.
  */
 export function completionScript(commands: Registry, shell: 'bash' | 'zsh'): string {
-  const sub = groups(commands).map((g) => {
-    const words = Object.keys(commands).filter((n) => n.startsWith(`${g} `)).map((n) => n.slice(g.length + 1));
-    return words.length ? `    ${g}) [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -W "${words.join(' ')}" -- "$cur")); return; } ;;` : '';
-  }).filter(Boolean);
+  const sub = groups(commands)
+    .map((g) => {
+      const words = Object.keys(commands)
+        .filter((n) => n.startsWith(`${g} `))
+        .map((n) => n.slice(g.length + 1));
+      return words.length
+        ? `    ${g}) [ "$COMP_CWORD" -eq 2 ] && { COMPREPLY=($(compgen -W "${words.join(' ')}" -- "$cur")); return; } ;;`
+        : '';
+    })
+    .filter(Boolean);
   const flags = Object.entries(commands).map(([n, c]) =>
-    n.includes(' ') ? `    "${n}") words="${flagWords(c)}" ;;` : `    "${n} "*) words="${flagWords(c)}" ;;`);
+    n.includes(' ') ? `    "${n}") words="${flagWords(c)}" ;;` : `    "${n} "*) words="${flagWords(c)}" ;;`,
+  );
   return [
     `# fleet shell completion (${shell}). Load it with: source <(fleet completion ${shell})`,
     ...(shell === 'zsh' ? ['autoload -U +X bashcompinit && bashcompinit'] : []),

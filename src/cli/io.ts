@@ -47,7 +47,12 @@ export const GLOBAL_FLAGS: FlagSpec = {
 
 export function parseFlags(args: string[], spec: FlagSpec): Flags {
   try {
-    const { values } = parseArgs({ args, options: { ...GLOBAL_FLAGS, ...spec }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args,
+      options: { ...GLOBAL_FLAGS, ...spec },
+      strict: true,
+      allowPositionals: false,
+    });
     return values as Flags;
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -102,13 +107,15 @@ export interface Page {
 /** `--limit` and `--offset` of the list commands. */
 export const PAGE_FLAGS: FlagSpec = { limit: { type: 'string' }, offset: { type: 'string' } };
 export const PAGE_USAGE = '[--limit N] [--offset N]';
-export const PAGE_DETAILS = '--limit: how many rows (1 to 1000, default 100); --offset: how many to skip first (default 0).';
+export const PAGE_DETAILS =
+  '--limit: how many rows (1 to 1000, default 100); --offset: how many to skip first (default 0).';
 
 export function pageOf(flags: Flags): Page {
   const limit = flags.limit === undefined ? 100 : positiveInt(String(flags.limit), 'limit');
   if (limit > 1000) throw new UsageError('--limit must be at most 1000');
   const raw = flags.offset === undefined ? '0' : String(flags.offset);
-  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new UsageError(`--offset must be a whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw)))
+    throw new UsageError(`--offset must be a whole number, got "${raw}"`);
   return { limit, offset: Number(raw) };
 }
 
@@ -126,7 +133,11 @@ export function companyRef(value: string, flag = 'company'): CompanyRef {
  * What a company's list command starts with: its flags checked first (`--company`, then the command's
  * own in `own`, then `--limit` and `--offset`), then the database opened and the company found.
  */
-export async function companyListing<T>(flags: Flags, ctx: Ctx, own: () => T): Promise<{ db: Db; company: { id: number; company_code: string; name: string }; page: Page; own: T }> {
+export async function companyListing<T>(
+  flags: Flags,
+  ctx: Ctx,
+  own: () => T,
+): Promise<{ db: Db; company: { id: number; company_code: string; name: string }; page: Page; own: T }> {
   const ref = companyRef(requireFlag(flags, 'company'));
   const checked = own();
   const page = pageOf(flags);
@@ -134,9 +145,14 @@ export async function companyListing<T>(flags: Flags, ctx: Ctx, own: () => T): P
   return { db, company: await findCompany(db, ref), page, own: checked };
 }
 
-export async function findCompany(db: Db, ref: CompanyRef): Promise<{ id: number; company_code: string; name: string }> {
+export async function findCompany(
+  db: Db,
+  ref: CompanyRef,
+): Promise<{ id: number; company_code: string; name: string }> {
   const q = db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']);
-  const row = await ('id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)).executeTakeFirst();
+  const row = await (
+    'id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)
+  ).executeTakeFirst();
   if (!row) throw notFound(`company ${'id' in ref ? ref.id : ref.code}`);
   return row;
 }

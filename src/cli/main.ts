@@ -31,7 +31,9 @@ import { BACKUP_COMMANDS } from './backup.js';
 const serveCommand: Command = {
   usage: 'serve [--demo]',
   summary: 'Run the API server. --demo seeds a demo fleet into an empty database and prints an API key.',
-  details: ['Settings come from the environment (README.md, Configuration); the server applies pending migrations first.'],
+  details: [
+    'Settings come from the environment (README.md, Configuration); the server applies pending migrations first.',
+  ],
   flags: { demo: { type: 'boolean' } },
   async run(flags, ctx) {
     // Loaded on demand: the HTTP stack takes a second to import, which the other commands do not need.
@@ -59,7 +61,9 @@ const migrateCommand: Command = {
 const completionCommand: Command = {
   usage: 'completion [--shell bash|zsh]',
   summary: 'Print a shell completion script for fleet (commands and their flags); bash by default.',
-  details: ['Load it in the running shell with `source <(fleet completion)`, or for good: `fleet completion >> ~/.bashrc`.'],
+  details: [
+    'Load it in the running shell with `source <(fleet completion)`, or for good: `fleet completion >> ~/.bashrc`.',
+  ],
   flags: { shell: { type: 'string' } },
   async run(flags) {
     const shell = flags.shell ?? 'bash';
@@ -89,18 +93,25 @@ export const USAGE = overview(COMMANDS);
 
 function find(argv: string[]): { name: string; command: Command; rest: string[] } | null {
   const [a, b] = argv;
-  if (a !== undefined && b !== undefined && COMMANDS[`${a} ${b}`]) return { name: `${a} ${b}`, command: COMMANDS[`${a} ${b}`], rest: argv.slice(2) };
+  if (a !== undefined && b !== undefined && COMMANDS[`${a} ${b}`])
+    return { name: `${a} ${b}`, command: COMMANDS[`${a} ${b}`], rest: argv.slice(2) };
   if (a !== undefined && COMMANDS[a]) return { name: a, command: COMMANDS[a], rest: argv.slice(1) };
   return null;
 }
 
-const isGroup = (word: string | undefined) => word !== undefined && Object.keys(COMMANDS).some((n) => n.startsWith(`${word} `));
+const isGroup = (word: string | undefined) =>
+  word !== undefined && Object.keys(COMMANDS).some((n) => n.startsWith(`${word} `));
 const wantsHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
 
 /** `fleet help [command…]`, `fleet --help`, `fleet <group> --help`, `fleet <command> --help`; null if not a help request. */
 function help(argv: string[]): string | null {
   if (argv.length === 0 || ['--help', '-h'].includes(argv[0])) return USAGE;
-  const topic = argv[0] === 'help' ? argv.slice(1).filter((a) => !a.startsWith('-')) : wantsHelp(argv) ? argv.filter((a) => !a.startsWith('-')) : null;
+  const topic =
+    argv[0] === 'help'
+      ? argv.slice(1).filter((a) => !a.startsWith('-'))
+      : wantsHelp(argv)
+        ? argv.filter((a) => !a.startsWith('-'))
+        : null;
   if (topic === null) return null;
   const found = find(topic);
   if (found) return commandHelp(found.name, found.command);
@@ -115,7 +126,10 @@ function fail(json: boolean, message: string): number {
 }
 
 /** Runs one command; resolves to the exit code, or null when the process keeps running (serve). */
-export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number | null> {
+export async function main(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<number | null> {
   // `fleet --json migrate` works like `fleet migrate --json`.
   const lead = argv.findIndex((a) => a !== '--json');
   if (lead > 0) argv = [...argv.slice(lead), ...argv.slice(0, lead)];
@@ -141,7 +155,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
     let db: Db | null = null;
     const database = () =>
       (opened ??= (async () => {
-        const [{ openDb }, { migrateToLatest }] = await Promise.all([import('../storage/db.js'), import('../storage/migrate.js')]);
+        const [{ openDb }, { migrateToLatest }] = await Promise.all([
+          import('../storage/db.js'),
+          import('../storage/migrate.js'),
+        ]);
         db = openDb(config.databaseUrl, { poolSize: 2, sqliteSynchronous: config.sqliteSynchronous });
         return { db, applied: await migrateToLatest(db) };
       })());
@@ -156,7 +173,16 @@ export async function main(argv: string[], env: Record<string, string | undefine
       // The message first, then only this command's usage (or the group's); with --json the one
       // object on stdout says what is wrong too.
       if (json) process.stdout.write(`${JSON.stringify({ error_message: err.message })}\n`);
-      process.stderr.write(`fleet: ${err.message}\n${found ? usageBlock(found.name, found.command) : unknownBlock(argv.find((a) => !a.startsWith('-')), COMMANDS)}`);
+      process.stderr.write(
+        `fleet: ${err.message}\n${
+          found
+            ? usageBlock(found.name, found.command)
+            : unknownBlock(
+                argv.find((a) => !a.startsWith('-')),
+                COMMANDS,
+              )
+        }`,
+      );
       return 2;
     }
     // Refused (AppError), bad configuration (ConfigError) or failed: the message says which.

@@ -12,18 +12,30 @@ import type { Db } from '../storage/db.js';
 
 export const replayCommand: Command = {
   usage: 'replay --company ID [--vehicle VID | --asset AID] [--from YYYY-MM-DD]',
-  summary: "Rebuild vehicles' and assets' derived telemetry, and drivers' logs, from their stored records (from a company-local day on, or all of it).",
-  flags: { company: { type: 'string' }, vehicle: { type: 'string' }, asset: { type: 'string' }, from: { type: 'string' } },
+  summary:
+    "Rebuild vehicles' and assets' derived telemetry, and drivers' logs, from their stored records (from a company-local day on, or all of it).",
+  flags: {
+    company: { type: 'string' },
+    vehicle: { type: 'string' },
+    asset: { type: 'string' },
+    from: { type: 'string' },
+  },
   async run(flags, ctx) {
     const ref = companyRef(requireFlag(flags, 'company'));
     const vehicle = optionalFlag(flags, 'vehicle');
     const asset = optionalFlag(flags, 'asset');
     if (vehicle && asset) throw new UsageError('give --vehicle or --asset, not both');
-    const only: Subject | undefined = vehicle ? { vehicleId: positiveInt(vehicle, 'vehicle') } : asset ? { assetId: positiveInt(asset, 'asset') } : undefined;
+    const only: Subject | undefined = vehicle
+      ? { vehicleId: positiveInt(vehicle, 'vehicle') }
+      : asset
+        ? { assetId: positiveInt(asset, 'asset') }
+        : undefined;
     const fromDay = optionalFlag(flags, 'from');
     // Loaded here, not at the top: src/cli/io.ts says why.
     const [{ replaySubject, replayTargets }, { startOfDay }, { validDay }, { companyTimeZone }] = await Promise.all([
-      import('../telemetry/store/replay.js'), import('../core/time-zone.js'), import('../wire/record-dates.js'),
+      import('../telemetry/store/replay.js'),
+      import('../core/time-zone.js'),
+      import('../wire/record-dates.js'),
       import('../domain/companies/service.js'),
     ]);
     if (fromDay !== undefined) {
@@ -40,7 +52,8 @@ export const replayCommand: Command = {
     if (only) await mustExist(db, company.id, only);
     const targets = await replayTargets(db, company.id, only);
     const results: ReplayResult[] = [];
-    for (const s of targets) results.push(await replaySubject(db, company.id, s, from, ctx.config.telemetry.thresholds));
+    for (const s of targets)
+      results.push(await replaySubject(db, company.id, s, from, ctx.config.telemetry.thresholds));
     const records = results.reduce((a, r) => a + r.records, 0);
     const hos = results.reduce((a, r) => a + r.hosRecords, 0);
     const counts = (['vehicle', 'asset'] as const).map((k) => {
@@ -49,9 +62,14 @@ export const replayCommand: Command = {
     });
     ctx.print(
       {
-        company_id: company.id, from: from?.toISOString() ?? null,
-        vehicles: results.filter((r) => r.vehicleId !== undefined).map((r) => ({ vehicle_id: r.vehicleId, records: r.records, outputs: r.outputs, hos_records: r.hosRecords })),
-        assets: results.filter((r) => r.assetId !== undefined).map((r) => ({ asset_id: r.assetId, records: r.records, outputs: r.outputs })),
+        company_id: company.id,
+        from: from?.toISOString() ?? null,
+        vehicles: results
+          .filter((r) => r.vehicleId !== undefined)
+          .map((r) => ({ vehicle_id: r.vehicleId, records: r.records, outputs: r.outputs, hos_records: r.hosRecords })),
+        assets: results
+          .filter((r) => r.assetId !== undefined)
+          .map((r) => ({ asset_id: r.assetId, records: r.records, outputs: r.outputs })),
       },
       `Replayed ${records} records of ${counts.join(' and ')}${from ? ` from ${fromDay}` : ''}; ${hos} missing record${hos === 1 ? '' : 's'} added to drivers' logs.`,
     );
@@ -61,7 +79,15 @@ export const replayCommand: Command = {
 
 /** The vehicle or asset asked for belongs to the company (else 404 naming it); having no telemetry is fine. */
 async function mustExist(db: Db, companyId: number, s: Subject): Promise<void> {
-  const [table, id, name] = s.vehicleId !== undefined ? (['vehicles', s.vehicleId, 'vehicle'] as const) : (['assets', s.assetId!, 'asset'] as const);
-  const row = await db.kysely.selectFrom(table).select('id').where('id', '=', id).where('company_id', '=', companyId).executeTakeFirst();
+  const [table, id, name] =
+    s.vehicleId !== undefined
+      ? (['vehicles', s.vehicleId, 'vehicle'] as const)
+      : (['assets', s.assetId!, 'asset'] as const);
+  const row = await db.kysely
+    .selectFrom(table)
+    .select('id')
+    .where('id', '=', id)
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
   if (!row) throw new AppError('not_found', `${name} ${id} not found in company ${companyId}`);
 }

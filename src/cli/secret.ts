@@ -22,8 +22,8 @@ function typed(question: string): Promise<string> {
     };
     const onData = (chunk: string) => {
       for (const ch of chunk) {
-        if (ch === '\r' || ch === '\n') return done(), resolve(value);
-        if (ch === '\u0003' || ch === '\u0004') return done(), reject(new Error('cancelled'));
+        if (ch === '\r' || ch === '\n') return (done(), resolve(value));
+        if (ch === '\u0003' || ch === '\u0004') return (done(), reject(new Error('cancelled')));
         value = ch === '\u007f' || ch === '\b' ? value.slice(0, -1) : value + ch;
       }
     };
@@ -46,10 +46,12 @@ export async function passwordFrom(flags: Flags): Promise<string> {
   let password: string;
   if (process.stdin.isTTY) {
     password = await typed('New password: ');
-    if (password !== '' && (await typed('The same again: ')) !== password) throw new UsageError('the two passwords differ');
+    if (password !== '' && (await typed('The same again: ')) !== password)
+      throw new UsageError('the two passwords differ');
   } else {
     password = await piped();
   }
-  if (password === '') throw new UsageError('a password is required: type it when asked, pipe it on standard input, or give --password');
+  if (password === '')
+    throw new UsageError('a password is required: type it when asked, pipe it on standard input, or give --password');
   return password;
 }

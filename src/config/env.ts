@@ -5,7 +5,14 @@
 export type Env = Record<string, string | undefined>;
 
 /** A whole number within [min, max], or `def` when unset or empty. */
-export function whole(env: Env, name: string, def: number, min: number, max: number, error: (m: string) => Error): number {
+export function whole(
+  env: Env,
+  name: string,
+  def: number,
+  min: number,
+  max: number,
+  error: (m: string) => Error,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return def;
   if (!/^\d+$/.test(raw)) throw error(`${name} must be a whole number, got "${raw}"`);

@@ -106,13 +106,10 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-
 export function databaseKind(url: string): 'sqlite' | 'postgres' {
   if (url.startsWith('sqlite:')) return 'sqlite';
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
-  throw new ConfigError(
-    `DATABASE_URL must start with sqlite:, postgres:// or postgresql://, got "${url}"`,
-  );
+  throw new ConfigError(`DATABASE_URL must start with sqlite:, postgres:// or postgresql://, got "${url}"`);
 }
 
 function cookieSecret(env: Record<string, string | undefined>): string {
@@ -134,14 +131,20 @@ function blobDir(env: Record<string, string | undefined>, databaseUrl: string): 
   return './data/blobs';
 }
 
-const DEFAULT_DOCUMENT_TYPES = 'application/pdf,image/jpeg,image/png,image/gif,image/heic,image/tiff,image/webp,text/plain';
+const DEFAULT_DOCUMENT_TYPES =
+  'application/pdf,image/jpeg,image/png,image/gif,image/heic,image/tiff,image/webp,text/plain';
 
 function contentTypes(env: Record<string, string | undefined>): string[] {
   const raw = env.DOCUMENT_CONTENT_TYPES || DEFAULT_DOCUMENT_TYPES;
-  const list = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const bad = list.find((t) => !/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(t));
   if (bad !== undefined || list.length === 0) {
-    throw new ConfigError(`DOCUMENT_CONTENT_TYPES must be a comma-separated list of media types such as application/pdf, got "${raw}"`);
+    throw new ConfigError(
+      `DOCUMENT_CONTENT_TYPES must be a comma-separated list of media types such as application/pdf, got "${raw}"`,
+    );
   }
   return list;
 }
@@ -149,14 +152,19 @@ function contentTypes(env: Record<string, string | undefined>): string[] {
 const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Config> = {},
+): Config {
   const port = whole(env, 'PORT', 3000, 0, 65535, configError);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/fleet.db';
   databaseKind(databaseUrl);
   const sqliteSynchronous = (env.SQLITE_SYNCHRONOUS || 'full') as SqliteSynchronous;
   if (!SQLITE_SYNCHRONOUS.includes(sqliteSynchronous)) {
-    throw new ConfigError(`SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${sqliteSynchronous}"`);
+    throw new ConfigError(
+      `SQLITE_SYNCHRONOUS must be one of ${SQLITE_SYNCHRONOUS.join(', ')}, got "${sqliteSynchronous}"`,
+    );
   }
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {

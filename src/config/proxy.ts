@@ -37,7 +37,10 @@ export function trustProxy(env: Env, error: (m: string) => Error): TrustProxy {
     if (hops < 1 || hops > 10) throw error(`TRUST_PROXY as a number of proxies must be from 1 to 10, got ${raw}`);
     return hops;
   }
-  const entries = lower.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = lower
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   const bad = entries.find((e) => !validEntry(e));
   if (bad !== undefined || entries.length === 0) {
     throw error(

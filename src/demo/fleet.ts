@@ -6,8 +6,17 @@
  */
 import { Prng, makeVin } from './random.js';
 import {
-  DEMO_COMPANY, DEMO_EMAIL_DOMAIN, DEMO_GROUPS, FIRST_NAMES, LAST_NAMES, LICENSE_FORMATS, STAFF, TERMINALS,
-  TRUCK_MODELS, TRUCK_YEARS, type Terminal,
+  DEMO_COMPANY,
+  DEMO_EMAIL_DOMAIN,
+  DEMO_GROUPS,
+  FIRST_NAMES,
+  LAST_NAMES,
+  LICENSE_FORMATS,
+  STAFF,
+  TERMINALS,
+  TRUCK_MODELS,
+  TRUCK_YEARS,
+  type Terminal,
 } from './data.js';
 
 export const DEMO_SEED = 20_240_601;
@@ -151,10 +160,17 @@ function drivers(rng: Prng, year: number): DemoUser[] {
       phone_country_code: '+1',
       time_zone: t.timeZone,
       group_visibility: 'all',
-      duty_status: rng.weighted(['off_duty', 'driving', 'on_duty', 'sleeper'], (s) => ({ off_duty: 4, driving: 3, on_duty: 2, sleeper: 1 })[s] ?? 0),
+      duty_status: rng.weighted(
+        ['off_duty', 'driving', 'on_duty', 'sleeper'],
+        (s) => ({ off_duty: 4, driving: 3, on_duty: 2, sleeper: 1 })[s] ?? 0,
+      ),
       violation_alerts: rng.pick(['1_hour', '1_hour', '30_minutes', '15_minutes']),
       driver_company_id: `DFL-${1001 + i}`,
-      drivers_license_number: license((n) => rng.digits(n), (n) => rng.letters(n), last.toUpperCase()),
+      drivers_license_number: license(
+        (n) => rng.digits(n),
+        (n) => rng.letters(n),
+        last.toUpperCase(),
+      ),
       drivers_license_state: t.state,
       joined_at: date(rng, year - 12, year - 1),
       cycle: rng.next() < 0.8 ? '70_8' : '60_7',

@@ -35,7 +35,14 @@ export interface DemoCounts {
 }
 
 export type DemoResult =
-  | { created: true; company: DemoCompany; adminEmail: string; password: string; apiKey: CreatedApiKey; counts: DemoCounts }
+  | {
+      created: true;
+      company: DemoCompany;
+      adminEmail: string;
+      password: string;
+      apiKey: CreatedApiKey;
+      counts: DemoCounts;
+    }
   /** `demo`: the company is the demo company an earlier run seeded (its admin is DEMO_ADMIN_EMAIL), not someone's own. */
   | { created: false; company: DemoCompany; demo: boolean };
 
@@ -98,7 +105,11 @@ async function insertUsers(trx: Trx, fleet: DemoFleet, companyId: number, passwo
   }));
   await trx.insertInto('users').values(rows).execute();
   // Ids are read back by sign-in name, which is unique, rather than trusting RETURNING's row order.
-  const saved = await trx.selectFrom('users').select(['id', 'email', 'username']).where('company_id', '=', companyId).execute();
+  const saved = await trx
+    .selectFrom('users')
+    .select(['id', 'email', 'username'])
+    .where('company_id', '=', companyId)
+    .execute();
   const byName = new Map<string, number>();
   for (const s of saved) byName.set(s.username ?? s.email ?? '', s.id);
   return (u: { username: string | null; email: string | null }) => byName.get(u.username ?? u.email ?? '') as number;
@@ -124,23 +135,32 @@ async function insertGroups(trx: Trx, fleet: DemoFleet, companyId: number, owner
   return ids;
 }
 
-async function insertVehicles(trx: Trx, fleet: DemoFleet, companyId: number, userId: (username: string) => number, adminId: number, now: string) {
-  const rows: Insertable<VehiclesTable>[] = fleet.vehicles.map(({ group: _group, permanent_driver, current_driver, ...v }) => ({
-    ...v,
-    company_id: companyId,
-    ifta: 1,
-    metric_units: 0,
-    prevent_auto_odometer_entry: 0,
-    incab_alert_live_stream_enable: -1,
-    driver_facing_camera: -1,
-    incab_audio_recording: -1,
-    permanent_driver_id: permanent_driver ? userId(permanent_driver) : null,
-    current_driver_id: current_driver ? userId(current_driver) : null,
-    availability_updated_at: now,
-    availability_updated_by: adminId,
-    created_at: now,
-    updated_at: now,
-  }));
+async function insertVehicles(
+  trx: Trx,
+  fleet: DemoFleet,
+  companyId: number,
+  userId: (username: string) => number,
+  adminId: number,
+  now: string,
+) {
+  const rows: Insertable<VehiclesTable>[] = fleet.vehicles.map(
+    ({ group: _group, permanent_driver, current_driver, ...v }) => ({
+      ...v,
+      company_id: companyId,
+      ifta: 1,
+      metric_units: 0,
+      prevent_auto_odometer_entry: 0,
+      incab_alert_live_stream_enable: -1,
+      driver_facing_camera: -1,
+      incab_audio_recording: -1,
+      permanent_driver_id: permanent_driver ? userId(permanent_driver) : null,
+      current_driver_id: current_driver ? userId(current_driver) : null,
+      availability_updated_at: now,
+      availability_updated_by: adminId,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
   await trx.insertInto('vehicles').values(rows).execute();
   const saved = await trx.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', companyId).execute();
   return new Map(saved.map((v) => [v.number, v.id]));
@@ -185,7 +205,12 @@ async function existing(db: Db): Promise<DemoResult & { created: false }> {
     .limit(1)
     .executeTakeFirst();
   if (demo) return { created: false, company: demo, demo: true };
-  const first = await db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']).orderBy('id').limit(1).executeTakeFirstOrThrow();
+  const first = await db.kysely
+    .selectFrom('companies')
+    .select(['id', 'company_code', 'name'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   return { created: false, company: first, demo: false };
 }
 
@@ -206,7 +231,14 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
     const userId = await insertUsers(trx, fleet, company.id, passwordHash, now);
     const adminId = userId({ username: null, email: DEMO_ADMIN_EMAIL });
     const groupIds = await insertGroups(trx, fleet, company.id, adminId, now);
-    const vehicleIds = await insertVehicles(trx, fleet, company.id, (u) => userId({ username: u, email: null }), adminId, now);
+    const vehicleIds = await insertVehicles(
+      trx,
+      fleet,
+      company.id,
+      (u) => userId({ username: u, email: null }),
+      adminId,
+      now,
+    );
     await insertMembers(trx, fleet, company.id, groupIds, userId, vehicleIds);
     return company;
   });
@@ -217,12 +249,16 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
 }
 
 /** How to get in again when the banner with the password and the key is gone. */
-const LOST = '  Lost the password or the key?  npm run -s fleet -- demo credentials   (a new admin password and a new API key)';
+const LOST =
+  '  Lost the password or the key?  npm run -s fleet -- demo credentials   (a new admin password and a new API key)';
 
 /** What `fleet serve --demo` prints once the server listens on `url`: every start names the way in. */
 export function demoBanner(result: DemoResult, url: string): string {
   const c = result.company;
-  const where = [`  Console:   ${url}/console   (admins and fleet managers sign in here)`, `  API:       ${url}   (docs: ${url}/docs)`];
+  const where = [
+    `  Console:   ${url}/console   (admins and fleet managers sign in here)`,
+    `  API:       ${url}   (docs: ${url}/docs)`,
+  ];
   if (!result.created && !result.demo) {
     return [
       `Demo: this database already has data the demo did not create (company ${c.id} ${c.company_code} "${c.name}"); nothing was seeded`,

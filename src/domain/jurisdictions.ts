@@ -5,9 +5,56 @@
  * states and the 10 provinces; AK, HI, DC, YT, NT and NU are valid places but not IFTA members.
  */
 export const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
-  'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA',
-  'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
 ] as const;
 export const US_DISTRICT = ['DC'] as const;
 export const CA_PROVINCES = ['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'ON', 'PE', 'QC', 'SK'] as const;
@@ -36,7 +83,9 @@ export const isIftaMember = (code: string): boolean => MEMBERS.has(normalizeJuri
 export function countryOf(code: string): 'US' | 'CA' | null {
   const c = normalizeJurisdiction(code);
   if (!ALL.has(c)) return null;
-  return (CA_PROVINCES as readonly string[]).includes(c) || (CA_TERRITORIES as readonly string[]).includes(c) ? 'CA' : 'US';
+  return (CA_PROVINCES as readonly string[]).includes(c) || (CA_TERRITORIES as readonly string[]).includes(c)
+    ? 'CA'
+    : 'US';
 }
 
 /** An ISO 3166-2 subdivision code as boundary data sends it (`US-TX`, `CA-ON`) → the bare code, or null. */

@@ -35,6 +35,9 @@ export async function recordEvent(trx: Kysely<Database>, e: DomainEvent | Domain
     occurred_at: occurred,
   }));
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    await trx.insertInto('domain_events').values(rows.slice(i, i + ROWS_PER_INSERT)).execute();
+    await trx
+      .insertInto('domain_events')
+      .values(rows.slice(i, i + ROWS_PER_INSERT))
+      .execute();
   }
 }

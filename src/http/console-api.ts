@@ -53,11 +53,17 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
 
   app.get('/console/api/stream', { ...hide, config: { longLived: true } }, async (req, reply) => {
     const who = await caller(req);
-    if (open >= STREAM_LIMIT) throw new AppError('rate_limited', 'Too many live views are open; try again shortly.', { 'Retry-After': '5' });
+    if (open >= STREAM_LIMIT)
+      throw new AppError('rate_limited', 'Too many live views are open; try again shortly.', { 'Retry-After': '5' });
     open++;
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
     res.write('retry: 2000\n\n');
     const started = Date.now();
     let version = '';
@@ -83,7 +89,9 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
         if (stopped) return;
         if (now !== version) {
           version = now;
-          res.write(`event: vehicles\ndata: ${JSON.stringify({ vehicles: await mapVehicles(app.db, who.viewer) })}\n\n`);
+          res.write(
+            `event: vehicles\ndata: ${JSON.stringify({ vehicles: await mapVehicles(app.db, who.viewer) })}\n\n`,
+          );
           lastWrite = Date.now();
         } else if (Date.now() - lastWrite >= STREAM_HEARTBEAT_MS) {
           res.write(': keep-alive\n\n');

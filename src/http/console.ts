@@ -29,7 +29,11 @@ import { csrfProblem, field, installPageErrors } from './oauth-web.js';
 import { consoleApiRoutes } from './console-api.js';
 import { consoleCaller, type ConsoleCaller } from './console-caller.js';
 
-const ASSETS: Record<string, string> = { 'console.css': 'text/css; charset=utf-8', 'map.js': 'text/javascript; charset=utf-8', 'favicon.svg': 'image/svg+xml' };
+const ASSETS: Record<string, string> = {
+  'console.css': 'text/css; charset=utf-8',
+  'map.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+};
 const assetDir = new URL('../web/console/assets/', import.meta.url);
 const assetCache = new Map<string, Buffer>();
 
@@ -77,24 +81,43 @@ async function consolePages(app: Api): Promise<void> {
   app.get('/console/hos', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
     if (!who) return reply;
-    return send(reply, 200, hosPage({ user: who.user, csrf: who.csrf, drivers: await hosOverview(app.db, who.viewer) }));
+    return send(
+      reply,
+      200,
+      hosPage({ user: who.user, csrf: who.csrf, drivers: await hosOverview(app.db, who.viewer) }),
+    );
   });
 
   async function ifta(req: FastifyRequest, who: ConsoleCaller) {
     const quarter = quarterOf({ year: field(req.query, 'year'), quarter: field(req.query, 'quarter') });
-    if (!quarter) return { quarter: quarterOf({})!, report: null, error: 'Choose a year and a quarter (1 to 4).', status: 400 };
+    if (!quarter)
+      return { quarter: quarterOf({})!, report: null, error: 'Choose a year and a quarter (1 to 4).', status: 400 };
     if (who.viewer.vehicleIds !== null) {
-      return { quarter, report: null, error: 'IFTA reports cover the whole company; your account sees only some groups.', status: 403 };
+      return {
+        quarter,
+        report: null,
+        error: 'IFTA reports cover the whole company; your account sees only some groups.',
+        status: 403,
+      };
     }
     const { zone } = await reportZone({ headers: {} }, app.db, who.viewer.companyId);
-    return { quarter, report: await quarterlyReport(app.db, who.viewer.companyId, { ...quarter, zone }), error: undefined, status: 200 };
+    return {
+      quarter,
+      report: await quarterlyReport(app.db, who.viewer.companyId, { ...quarter, zone }),
+      error: undefined,
+      status: 200,
+    };
   }
 
   app.get('/console/ifta', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
     if (!who) return reply;
     const r = await ifta(req, who);
-    return send(reply, r.status, iftaPage({ user: who.user, csrf: who.csrf, quarter: r.quarter, report: r.report, error: r.error }));
+    return send(
+      reply,
+      r.status,
+      iftaPage({ user: who.user, csrf: who.csrf, quarter: r.quarter, report: r.report, error: r.error }),
+    );
   });
 
   app.get('/console/ifta.csv', hide, async (req, reply) => {
@@ -102,19 +125,32 @@ async function consolePages(app: Api): Promise<void> {
     if (!who) return reply;
     const r = await ifta(req, who);
     if (!r.report) throw new AppError(r.status === 403 ? 'forbidden' : 'bad_request', r.error!);
-    return reply.type('text/csv; charset=utf-8').header('Cache-Control', 'no-store')
-      .header('Content-Disposition', `attachment; filename="ifta-${r.quarter.year}-q${r.quarter.quarter}.csv"`).send(quarterlyReportCsv(r.report));
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Content-Disposition', `attachment; filename="ifta-${r.quarter.year}-q${r.quarter.quarter}.csv"`)
+      .send(quarterlyReportCsv(r.report));
   });
 
-  async function board(reply: FastifyReply, who: ConsoleCaller, status: number, extra: { error?: string; notice?: string } = {}) {
-    return send(reply, status, boardPage({ user: who.user, csrf: who.csrf, dispatches: await boardDispatches(app.db, who.viewer), ...extra }));
+  async function board(
+    reply: FastifyReply,
+    who: ConsoleCaller,
+    status: number,
+    extra: { error?: string; notice?: string } = {},
+  ) {
+    return send(
+      reply,
+      status,
+      boardPage({ user: who.user, csrf: who.csrf, dispatches: await boardDispatches(app.db, who.viewer), ...extra }),
+    );
   }
 
   app.get('/console/dispatches', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
     if (!who) return reply;
     const done = field(req.query, 'done');
-    const notice = done && (DISPATCH_STATUSES as readonly string[]).includes(done) ? `The dispatch is now ${done}.` : undefined;
+    const notice =
+      done && (DISPATCH_STATUSES as readonly string[]).includes(done) ? `The dispatch is now ${done}.` : undefined;
     return board(reply, who, 200, { notice });
   });
 

@@ -18,7 +18,16 @@ import { runtimeFor } from '../auth/oauth/runtime.js';
 import { createSession, destroySession } from '../auth/oauth/sessions.js';
 import { consentPage, errorPage, signedInAside, signInPage } from '../web/pages.js';
 import {
-  SESSION_COOKIE, anonymousCsrf, checkAnonymousCsrf, clientIp, cookieOptions, csrfProblem, field, localPath, sendPage, sessionOf,
+  SESSION_COOKIE,
+  anonymousCsrf,
+  checkAnonymousCsrf,
+  clientIp,
+  cookieOptions,
+  csrfProblem,
+  field,
+  localPath,
+  sendPage,
+  sessionOf,
 } from './oauth-web.js';
 
 /** Where sign-in lands without a return_to: the fleet console. */
@@ -35,8 +44,18 @@ export async function authorizeRoutes(app: Api): Promise<void> {
     return session && user ? { session, user } : null;
   }
 
-  function showSignIn(req: FastifyRequest, reply: FastifyReply, status: number, returnTo: string, extra: { email?: string; error?: string } = {}) {
-    return sendPage(reply, status, signInPage({ action: '/sign-in', csrf: anonymousCsrf(app, req, reply), returnTo, ...extra }));
+  function showSignIn(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    returnTo: string,
+    extra: { email?: string; error?: string } = {},
+  ) {
+    return sendPage(
+      reply,
+      status,
+      signInPage({ action: '/sign-in', csrf: anonymousCsrf(app, req, reply), returnTo, ...extra }),
+    );
   }
 
   function settle(reply: FastifyReply, check: Exclude<AuthorizeCheck, { kind: 'ok' }>) {
@@ -53,37 +72,60 @@ export async function authorizeRoutes(app: Api): Promise<void> {
     const grant = await activeGrant(app.db.kysely, user.company_id, check.app.id);
     if (grant && check.scopes.every((s) => grant.scopes.includes(s))) {
       const code = await issueCode(app.db, rt, {
-        grantId: grant.id, appId: check.app.id, companyId: user.company_id, userId: user.id, redirectUri: check.redirectUri, scopes: check.scopes,
+        grantId: grant.id,
+        appId: check.app.id,
+        companyId: user.company_id,
+        userId: user.id,
+        redirectUri: check.redirectUri,
+        scopes: check.scopes,
       });
       return reply.redirect(withQuery(check.redirectUri, { code, state: check.state }), 302);
     }
-    return sendPage(reply, 200, consentPage({
-      appName: check.app.name,
-      companyName: user.company_name,
-      userName: user.name,
-      scopes: check.scopes,
-      params: check.params,
-      csrf: session.csrf,
-      aside: signedInAside(user.name, '/sign-out', session.csrf),
-    }));
+    return sendPage(
+      reply,
+      200,
+      consentPage({
+        appName: check.app.name,
+        companyName: user.company_name,
+        userName: user.name,
+        scopes: check.scopes,
+        params: check.params,
+        csrf: session.csrf,
+        aside: signedInAside(user.name, '/sign-out', session.csrf),
+      }),
+    );
   });
 
   app.post('/oauth/authorize', perIp, async (req, reply) => {
     const who = await signedInUser(req);
-    if (!who) throw new AppError('unauthenticated', 'Your session has ended. Go back to the application and start again.');
+    if (!who)
+      throw new AppError('unauthenticated', 'Your session has ended. Go back to the application and start again.');
     const problem = csrfProblem(who.session.csrf, field(req.body, 'csrf_token'));
     if (problem) throw problem;
     const check = await checkAuthorizeRequest(app.db, req.body as Record<string, unknown>);
     if (check.kind !== 'ok') return settle(reply, check);
     const decision = field(req.body, 'decision');
     if (decision === 'deny') {
-      return reply.redirect(errorRedirect(check.redirectUri, 'access_denied', 'The user denied the request.', check.state), 302);
+      return reply.redirect(
+        errorRedirect(check.redirectUri, 'access_denied', 'The user denied the request.', check.state),
+        302,
+      );
     }
     if (decision !== 'allow') throw new AppError('bad_request', 'Choose Allow or Deny.');
     const { user } = who;
-    const grant = await recordConsent(app.db, rt, { companyId: user.company_id, appId: check.app.id, userId: user.id, scopes: check.scopes });
+    const grant = await recordConsent(app.db, rt, {
+      companyId: user.company_id,
+      appId: check.app.id,
+      userId: user.id,
+      scopes: check.scopes,
+    });
     const code = await issueCode(app.db, rt, {
-      grantId: grant.id, appId: check.app.id, companyId: user.company_id, userId: user.id, redirectUri: check.redirectUri, scopes: check.scopes,
+      grantId: grant.id,
+      appId: check.app.id,
+      companyId: user.company_id,
+      userId: user.id,
+      redirectUri: check.redirectUri,
+      scopes: check.scopes,
     });
     return reply.redirect(withQuery(check.redirectUri, { code, state: check.state }), 302);
   });
@@ -111,9 +153,10 @@ export async function authorizeRoutes(app: Api): Promise<void> {
     const result = await verifyFleetUser(app.db, email, password);
     if (!result.ok) {
       await rt.signIn.fail(account, ip);
-      const error = result.reason === 'role'
-        ? 'Only company admins and fleet managers can sign in here.'
-        : 'Wrong email or password.';
+      const error =
+        result.reason === 'role'
+          ? 'Only company admins and fleet managers can sign in here.'
+          : 'Wrong email or password.';
       return showSignIn(req, reply, 401, returnTo, { email, error });
     }
     await rt.signIn.succeed(account, ip);

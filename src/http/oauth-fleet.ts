@@ -25,7 +25,8 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
       await reply.redirect(`/sign-in?return_to=${encodeURIComponent('/fleet/apps')}`, 303);
       return null;
     }
-    if (user.role !== 'admin') throw new AppError('forbidden', 'Only company admins can see and remove installed apps.');
+    if (user.role !== 'admin')
+      throw new AppError('forbidden', 'Only company admins can see and remove installed apps.');
     return { session, user };
   }
 
@@ -49,13 +50,17 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
     const who = await admin(req, reply);
     if (!who) return reply;
     const removed = await removedAppName(who.user.company_id, field(req.query, 'removed'));
-    return sendPage(reply, 200, installedAppsPage({
-      companyName: who.user.company_name,
-      apps: await installedApps(app.db, who.user.company_id),
-      csrf: who.session.csrf,
-      aside: signedInAside(who.user.name, '/sign-out', who.session.csrf),
-      notice: removed ? `Removed ${removed}. Its access tokens no longer work.` : undefined,
-    }));
+    return sendPage(
+      reply,
+      200,
+      installedAppsPage({
+        companyName: who.user.company_name,
+        apps: await installedApps(app.db, who.user.company_id),
+        csrf: who.session.csrf,
+        aside: signedInAside(who.user.name, '/sign-out', who.session.csrf),
+        notice: removed ? `Removed ${removed}. Its access tokens no longer work.` : undefined,
+      }),
+    );
   });
 
   app.post<{ Params: { grantId: string } }>('/fleet/apps/:grantId/revoke', hide, async (req, reply) => {
@@ -65,8 +70,11 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
     if (problem) throw problem;
     const raw = req.params.grantId;
     const grantId = /^\d{1,12}$/.test(raw) ? Number(raw) : NaN;
-    const listed = Number.isNaN(grantId) ? undefined : (await installedApps(app.db, who.user.company_id)).find((a) => a.grant_id === grantId);
-    if (!listed || !(await revokeGrant(app.db, rt, grantId, who.user.company_id))) throw notFound(`installed app ${raw}`);
+    const listed = Number.isNaN(grantId)
+      ? undefined
+      : (await installedApps(app.db, who.user.company_id)).find((a) => a.grant_id === grantId);
+    if (!listed || !(await revokeGrant(app.db, rt, grantId, who.user.company_id)))
+      throw notFound(`installed app ${raw}`);
     return reply.redirect(`/fleet/apps?removed=${grantId}`, 303);
   });
 }

@@ -14,7 +14,16 @@ import { createSession, destroySession } from '../auth/oauth/sessions.js';
 import { signedInAside, signInPage } from '../web/pages.js';
 import { appPage, appsPage, newAppPage, signUpLink, signUpPage } from '../web/portal/pages.js';
 import {
-  SESSION_COOKIE, anonymousCsrf, checkAnonymousCsrf, clientIp, cookieOptions, csrfProblem, field, fields, sendPage, sessionOf,
+  SESSION_COOKIE,
+  anonymousCsrf,
+  checkAnonymousCsrf,
+  clientIp,
+  cookieOptions,
+  csrfProblem,
+  field,
+  fields,
+  sendPage,
+  sessionOf,
 } from './oauth-web.js';
 
 const BRAND = 'Fleet platform · Developers';
@@ -48,31 +57,50 @@ export async function portalRoutes(app: Api): Promise<void> {
     return reply.redirect('/developers/apps', 303);
   }
 
-  const signIn = (req: FastifyRequest, reply: FastifyReply, status: number, extra: { email?: string; error?: string } = {}) =>
-    sendPage(reply, status, signInPage({
-      action: '/developers/sign-in',
-      csrf: anonymousCsrf(app, req, reply),
-      heading: 'Developer sign-in',
-      intro: 'Sign in to register and manage your applications.',
-      footer: signUpLink,
-      brand: BRAND,
-      ...extra,
-    }));
+  const signIn = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    extra: { email?: string; error?: string } = {},
+  ) =>
+    sendPage(
+      reply,
+      status,
+      signInPage({
+        action: '/developers/sign-in',
+        csrf: anonymousCsrf(app, req, reply),
+        heading: 'Developer sign-in',
+        intro: 'Sign in to register and manage your applications.',
+        footer: signUpLink,
+        brand: BRAND,
+        ...extra,
+      }),
+    );
 
   app.get('/developers', hide, async (_req, reply) => reply.redirect('/developers/apps', 303));
 
-  app.get('/developers/sign-up', perIp, async (req, reply) => sendPage(reply, 200, signUpPage({ csrf: anonymousCsrf(app, req, reply) })));
+  app.get('/developers/sign-up', perIp, async (req, reply) =>
+    sendPage(reply, 200, signUpPage({ csrf: anonymousCsrf(app, req, reply) })),
+  );
 
   app.post('/developers/sign-up', perIp, async (req, reply) => {
     const problem = checkAnonymousCsrf(req);
     if (problem) throw problem;
-    const input = { email: field(req.body, 'email') ?? '', name: field(req.body, 'name') ?? '', password: field(req.body, 'password') ?? '' };
+    const input = {
+      email: field(req.body, 'email') ?? '',
+      name: field(req.body, 'name') ?? '',
+      password: field(req.body, 'password') ?? '',
+    };
     try {
       const dev = await signUpDeveloper(app.db, input, rt.nowIso());
       return await startSession(reply, dev.id);
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 400) throw err;
-      return sendPage(reply, 400, signUpPage({ csrf: anonymousCsrf(app, req, reply), email: input.email, name: input.name, error: err.message }));
+      return sendPage(
+        reply,
+        400,
+        signUpPage({ csrf: anonymousCsrf(app, req, reply), email: input.email, name: input.name, error: err.message }),
+      );
     }
   });
 
@@ -131,12 +159,30 @@ export async function portalRoutes(app: Api): Promise<void> {
     const redirectUris = field(req.body, 'redirect_uris') ?? '';
     const scopes = fields(req.body, 'scopes');
     try {
-      const created = await registerApp(app.db, { name, redirectUris: redirectUris.split(/\r?\n/), scopes, developerId: who.dev.id }, rt.nowIso());
+      const created = await registerApp(
+        app.db,
+        { name, redirectUris: redirectUris.split(/\r?\n/), scopes, developerId: who.dev.id },
+        rt.nowIso(),
+      );
       const stored = (await findAppById(app.db, created.id))!;
-      return sendPage(reply, 201, appPage({ app: stored, csrf: who.session.csrf, aside: who.aside, secret: created.client_secret, notice: 'Application registered.' }));
+      return sendPage(
+        reply,
+        201,
+        appPage({
+          app: stored,
+          csrf: who.session.csrf,
+          aside: who.aside,
+          secret: created.client_secret,
+          notice: 'Application registered.',
+        }),
+      );
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 400) throw err;
-      return sendPage(reply, 400, newAppPage({ csrf: who.session.csrf, aside: who.aside, error: err.message, name, redirectUris, scopes }));
+      return sendPage(
+        reply,
+        400,
+        newAppPage({ csrf: who.session.csrf, aside: who.aside, error: err.message, name, redirectUris, scopes }),
+      );
     }
   });
 
@@ -154,6 +200,16 @@ export async function portalRoutes(app: Api): Promise<void> {
     if (problem) throw problem;
     const found = await ownApp(who.dev.id, req.params.id);
     const secret = await rotateSecret(app.db, found.id, rt.nowIso());
-    return sendPage(reply, 200, appPage({ app: found, csrf: who.session.csrf, aside: who.aside, secret, notice: 'New client secret issued; the previous one no longer works.' }));
+    return sendPage(
+      reply,
+      200,
+      appPage({
+        app: found,
+        csrf: who.session.csrf,
+        aside: who.aside,
+        secret,
+        notice: 'New client secret issued; the previous one no longer works.',
+      }),
+    );
   });
 }

@@ -21,12 +21,23 @@ interface Row {
 
 export function renderScopesDoc(routes: ApiRoute[]): string {
   const served = new Map(routes.filter((r) => isVersioned(r.url)).map((r) => [pathKey(r.method, r.url), r]));
-  const rows: Row[] = SCOPE_MAP.map((e) => ({ method: e.method, path: e.path, scope: e.scope, served: served.has(pathKey(e.method, e.path)), mapped: true }));
+  const rows: Row[] = SCOPE_MAP.map((e) => ({
+    method: e.method,
+    path: e.path,
+    scope: e.scope,
+    served: served.has(pathKey(e.method, e.path)),
+    mapped: true,
+  }));
   const mappedKeys = new Set(SCOPE_MAP.map((e) => pathKey(e.method, e.path)));
   for (const [key, r] of served) {
-    if (!mappedKeys.has(key)) rows.push({ method: r.method, path: r.url, scope: r.scope ?? '(none)', served: true, mapped: false });
+    if (!mappedKeys.has(key))
+      rows.push({ method: r.method, path: r.url, scope: r.scope ?? '(none)', served: true, mapped: false });
   }
-  rows.sort((a, b) => a.path.replace(/^\/v(\d+)(.*)$/, '$2 $1').localeCompare(b.path.replace(/^\/v(\d+)(.*)$/, '$2 $1')) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
+  rows.sort(
+    (a, b) =>
+      a.path.replace(/^\/v(\d+)(.*)$/, '$2 $1').localeCompare(b.path.replace(/^\/v(\d+)(.*)$/, '$2 $1')) ||
+      METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+  );
   const uses = new Map<string, string[]>();
   for (const r of rows) uses.set(r.scope, [...(uses.get(r.scope) ?? []), `${r.method} ${r.path}`]);
   const chosen = new Set<string>(CHOSEN_SCOPES);
@@ -70,7 +81,9 @@ export function renderScopesDoc(routes: ApiRoute[]): string {
     '',
     '| method | path | scope | served |',
     '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.method} | \`${r.path}\`${r.mapped ? '' : ' ²'} | \`${r.scope}\` | ${r.served ? 'yes' : '—'} |`),
+    ...rows.map(
+      (r) => `| ${r.method} | \`${r.path}\`${r.mapped ? '' : ' ²'} | \`${r.scope}\` | ${r.served ? 'yes' : '—'} |`,
+    ),
     '',
     '² Not in the specification; served with the scope of its area.',
     '',
@@ -86,4 +99,3 @@ export async function scopesDocument(): Promise<string> {
     await app.close();
   }
 }
-

@@ -60,13 +60,17 @@ export async function oauthTokenRoutes(app: Api): Promise<void> {
       return sendOAuthError(reply, new OAuthError('temporarily_unavailable', err.message, 429, err.headers));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      const what = err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-        ? 'Send the parameters as application/x-www-form-urlencoded (or in the query string).'
-        : 'The request body could not be read.';
+      const what =
+        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? 'Send the parameters as application/x-www-form-urlencoded (or in the query string).'
+          : 'The request body could not be read.';
       return sendOAuthError(reply, invalidRequest(what));
     }
     req.log.error({ err }, 'unhandled error');
-    return sendOAuthError(reply, new OAuthError('server_error', `The server could not complete the request (request id ${req.id}).`, 500));
+    return sendOAuthError(
+      reply,
+      new OAuthError('server_error', `The server could not complete the request (request id ${req.id}).`, 500),
+    );
   });
   const hide = { schema: { hide: true } };
   const perIp = { ...hide, config: { rateLimitBy: 'ip' as const } };

@@ -64,8 +64,16 @@ export function anonymousCsrf(app: Api, req: FastifyRequest, reply: FastifyReply
 
 /** 400 when the form has no CSRF token, 403 when it is not the expected one. */
 export function csrfProblem(expected: string | undefined, given: string | undefined): AppError | null {
-  if (!given) return new AppError('bad_request', 'The form has expired or was not sent from this site (missing CSRF token). Go back, reload the page and try again.');
-  if (!sameToken(expected, given)) return new AppError('forbidden', 'The form was not sent from this site (wrong CSRF token). Go back, reload the page and try again.');
+  if (!given)
+    return new AppError(
+      'bad_request',
+      'The form has expired or was not sent from this site (missing CSRF token). Go back, reload the page and try again.',
+    );
+  if (!sameToken(expected, given))
+    return new AppError(
+      'forbidden',
+      'The form was not sent from this site (wrong CSRF token). Go back, reload the page and try again.',
+    );
   return null;
 }
 
@@ -88,13 +96,28 @@ export function installPageErrors(app: Api): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      const title = err.status === 429 ? 'Too many attempts' : err.status === 404 ? 'Not found' : err.status === 403 ? 'Not allowed' : 'Something is wrong';
+      const title =
+        err.status === 429
+          ? 'Too many attempts'
+          : err.status === 404
+            ? 'Not found'
+            : err.status === 403
+              ? 'Not allowed'
+              : 'Something is wrong';
       return sendPage(reply, err.status, errorPage(title, err.message));
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return sendPage(reply, 400, errorPage('Something is wrong', 'The form could not be read. Go back and try again.'));
+      return sendPage(
+        reply,
+        400,
+        errorPage('Something is wrong', 'The form could not be read. Go back and try again.'),
+      );
     }
     req.log.error({ err }, 'unhandled error');
-    return sendPage(reply, 500, errorPage('Something went wrong', `The server could not complete this request (request id ${req.id}).`));
+    return sendPage(
+      reply,
+      500,
+      errorPage('Something went wrong', `The server could not complete this request (request id ${req.id}).`),
+    );
   });
 }

@@ -41,7 +41,12 @@ declare module 'fastify' {
 
 export const isVersioned = (url: string) => /^\/v\d+\//.test(url);
 
-export async function installOAuth(app: FastifyInstance, db: Db, config: Config, opts: { clock?: Clock; store?: LimitStore } = {}): Promise<OAuthRuntime> {
+export async function installOAuth(
+  app: FastifyInstance,
+  db: Db,
+  config: Config,
+  opts: { clock?: Clock; store?: LimitStore } = {},
+): Promise<OAuthRuntime> {
   const rt = createRuntime(config, opts.clock, opts.store);
   attachRuntime(db, rt);
   app.addHook('onClose', async () => detachRuntime(db, rt));

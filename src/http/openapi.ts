@@ -3,7 +3,9 @@ import { SCOPES } from '../auth/scopes.js';
 import type { Config } from '../config/index.js';
 
 /** The package's version (package.json, two levels up from src/http and from dist/http alike). */
-export const PACKAGE_VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+export const PACKAGE_VERSION: string = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+).version;
 
 export function openApiInfo(_config: Config) {
   return {

@@ -12,7 +12,10 @@ import type { LimitStore } from './store.js';
 import type { LimitsConfig } from './settings.js';
 
 export const CONCURRENCY_LIMITS = {
-  location_history: { route: 'GET /v1/vehicle_locations/:id', max: (cfg: LimitsConfig) => cfg.locationHistoryConcurrent },
+  location_history: {
+    route: 'GET /v1/vehicle_locations/:id',
+    max: (cfg: LimitsConfig) => cfg.locationHistoryConcurrent,
+  },
 } as const;
 
 export type ConcurrencyLimit = keyof typeof CONCURRENCY_LIMITS;
@@ -37,7 +40,8 @@ export function installConcurrencyLimits(app: FastifyInstance, store: LimitStore
   app.addHook('onRoute', (route) => {
     const name = route.config?.concurrencyLimit;
     if (!name) return;
-    if (!route.config?.scope) throw new Error(`${route.url}: a concurrency limit needs an authenticated route (a scope)`);
+    if (!route.config?.scope)
+      throw new Error(`${route.url}: a concurrency limit needs an authenticated route (a scope)`);
     const label = CONCURRENCY_LIMITS[name].route;
     const max = CONCURRENCY_LIMITS[name].max(cfg);
     if (max === 0) return;

@@ -62,7 +62,10 @@ export class FailoverStore implements LimitStore {
     if (this.degraded) return;
     this.degraded = true;
     const message = err instanceof Error ? err.message : String(err);
-    this.log.warn({ err: message }, `Redis is unavailable (${message}): rate limits and concurrency slots are counted per node, in memory, until it answers again`);
+    this.log.warn(
+      { err: message },
+      `Redis is unavailable (${message}): rate limits and concurrency slots are counted per node, in memory, until it answers again`,
+    );
   }
 
   private up(): void {

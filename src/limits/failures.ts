@@ -50,11 +50,15 @@ export function addressKey(ip: string): string {
   const bare = ip.split('%')[0];
   if (!isIPv6(bare)) return ip;
   const [left, right] = bare.split('::');
-  const groups = (s: string | undefined) => (s ? s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const groups = (s: string | undefined) =>
+    s ? s.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
   const head = groups(left);
   const tail = right === undefined ? [] : groups(right);
   const all = [...head, ...Array<string>(8 - head.length - tail.length).fill('0'), ...tail];
-  return `${all.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** Which count refused an attempt, and for how long. */
@@ -95,7 +99,8 @@ export class FailureGuard {
       account === undefined ? none : this.store.peek(this.key('account', ip, account)),
     ]);
     if (byIp.count >= this.policy.perIp) return { limit: 'ip', retryAfterS: retryAfterS(byIp.resetInMs) };
-    if (byPair.count >= this.policy.perAccountIp) return { limit: 'account_ip', retryAfterS: retryAfterS(byPair.resetInMs) };
+    if (byPair.count >= this.policy.perAccountIp)
+      return { limit: 'account_ip', retryAfterS: retryAfterS(byPair.resetInMs) };
     if (account !== undefined && byAccount.count >= this.policy.perAccount) {
       const known = await this.store.peek(this.key('known', ip, account));
       if (known.count === 0) return { limit: 'account', retryAfterS: retryAfterS(byAccount.resetInMs) };

@@ -29,7 +29,10 @@ declare module 'fastify' {
 
 const TooManyRequests = Type.Object(
   { error_message: Type.String() },
-  { description: 'Too many requests (rate or concurrency limit, docs/rate-limits.md): the message names the limit; Retry-After says in how many seconds to try again' },
+  {
+    description:
+      'Too many requests (rate or concurrency limit, docs/rate-limits.md): the message names the limit; Retry-After says in how many seconds to try again',
+  },
 );
 
 /** Documents the 429 on every limited route that documents its responses. */
@@ -52,7 +55,11 @@ async function openStore(app: FastifyInstance, config: Config, memory: MemorySto
   return store;
 }
 
-export async function installRateLimits(app: FastifyInstance, config: Config, opts: { clock?: () => number } = {}): Promise<RateLimits> {
+export async function installRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  opts: { clock?: () => number } = {},
+): Promise<RateLimits> {
   const store = await openStore(app, config, new MemoryStore(opts.clock));
   const limits: RateLimits = { store, config: config.limits };
   app.decorate('limits', limits);

@@ -52,7 +52,11 @@ export function installRequestLimits(app: FastifyInstance, store: LimitStore, cf
   const rules: Record<'credential' | 'device' | 'ip', Rule> = {
     credential: { max: cfg.requestsPerCredential, key: apiCredentialKey, what: 'for this credential' },
     device: { max: cfg.requestsPerDevice, key: deviceKey, what: 'for this device credential' },
-    ip: { max: cfg.requestsPerIp, key: (req) => `ip:${req.ip}`, what: 'from this IP address to the sign-in and OAuth endpoints' },
+    ip: {
+      max: cfg.requestsPerIp,
+      key: (req) => `ip:${req.ip}`,
+      what: 'from this IP address to the sign-in and OAuth endpoints',
+    },
   };
 
   const ruleOf = (req: FastifyRequest): Rule | null => {

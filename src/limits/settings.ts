@@ -24,7 +24,6 @@ export interface LimitsConfig {
 
 import { whole, type Env } from '../config/env.js';
 
-
 function keyPrefix(env: Env, error: (m: string) => Error): string {
   const raw = env.REDIS_KEY_PREFIX;
   if (raw === undefined || raw === '') return 'fleet:';

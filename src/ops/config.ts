@@ -33,7 +33,9 @@ function slowRequestMs(env: Env, error: (m: string) => Error): number | null {
   if (raw === undefined || raw === '') return 1000;
   if (raw.toLowerCase() === 'off') return null;
   if (!/^\d+$/.test(raw) || Number(raw) > SLOW_REQUEST_MAX_MS) {
-    throw error(`SLOW_REQUEST_MS must be a whole number of milliseconds from 0 to ${SLOW_REQUEST_MAX_MS}, or off, got "${env.SLOW_REQUEST_MS}"`);
+    throw error(
+      `SLOW_REQUEST_MS must be a whole number of milliseconds from 0 to ${SLOW_REQUEST_MAX_MS}, or off, got "${env.SLOW_REQUEST_MS}"`,
+    );
   }
   return Number(raw);
 }
@@ -42,7 +44,9 @@ function metricsToken(env: Env, error: (m: string) => Error): string | null {
   const raw = env.METRICS_TOKEN;
   if (raw === undefined || raw === '') return null;
   if (raw.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(raw)) {
-    throw error(`METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces, got ${raw.length} characters`);
+    throw error(
+      `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces, got ${raw.length} characters`,
+    );
   }
   return raw;
 }

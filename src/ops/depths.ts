@@ -28,7 +28,12 @@ const capped = (where: string) => sql.raw(`(select count(*) from (select 1 as x 
 
 async function queues(db: Kysely<Database>) {
   const r = await sql<{
-    events_pending: number; oldest_event_at: string | null; queued: number; pending: number; delivering: number; oldest_due_at: string | null;
+    events_pending: number;
+    oldest_event_at: string | null;
+    queued: number;
+    pending: number;
+    delivering: number;
+    oldest_due_at: string | null;
   }>`select ${capped('domain_events where fanned_out_at is null')} as events_pending,
       (select occurred_at from domain_events where fanned_out_at is null order by id limit 1) as oldest_event_at,
       ${capped(`company_webhook_requests where state = 'queued'`)} as queued,
@@ -41,13 +46,16 @@ async function queues(db: Kysely<Database>) {
 
 /** Same condition as Telemetry.pending(): vehicles whose newest stored fix is past the processed horizon. */
 async function telemetryLag(db: Kysely<Database>, kind: DbKind) {
-  const gapS = kind === 'postgres'
-    ? sql`extract(epoch from (max_fix_time::timestamptz - horizon::timestamptz))::float8`
-    : sql`unixepoch(max_fix_time, 'subsec') - unixepoch(horizon, 'subsec')`;
+  const gapS =
+    kind === 'postgres'
+      ? sql`extract(epoch from (max_fix_time::timestamptz - horizon::timestamptz))::float8`
+      : sql`unixepoch(max_fix_time, 'subsec') - unixepoch(horizon, 'subsec')`;
   const r = await sql<{ vehicles: number; oldest_received_at: string | null; fix_lag_s: number | null }>`
     select count(*) as vehicles, min(last_received_at) as oldest_received_at, max(${gapS}) as fix_lag_s
     from telemetry_state
-    where vehicle_id is not null and max_fix_time is not null and (horizon is null or horizon < max_fix_time)`.execute(db);
+    where vehicle_id is not null and max_fix_time is not null and (horizon is null or horizon < max_fix_time)`.execute(
+    db,
+  );
   return r.rows[0];
 }
 
@@ -69,10 +77,15 @@ async function readAll(db: Kysely<Database>, kind: DbKind): Promise<Depths> {
 
 export function readDepths(db: Db): Promise<Depths> {
   if (db.kind !== 'postgres') return readAll(db.kysely, db.kind);
-  return db.kysely.transaction().setAccessMode('read only').execute(async (trx) => {
-    await sql`select set_config('statement_timeout', ${String(READ_DEADLINE_MS)}, true), set_config('lock_timeout', '100', true)`.execute(trx);
-    return readAll(trx, db.kind);
-  });
+  return db.kysely
+    .transaction()
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      await sql`select set_config('statement_timeout', ${String(READ_DEADLINE_MS)}, true), set_config('lock_timeout', '100', true)`.execute(
+        trx,
+      );
+      return readAll(trx, db.kind);
+    });
 }
 
 /**
@@ -80,7 +93,11 @@ export function readDepths(db: Db): Promise<Depths> {
  * (a slow or unreachable database) waits for that read rather than starting another. Resolves to null
  * when the read failed or missed the deadline.
  */
-export function depthReader(db: Db, onError: (err: unknown) => void, deadlineMs = READ_DEADLINE_MS): () => Promise<Depths | null> {
+export function depthReader(
+  db: Db,
+  onError: (err: unknown) => void,
+  deadlineMs = READ_DEADLINE_MS,
+): () => Promise<Depths | null> {
   let inflight: Promise<Depths | null> | null = null;
   return () => {
     inflight ??= readDepths(db)

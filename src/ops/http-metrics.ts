@@ -19,7 +19,9 @@ interface Series {
 }
 
 /** Counts a request and, unless `durationMs` is null (a long-lived stream), observes its duration. */
-export function httpRecorder(m: Metrics): (req: FastifyRequest, reply: FastifyReply, durationMs: number | null) => void {
+export function httpRecorder(
+  m: Metrics,
+): (req: FastifyRequest, reply: FastifyReply, durationMs: number | null) => void {
   const series = new Map<string, Series>();
   return (req, reply, durationMs) => {
     const route = routeOf(req);

@@ -77,7 +77,8 @@ export class InFlightWork {
     const now = this.now();
     if (this.uploading.size === 0 || now - this.lastSweep < 100) return;
     this.lastSweep = now;
-    for (const t of this.uploading) { // in the order the uploads started
+    for (const t of this.uploading) {
+      // in the order the uploads started
       if (now - t.uploadingSince! < UPLOAD_GRACE_MS) break;
       this.uploading.delete(t);
       if (t.counted) this.total -= t.weight;

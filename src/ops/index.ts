@@ -24,12 +24,13 @@ export function installMetrics(app: FastifyInstance, db: Db, config: Config): vo
   if (!metrics && slowRequestMs === null) return;
 
   if (countOnRequest || countQuery) {
-    const onQuery = countOnRequest && countQuery
-      ? (e: LogEvent) => {
-        countQuery(e);
-        countOnRequest(e);
-      }
-      : (countOnRequest ?? countQuery)!;
+    const onQuery =
+      countOnRequest && countQuery
+        ? (e: LogEvent) => {
+            countQuery(e);
+            countOnRequest(e);
+          }
+        : (countOnRequest ?? countQuery)!;
     const stopObserving = db.observeQueries(onQuery);
     app.addHook('onClose', async () => stopObserving());
   }
@@ -48,7 +49,9 @@ export function installMetrics(app: FastifyInstance, db: Db, config: Config): vo
   // Load shedding is installed after this (buildApp); its state is read at scrape time.
   registerSheddingMetrics(metrics.registry, () => app.loadShedding);
   const log = app.log.child({ component: 'metrics' });
-  const render = scraper(metrics, db, (err) => log.warn({ err: { message: (err as Error)?.message ?? String(err) } }, 'metrics: database read failed'));
+  const render = scraper(metrics, db, (err) =>
+    log.warn({ err: { message: (err as Error)?.message ?? String(err) } }, 'metrics: database read failed'),
+  );
   metricsRoute(app, metricsToken, metrics.registry.contentType, render);
   // The webhook runtime is installed after this; its worker reports attempts once the app is ready.
   let stopListening: (() => void) | undefined;

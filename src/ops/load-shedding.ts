@@ -94,14 +94,15 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
   };
   app.addHook('onReady', startCounting);
   app.addHook('onListen', startCounting);
-  const delayMs = maxDelayMs > 0
-    ? () => {
-      if (performance.now() < countFrom) return 0;
-      const d = app.memoryUsage().eventLoopDelay;
-      if (Number.isFinite(d)) lastDelayMs = d;
-      return lastDelayMs;
-    }
-    : () => 0;
+  const delayMs =
+    maxDelayMs > 0
+      ? () => {
+          if (performance.now() < countFrom) return 0;
+          const d = app.memoryUsage().eventLoopDelay;
+          if (Number.isFinite(d)) lastDelayMs = d;
+          return lastDelayMs;
+        }
+      : () => 0;
   if (maxDelayMs > 0) void app.register(underPressure, { sampleInterval: sampleIntervalMs });
 
   /**
@@ -129,7 +130,9 @@ export function installLoadShedding(app: FastifyInstance, config: SheddingConfig
 
   // One instance serves every shed request: building an Error (its stack) per request is what a
   // saturated process can least afford.
-  const overloaded = new AppError('overloaded', `server is overloaded; retry in ${retryAfterS} s`, { 'Retry-After': String(retryAfterS) });
+  const overloaded = new AppError('overloaded', `server is overloaded; retry in ${retryAfterS} s`, {
+    'Retry-After': String(retryAfterS),
+  });
   app.addHook('onRequest', (req, reply, done) => {
     if (SHED_EXEMPT_ROUTES.has(req.routeOptions.url ?? '')) return done();
     const declared = declaredLength(req);

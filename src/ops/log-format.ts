@@ -29,7 +29,8 @@ export function prettyLogs(format: Config['logFormat'], dest: LogDestination): b
  * A request line and the device-traffic summary say their fields in their message already; on a pretty
  * line those fields are not repeated after it (JSON keeps them, for queries). Other lines keep every field.
  */
-const hideWhenSaid = (value: unknown, _key: string | number | symbol, log: Record<string, unknown>) => (saidInMessage(log) ? undefined : value);
+const hideWhenSaid = (value: unknown, _key: string | number | symbol, log: Record<string, unknown>) =>
+  saidInMessage(log) ? undefined : value;
 const SAID_FIELDS = [...REQUEST_FIELDS, ...SUMMARY_FIELDS];
 const EMPTY_TAIL = / (?:\x1b\[\d+m)*\{\}(?:\x1b\[\d+m)*(\r?\n)$/;
 
@@ -48,7 +49,10 @@ export function prettyDestination(dest: LogDestination): LogDestination {
 }
 
 /** Fastify's `logger` option for this configuration; `dest` defaults to stdout. */
-export function loggerOptions(config: Pick<Config, 'logLevel' | 'logFormat'>, dest?: LogDestination): FastifyServerOptions['logger'] {
+export function loggerOptions(
+  config: Pick<Config, 'logLevel' | 'logFormat'>,
+  dest?: LogDestination,
+): FastifyServerOptions['logger'] {
   const target = dest ?? process.stdout;
   const stream = prettyLogs(config.logFormat, target) ? prettyDestination(target) : dest;
   return { level: config.logLevel, serializers: { req: requestLogSerializer }, ...(stream && { stream }) };

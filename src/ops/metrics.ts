@@ -36,7 +36,11 @@ export function createMetrics() {
       registry,
       DB_BUCKETS_S,
     ),
-    dbQueryErrors: new SeriesCounter('fleet_db_query_errors_total', 'Database queries that failed, by operation', registry),
+    dbQueryErrors: new SeriesCounter(
+      'fleet_db_query_errors_total',
+      'Database queries that failed, by operation',
+      registry,
+    ),
     dbPoolClients: new Gauge({
       name: 'fleet_db_pool_clients',
       help: 'PostgreSQL pool clients by state (total, idle, waiting = requests waiting for a client); SQLite: total 1',
@@ -103,7 +107,7 @@ export function createMetrics() {
     }),
     telemetryFixLag: new Gauge({
       name: 'fleet_telemetry_fix_lag_seconds',
-      help: 'Largest gap, in fix time, between a vehicle\'s newest stored record and the last one processed (normally at most TELEMETRY_REORDER_WINDOW_S)',
+      help: "Largest gap, in fix time, between a vehicle's newest stored record and the last one processed (normally at most TELEMETRY_REORDER_WINDOW_S)",
       registers: scraped,
     }),
   };

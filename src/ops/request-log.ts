@@ -12,7 +12,13 @@
  * - At trace level, Fastify's `incoming request` line as each request is routed as well, to find
  *   requests that never finish.
  */
-import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Config } from '../config/index.js';
 import { redactUrl } from '../events/webhooks/log-redaction.js';
 
@@ -65,24 +71,39 @@ export class DeviceTraffic {
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 export function summaryMessage(s: TrafficSummary, intervalS: number): string {
-  return `device traffic in the last ${intervalS} s: ${count(s.batches, 'batch', 'batches')} (${s.refused} refused), ` +
-    `${count(s.records, 'record', 'records')} (${s.accepted} accepted, ${s.duplicates} duplicates, ${s.rejected} rejected)`;
+  return (
+    `device traffic in the last ${intervalS} s: ${count(s.batches, 'batch', 'batches')} (${s.refused} refused), ` +
+    `${count(s.records, 'record', 'records')} (${s.accepted} accepted, ${s.duplicates} duplicates, ${s.rejected} rejected)`
+  );
 }
 
 /** The fields of the summary line (its message says them all). */
-export const SUMMARY_FIELDS = ['component', 'interval_s', 'batches', 'refused', 'records', 'accepted', 'duplicates', 'rejected'] as const;
+export const SUMMARY_FIELDS = [
+  'component',
+  'interval_s',
+  'batches',
+  'refused',
+  'records',
+  'accepted',
+  'duplicates',
+  'rejected',
+] as const;
 const SUMMARY_COMPONENT = 'device-traffic';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-const requestMessage = (method: unknown, url: unknown, status: unknown, ms: unknown) => `${method} ${url} ${status} ${ms} ms`;
+const requestMessage = (method: unknown, url: unknown, status: unknown, ms: unknown) =>
+  `${method} ${url} ${status} ${ms} ms`;
 
 /** The fields of a request line (its message says them all but the request id). */
 export const REQUEST_FIELDS = ['method', 'url', 'status_code', 'duration_ms'] as const;
 
 /** True for a request line or a summary line, whose message says what their fields say (the pretty format leaves those out). */
 export function saidInMessage(log: Record<string, unknown>): boolean {
-  return log.component === SUMMARY_COMPONENT || log.msg === requestMessage(log.method, log.url, log.status_code, log.duration_ms);
+  return (
+    log.component === SUMMARY_COMPONENT ||
+    log.msg === requestMessage(log.method, log.url, log.status_code, log.duration_ms)
+  );
 }
 
 type Level = 'info' | 'debug' | 'trace';
@@ -92,11 +113,21 @@ const enabled = (log: FastifyBaseLogger, level: Level) =>
   (log as FastifyBaseLogger & { isLevelEnabled?(l: string): boolean }).isLevelEnabled?.(level) ?? true;
 
 /** Writes the one line of a request: method, URL (secrets redacted), status, duration; the logger adds the request id. */
-export function logRequest(log: FastifyBaseLogger, level: Level, method: string, url: string, status: number, durationMs: number): void {
+export function logRequest(
+  log: FastifyBaseLogger,
+  level: Level,
+  method: string,
+  url: string,
+  status: number,
+  durationMs: number,
+): void {
   if (!enabled(log, level)) return;
   const ms = round2(durationMs);
   const safeUrl = redactUrl(url);
-  log[level]({ method, url: safeUrl, status_code: status, duration_ms: ms }, requestMessage(method, safeUrl, status, ms));
+  log[level](
+    { method, url: safeUrl, status_code: status, duration_ms: ms },
+    requestMessage(method, safeUrl, status, ms),
+  );
 }
 
 /** For a device listener of its own (OsmAnd): its requests' lines at debug level, counted in the app's traffic. */
@@ -114,7 +145,10 @@ declare module 'fastify' {
 const isDeviceRoute = (config: { rateLimitBy?: string } | undefined) => config?.rateLimitBy === 'device';
 
 const hasCounts = (p: unknown): p is BatchCounts =>
-  typeof p === 'object' && p !== null && typeof (p as BatchCounts).accepted === 'number' && typeof (p as BatchCounts).rejected === 'number';
+  typeof p === 'object' &&
+  p !== null &&
+  typeof (p as BatchCounts).accepted === 'number' &&
+  typeof (p as BatchCounts).rejected === 'number';
 
 /** The request log of one app: Fastify's `logController`, then `install(app)` before the routes are added. */
 export class RequestLog extends LogController {
@@ -123,7 +157,8 @@ export class RequestLog extends LogController {
   private readonly counted = new WeakMap<FastifyRequest, BatchCounts>();
 
   override incomingRequest(request: FastifyRequest): void {
-    if (enabled(request.log, 'trace')) request.log.trace({ method: request.method, url: redactUrl(request.url) }, 'incoming request');
+    if (enabled(request.log, 'trace'))
+      request.log.trace({ method: request.method, url: redactUrl(request.url) }, 'incoming request');
   }
 
   /** The request's own line says 404. */
@@ -135,13 +170,25 @@ export class RequestLog extends LogController {
     if (device) this.traffic.add(reply.statusCode, this.counted.get(request));
     // `error`: the response stream failed (the connection broke while it was written).
     const log = error ? reply.log.child({ err: error }) : reply.log;
-    logRequest(log, device || config?.longLived ? 'debug' : 'info', request.method, request.url, reply.statusCode, reply.elapsedTime);
+    logRequest(
+      log,
+      device || config?.longLived ? 'debug' : 'info',
+      request.method,
+      request.url,
+      reply.statusCode,
+      reply.elapsedTime,
+    );
   }
 
   install(app: FastifyInstance, config: Pick<Config, 'logSummaryIntervalS'>): void {
     const counted = this.counted;
     const capture = async (req: FastifyRequest, _reply: FastifyReply, payload: unknown) => {
-      if (hasCounts(payload)) counted.set(req, { accepted: payload.accepted, duplicates: payload.duplicates ?? 0, rejected: payload.rejected });
+      if (hasCounts(payload))
+        counted.set(req, {
+          accepted: payload.accepted,
+          duplicates: payload.duplicates ?? 0,
+          rejected: payload.rejected,
+        });
       return payload;
     };
     app.addHook('onRoute', (route) => {

@@ -17,16 +17,31 @@ export function tokenCheck(token: string): (req: FastifyRequest) => void {
   const expected = sha256(token);
   return (req) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-    if (!m) throw new AppError('unauthenticated', 'metrics need the operator token: send Authorization: Bearer <METRICS_TOKEN>', CHALLENGE);
+    if (!m)
+      throw new AppError(
+        'unauthenticated',
+        'metrics need the operator token: send Authorization: Bearer <METRICS_TOKEN>',
+        CHALLENGE,
+      );
     // Digests have one length, so the comparison takes the same time whatever was sent.
-    if (!timingSafeEqual(sha256(m[1]), expected)) throw new AppError('invalid_token', 'invalid metrics token', CHALLENGE);
+    if (!timingSafeEqual(sha256(m[1]), expected))
+      throw new AppError('invalid_token', 'invalid metrics token', CHALLENGE);
   };
 }
 
-export function metricsRoute(app: FastifyInstance, token: string, contentType: Registry['contentType'], render: () => Promise<string>): void {
+export function metricsRoute(
+  app: FastifyInstance,
+  token: string,
+  contentType: Registry['contentType'],
+  render: () => Promise<string>,
+): void {
   const check = tokenCheck(token);
-  app.get('/metrics', {
-    schema: { hide: true },
-    onRequest: async (req) => check(req),
-  }, async (_req, reply) => reply.type(contentType).send(await render()));
+  app.get(
+    '/metrics',
+    {
+      schema: { hide: true },
+      onRequest: async (req) => check(req),
+    },
+    async (_req, reply) => reply.type(contentType).send(await render()),
+  );
 }

@@ -61,7 +61,12 @@ function resultOf(a: AttemptReport): string {
   return a.result.error ?? 'error';
 }
 
-const OUTCOMES: Record<string, string> = { delivered: 'delivered', rejected: 'rejected', pending: 'retry', failed: 'failed' };
+const OUTCOMES: Record<string, string> = {
+  delivered: 'delivered',
+  rejected: 'rejected',
+  pending: 'retry',
+  failed: 'failed',
+};
 
 export function attemptRecorder(m: Metrics): (a: AttemptReport) => void {
   return (a) => m.webhookAttempts.inc({ outcome: OUTCOMES[a.state] ?? a.state, result: resultOf(a) });

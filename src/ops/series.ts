@@ -36,7 +36,11 @@ abstract class SeriesMetric<S extends { labels: Labels }> {
   readonly aggregator = 'sum' as const;
   protected readonly all = new Map<string, S>();
 
-  constructor(readonly name: string, readonly help: string, registry: Registry) {
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    registry: Registry,
+  ) {
     registry.registerMetric(this as never);
   }
 
@@ -68,20 +72,36 @@ export class SeriesCounter extends SeriesMetric<CounterSeries> {
   }
 
   async get(): Promise<Rendered> {
-    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values: [...this.all.values()].map((s) => ({ labels: s.labels, value: s.value })) };
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values: [...this.all.values()].map((s) => ({ labels: s.labels, value: s.value })),
+    };
   }
 }
 
 export class SeriesHistogram extends SeriesMetric<HistogramSeries> {
   readonly type = 'histogram';
 
-  constructor(name: string, help: string, registry: Registry, private readonly bounds: number[]) {
+  constructor(
+    name: string,
+    help: string,
+    registry: Registry,
+    private readonly bounds: number[],
+  ) {
     super(name, help, registry);
   }
 
   /** The series of these labels; keep it and call `observe(value)` on it. */
   series(labels: Labels): { observe(v: number): void } {
-    const s = this.find(labels, () => ({ labels, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 }));
+    const s = this.find(labels, () => ({
+      labels,
+      counts: new Array<number>(this.bounds.length + 1).fill(0),
+      sum: 0,
+      count: 0,
+    }));
     const bounds = this.bounds;
     return {
       observe(v: number) {

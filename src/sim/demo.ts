@@ -17,13 +17,23 @@ export interface DemoSimulation {
   stop(): Promise<void>;
 }
 
-export async function startDemoSimulation(app: FastifyInstance, url: string, companyId: number, out: (text: string) => void): Promise<DemoSimulation | null> {
+export async function startDemoSimulation(
+  app: FastifyInstance,
+  url: string,
+  companyId: number,
+  out: (text: string) => void,
+): Promise<DemoSimulation | null> {
   const tenant = { companyId };
   const { devices, busy } = await simDevices(app.db, tenant, DEMO_SIM_VEHICLES);
-  if (busy.length > 0) out(`Demo: ${busy.length} of the demo's trucks are driven by another simulator right now; left to it.\n`);
+  if (busy.length > 0)
+    out(`Demo: ${busy.length} of the demo's trucks are driven by another simulator right now; left to it.\n`);
   if (devices.length === 0) return null;
   const sim = new Simulation({
-    baseUrl: url, devices, seed: DEMO_SIM_SEED, speedup: 60, backfillS: 3600,
+    baseUrl: url,
+    devices,
+    seed: DEMO_SIM_SEED,
+    speedup: 60,
+    backfillS: 3600,
     // The hour of history goes in batches of 100 records (~20 KB: 3 units of in-flight work each, 24 for
     // the eight trucks), not 500 (12 each, 96: past the load-shedding ceiling of 64), so that the node
     // serving the demo does not refuse its first API requests while it takes the history in.
@@ -31,7 +41,9 @@ export async function startDemoSimulation(app: FastifyInstance, url: string, com
     log: (line) => app.log.warn(`demo simulator: ${line}`),
   });
   void sim.run().catch((err: unknown) => app.log.error({ err }, 'demo simulator stopped'));
-  out(`Demo: ${devices.length} simulated ${devices.length === 1 ? 'truck reports' : 'trucks report'} through ${url}/device/v1/batches (an hour of history first, then live).\n`);
+  out(
+    `Demo: ${devices.length} simulated ${devices.length === 1 ? 'truck reports' : 'trucks report'} through ${url}/device/v1/batches (an hour of history first, then live).\n`,
+  );
   return {
     async stop() {
       await sim.stop();

@@ -35,7 +35,9 @@ async function recentlyReporting(db: Db, t: Tenant, vehicleIds: number[], nowMs:
     .where('vehicle_id', 'in', vehicleIds)
     .execute();
   const since = nowMs - SIM_IN_USE_S * 1000;
-  return new Set(rows.filter((r) => r.vehicle_id !== null && Date.parse(r.last_received_at) > since).map((r) => r.vehicle_id!));
+  return new Set(
+    rows.filter((r) => r.vehicle_id !== null && Date.parse(r.last_received_at) > since).map((r) => r.vehicle_id!),
+  );
 }
 
 export interface SimDeviceChoice {
@@ -60,7 +62,9 @@ export async function simDevices(db: Db, t: Tenant, count: number, nowMs = Date.
     .where('vehicle_id', 'is not', null)
     .execute();
   const drivers = (await activeDriverIds(db.kysely, t.companyId)).map((id) => ({ id }));
-  const taken = new Set(vehicles.flatMap((v) => [v.permanent_driver_id, v.current_driver_id]).filter((x): x is number => x !== null));
+  const taken = new Set(
+    vehicles.flatMap((v) => [v.permanent_driver_id, v.current_driver_id]).filter((x): x is number => x !== null),
+  );
   const spare = drivers.map((d) => d.id).filter((id) => !taken.has(id));
   const simulated = live.filter((d) => d.identifier.startsWith('SIM-')).map((d) => d.vehicle_id!);
   const inUse = await recentlyReporting(db, t, simulated, nowMs);
@@ -75,9 +79,16 @@ export async function simDevices(db: Db, t: Tenant, count: number, nowMs = Date.
       continue;
     }
     if (existing) await revokeDevice(db, t, existing.id);
-    const device = await provisionDevice(db, t, { identifier: simIdentifier(t.companyId, v.id), vehicleId: v.id, model: 'sim-eld-1' });
+    const device = await provisionDevice(db, t, {
+      identifier: simIdentifier(t.companyId, v.id),
+      vehicleId: v.id,
+      model: 'sim-eld-1',
+    });
     out.push({
-      deviceId: device.id, vehicleId: v.id, driverId: v.permanent_driver_id ?? v.current_driver_id ?? spare.shift() ?? null, token: device.device_token,
+      deviceId: device.id,
+      vehicleId: v.id,
+      driverId: v.permanent_driver_id ?? v.current_driver_id ?? spare.shift() ?? null,
+      token: device.device_token,
       resume: await lastFix(db, v.id),
     });
   }
@@ -104,17 +115,31 @@ async function lastFix(db: Db, vehicleId: number): Promise<SimResume | null> {
     .executeTakeFirst();
   if (!r || r.lat === null || r.lon === null) return null;
   return {
-    t: Date.parse(r.fix_time), lat: r.lat, lon: r.lon, place: r.description ?? `${r.lat.toFixed(4)}, ${r.lon.toFixed(4)}`,
-    odometerKm: r.odometer_km, engineHours: r.engine_hours, fuelUsedL: r.fuel_used_l, fuelPct: r.fuel_level_pct,
+    t: Date.parse(r.fix_time),
+    lat: r.lat,
+    lon: r.lon,
+    place: r.description ?? `${r.lat.toFixed(4)}, ${r.lon.toFixed(4)}`,
+    odometerKm: r.odometer_km,
+    engineHours: r.engine_hours,
+    fuelUsedL: r.fuel_used_l,
+    fuelPct: r.fuel_level_pct,
   };
 }
 
 /** Demo data: a terminal geofence (3 km circle) around each of the simulator's 12 largest cities, so trucks cross them. */
 export async function seedTelemetryDemo(db: Db, t: Tenant): Promise<void> {
   for (const c of simCities().slice(0, 12)) {
-    await createGeofence(db, t, {
-      name: `${c.name} terminal`, category: 'Terminal', address: `${c.name}, ${c.region}`,
-      center: { lat: c.lat, lon: c.lon }, radius_m: 3000,
-    }, { circularOnly: true });
+    await createGeofence(
+      db,
+      t,
+      {
+        name: `${c.name} terminal`,
+        category: 'Terminal',
+        address: `${c.name}, ${c.region}`,
+        center: { lat: c.lat, lon: c.lon },
+        radius_m: 3000,
+      },
+      { circularOnly: true },
+    );
   }
 }

@@ -33,13 +33,21 @@ export function statusLine(sim: Pick<Simulation, 'stats' | 'progress'>, vehicles
 }
 
 /** Shows the run's progress on `stream` until the returned function is called (which clears a redrawn line). */
-export function showProgress(sim: Pick<Simulation, 'stats' | 'progress'>, vehicles: number, stream: NodeJS.WriteStream, prefix: string): () => void {
+export function showProgress(
+  sim: Pick<Simulation, 'stats' | 'progress'>,
+  vehicles: number,
+  stream: NodeJS.WriteStream,
+  prefix: string,
+): () => void {
   const tty = stream.isTTY === true;
-  const timer = setInterval(() => {
-    const line = `${prefix}${statusLine(sim, vehicles, tty)}`;
-    if (tty) stream.write(`\r\x1b[K${line.slice(0, Math.max(20, (stream.columns ?? 120) - 1))}`);
-    else stream.write(`${line}\n`);
-  }, tty ? REDRAW_MS : PROGRESS_EVERY_MS);
+  const timer = setInterval(
+    () => {
+      const line = `${prefix}${statusLine(sim, vehicles, tty)}`;
+      if (tty) stream.write(`\r\x1b[K${line.slice(0, Math.max(20, (stream.columns ?? 120) - 1))}`);
+      else stream.write(`${line}\n`);
+    },
+    tty ? REDRAW_MS : PROGRESS_EVERY_MS,
+  );
   timer.unref();
   return () => {
     clearInterval(timer);

@@ -164,5 +164,9 @@ export function along(route: Route, km: number): { lat: number; lon: number; bea
   const a = pts[lo];
   const b = pts[hi];
   const f = b.km > a.km ? (d - a.km) / (b.km - a.km) : 0;
-  return { lat: a.lat + (b.lat - a.lat) * f, lon: a.lon + (b.lon - a.lon) * f, bearing: Math.round(bearingDeg(a.lat, a.lon, b.lat, b.lon)) };
+  return {
+    lat: a.lat + (b.lat - a.lat) * f,
+    lon: a.lon + (b.lon - a.lon) * f,
+    bearing: Math.round(bearingDeg(a.lat, a.lon, b.lat, b.lon)),
+  };
 }

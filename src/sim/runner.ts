@@ -63,15 +63,30 @@ export class Simulation {
   private stopped = false;
   private readonly start: number;
   private readonly wallStart: number;
-  readonly stats: SimStats = { produced: 0, records: 0, batches: 0, retries: 0, rejected: 0, simulatedS: 0, refused: [] };
+  readonly stats: SimStats = {
+    produced: 0,
+    records: 0,
+    batches: 0,
+    retries: 0,
+    rejected: 0,
+    simulatedS: 0,
+    refused: [],
+  };
   private done: Promise<SimStats> | null = null;
 
   constructor(private readonly opts: SimOptions) {
     const now = (opts.now ?? Date.now)();
     this.wallStart = now;
-    this.start = opts.durationS !== undefined ? now + (opts.durationS * 1000) / opts.speedup - opts.durationS * 1000 : now - (opts.backfillS ?? 0) * 1000;
+    this.start =
+      opts.durationS !== undefined
+        ? now + (opts.durationS * 1000) / opts.speedup - opts.durationS * 1000
+        : now - (opts.backfillS ?? 0) * 1000;
     this.lanes = opts.devices.map((device, i) => ({
-      device, vehicle: new SimVehicle(i, opts.seed, this.start, device.driverId, device.resume ?? null), pending: [], seq: 0, refused: null,
+      device,
+      vehicle: new SimVehicle(i, opts.seed, this.start, device.driverId, device.resume ?? null),
+      pending: [],
+      seq: 0,
+      refused: null,
     }));
   }
 
@@ -106,7 +121,7 @@ export class Simulation {
           return;
         }
         // Sending the same batch again would get the same answer: this vehicle stops, the others go on.
-        lane.refused = `vehicle ${lane.device.vehicleId}: ${answer}${res.status === 401 ? ' (the server does not know this device: does this command use the server\'s DATABASE_URL?)' : ''}`;
+        lane.refused = `vehicle ${lane.device.vehicleId}: ${answer}${res.status === 401 ? " (the server does not know this device: does this command use the server's DATABASE_URL?)" : ''}`;
         lane.pending = [];
         this.stats.refused.push(lane.refused);
         this.opts.log?.(`${lane.refused}; this vehicle is stopped`);
@@ -165,7 +180,11 @@ export class Simulation {
 
   /** Where the run stands: simulated seconds so far, of how many (null: open-ended), and the simulated instant. */
   progress(): { simulatedS: number; durationS: number | null; at: number } {
-    return { simulatedS: this.stats.simulatedS, durationS: this.opts.durationS ?? null, at: this.start + this.stats.simulatedS * 1000 };
+    return {
+      simulatedS: this.stats.simulatedS,
+      durationS: this.opts.durationS ?? null,
+      at: this.start + this.stats.simulatedS * 1000,
+    };
   }
 
   describe(): string[] {

@@ -64,7 +64,13 @@ export class SimVehicle {
    * was, after it (never before `startMs`), with its counters going on from there: a new run continues
    * a vehicle's history instead of writing a second track over time it already has.
    */
-  constructor(readonly index: number, seed: number, startMs: number, private readonly driverId: number | null, resume: SimResume | null = null) {
+  constructor(
+    readonly index: number,
+    seed: number,
+    startMs: number,
+    private readonly driverId: number | null,
+    resume: SimResume | null = null,
+  ) {
     this.rng = new Prng((seed * 1_000_003 + index * 7919) >>> 0);
     this.tamper = new Prng(((seed * 1_000_003 + index * 7919) ^ 0x5bd1e995) >>> 0);
     this.t = resume ? Math.max(startMs, resume.t) : startMs;
@@ -85,7 +91,9 @@ export class SimVehicle {
 
   /** The current place (parked) or the route's ends. */
   where(): string {
-    return this.route ? `${this.route.from.name} → ${this.route.to.name}` : [this.city.name, this.city.region].filter(Boolean).join(', ');
+    return this.route
+      ? `${this.route.from.name} → ${this.route.to.name}`
+      : [this.city.name, this.city.region].filter(Boolean).join(', ');
   }
 
   private pos() {
@@ -95,10 +103,18 @@ export class SimVehicle {
   private fix(): SimRecord {
     const p = this.pos();
     return {
-      type: 'location', time: new Date(this.t).toISOString(), lat: round(p.lat, 6), lon: round(p.lon, 6),
-      speed_kph: round(this.speed, 1), bearing_deg: p.bearing, odometer_km: round(this.odometerKm, 2),
-      engine_hours: round(this.engineHours, 2), fuel_used_l: round(this.fuelUsedL, 2), fuel_level_pct: round(this.fuelPct, 1),
-      battery_v: 13.9, accuracy_m: 5,
+      type: 'location',
+      time: new Date(this.t).toISOString(),
+      lat: round(p.lat, 6),
+      lon: round(p.lon, 6),
+      speed_kph: round(this.speed, 1),
+      bearing_deg: p.bearing,
+      odometer_km: round(this.odometerKm, 2),
+      engine_hours: round(this.engineHours, 2),
+      fuel_used_l: round(this.fuelUsedL, 2),
+      fuel_level_pct: round(this.fuelPct, 1),
+      battery_v: 13.9,
+      accuracy_m: 5,
     };
   }
 
@@ -122,7 +138,9 @@ export class SimVehicle {
     // that a run stopped while the gateway was out does not leave it out.
     if (this.power !== 'reported') out.push(this.at('power', { state: 'connected' }));
     this.power = 'reported';
-    out.push(this.at('engine', { state: 'on', odometer_km: round(this.odometerKm, 2), fuel_used_l: round(this.fuelUsedL, 2) }));
+    out.push(
+      this.at('engine', { state: 'on', odometer_km: round(this.odometerKm, 2), fuel_used_l: round(this.fuelUsedL, 2) }),
+    );
   }
 
   private step(out: SimRecord[]) {
@@ -131,7 +149,8 @@ export class SimVehicle {
       if (this.t < this.until) return;
       this.startEngine(out);
       if (this.phase === 'parked') {
-        if (this.driverId !== null) out.push({ type: 'driver', time: new Date(this.t).toISOString(), action: 'login', driver_id: this.driverId });
+        if (this.driverId !== null)
+          out.push({ type: 'driver', time: new Date(this.t).toISOString(), action: 'login', driver_id: this.driverId });
         this.route = planLeg(this.city, rng);
         this.km = 0;
       }
@@ -167,10 +186,18 @@ export class SimVehicle {
     this.speed = Math.max(0, this.speed + noise);
     if (this.speed > 40 && rng.next() < 0.0015) {
       const g = -(0.35 + rng.next() * 0.3);
-      out.push(this.at('acceleration', { longitudinal_g: round(g, 2), duration_ms: 1500, speed_kph: round(this.speed, 1), end_speed_kph: round(Math.max(0, this.speed - 25), 1) }));
+      out.push(
+        this.at('acceleration', {
+          longitudinal_g: round(g, 2),
+          duration_ms: 1500,
+          speed_kph: round(this.speed, 1),
+          end_speed_kph: round(Math.max(0, this.speed - 25), 1),
+        }),
+      );
       this.speed = Math.max(0, this.speed - 25);
     }
-    if (!braking && this.t >= this.speedingUntil && rng.next() < 0.0008) this.speedingUntil = this.t + rng.int(70, 150) * 1000;
+    if (!braking && this.t >= this.speedingUntil && rng.next() < 0.0008)
+      this.speedingUntil = this.t + rng.int(70, 150) * 1000;
     const km = (this.speed * STEP_S) / 3600;
     this.km += km;
     this.odometerKm += km;
@@ -207,7 +234,14 @@ export class SimVehicle {
       if (f.clear) out.push({ type: 'fault', time: new Date(this.t).toISOString(), ...code, status: 'cleared' });
       this.fault = null;
     } else if (this.t >= f.nextReport) {
-      out.push({ type: 'fault', time: new Date(this.t).toISOString(), ...code, status: 'active', occurrence_count: 1, ...(lamps ? { lamps } : {}) });
+      out.push({
+        type: 'fault',
+        time: new Date(this.t).toISOString(),
+        ...code,
+        status: 'active',
+        occurrence_count: 1,
+        ...(lamps ? { lamps } : {}),
+      });
       f.nextReport = this.t + 60_000;
     }
   }
@@ -215,9 +249,16 @@ export class SimVehicle {
   private endStop(out: SimRecord[]) {
     const rng = this.rng;
     const route = this.route!;
-    out.push(this.at('engine', { state: 'off', odometer_km: round(this.odometerKm, 2), fuel_used_l: round(this.fuelUsedL, 2) }));
+    out.push(
+      this.at('engine', {
+        state: 'off',
+        odometer_km: round(this.odometerKm, 2),
+        fuel_used_l: round(this.fuelUsedL, 2),
+      }),
+    );
     if (this.km >= route.lengthKm - 0.05) {
-      if (this.driverId !== null) out.push({ type: 'driver', time: new Date(this.t).toISOString(), action: 'logout', driver_id: this.driverId });
+      if (this.driverId !== null)
+        out.push({ type: 'driver', time: new Date(this.t).toISOString(), action: 'logout', driver_id: this.driverId });
       this.city = route.to;
       this.route = null;
       this.phase = 'parked';

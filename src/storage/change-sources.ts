@@ -79,7 +79,11 @@ function cascadeMap(conn: SqliteDatabase.Database): Map<string, string[]> {
   const tables = conn.prepare("select name from sqlite_master where type = 'table'").pluck().all() as string[];
   const direct = new Map<string, Set<string>>();
   for (const t of tables) {
-    const fks = conn.pragma(`foreign_key_list("${t.replace(/"/g, '""')}")`) as Array<{ table: string; on_delete: string; on_update: string }>;
+    const fks = conn.pragma(`foreign_key_list("${t.replace(/"/g, '""')}")`) as Array<{
+      table: string;
+      on_delete: string;
+      on_update: string;
+    }>;
     for (const fk of fks) {
       if (fk.on_delete === 'NO ACTION' && fk.on_update === 'NO ACTION') continue;
       if (!direct.has(fk.table)) direct.set(fk.table, new Set());
@@ -165,7 +169,8 @@ export async function pgChanges(url: string, tracker: ChangeTracker, opts: PgCha
     });
     try {
       await c.connect();
-      const me = (await c.query<{ s: string; pid: number }>('select current_schema() as s, pg_backend_pid() as pid')).rows[0]!;
+      const me = (await c.query<{ s: string; pid: number }>('select current_schema() as s, pg_backend_pid() as pid'))
+        .rows[0]!;
       schema = me.s;
       pid = me.pid;
       await coverage(c);

@@ -32,10 +32,26 @@ const ALL = '*';
 const NONE: readonly string[] = [];
 const WRITE_RE = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|replace\s+into)\s+"?([a-z_][a-z0-9_]*)"?/gi;
 const READ_RE = /\b(?:from|join)\s+"?([a-z_][a-z0-9_]*)"?/gi;
-const NEUTRAL = new Set(['select', 'pragma', 'begin', 'commit', 'end', 'rollback', 'savepoint', 'release', 'set', 'show', 'listen', 'unlisten', 'explain', 'values']);
+const NEUTRAL = new Set([
+  'select',
+  'pragma',
+  'begin',
+  'commit',
+  'end',
+  'rollback',
+  'savepoint',
+  'release',
+  'set',
+  'show',
+  'listen',
+  'unlisten',
+  'explain',
+  'values',
+]);
 
 /** What one statement does to the tables, from its SQL text. */
-export type StatementKind = { kind: 'read' } | { kind: 'write'; tables: string[] } | { kind: 'ddl' } | { kind: 'begin' } | { kind: 'end' };
+export type StatementKind =
+  { kind: 'read' } | { kind: 'write'; tables: string[] } | { kind: 'ddl' } | { kind: 'begin' } | { kind: 'end' };
 
 function matches(re: RegExp, text: string): string[] {
   const out: string[] = [];
@@ -68,7 +84,14 @@ function classifyText(sqlText: string): StatementKind {
     // `rollback to savepoint` keeps the transaction open.
     return /^\s*rollback\s+to\b/i.test(sqlText) ? { kind: 'read' } : { kind: 'end' };
   }
-  if (head === 'insert' || head === 'update' || head === 'delete' || head === 'replace' || head === 'with' || head === 'merge') {
+  if (
+    head === 'insert' ||
+    head === 'update' ||
+    head === 'delete' ||
+    head === 'replace' ||
+    head === 'with' ||
+    head === 'merge'
+  ) {
     const tables = matches(WRITE_RE, sqlText);
     if (head === 'merge') tables.push(...matches(/\bmerge\s+into\s+"?([a-z_][a-z0-9_]*)"?/gi, sqlText));
     return tables.length > 0 ? { kind: 'write', tables } : { kind: 'read' };

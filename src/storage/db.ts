@@ -97,8 +97,15 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
   }
   async getTables(): Promise<TableMetadata[]> {
     const r = await sql<{ table_schema: string; table_name: string; table_type: string }>`
-      select table_schema, table_name, table_type from information_schema.tables where table_schema = current_schema()`.execute(this.db);
-    return r.rows.map((t) => ({ name: t.table_name, schema: t.table_schema, isView: t.table_type === 'VIEW', columns: [] }));
+      select table_schema, table_name, table_type from information_schema.tables where table_schema = current_schema()`.execute(
+      this.db,
+    );
+    return r.rows.map((t) => ({
+      name: t.table_name,
+      schema: t.table_schema,
+      isView: t.table_type === 'VIEW',
+      columns: [],
+    }));
   }
   async getMetadata(): Promise<DatabaseMetadata> {
     return { tables: await this.getTables() };
@@ -141,7 +148,9 @@ export function openDb(url: string, opts: { poolSize?: number; sqliteSynchronous
     conn.pragma('cache_size = -65536');
     const statements = withStatementCache(conn);
     sqliteStatement = (text) => statements.prepare(text);
-    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SqliteDialect({ database: statements }), changes, observers) });
+    kysely = new Kysely<Database>({
+      dialect: new TrackingDialect(new SqliteDialect({ database: statements }), changes, observers),
+    });
     watch = async () => sqliteChanges(conn, changes);
   } else {
     // A request waits at most 5 s for a connection (PostgreSQL down or saturated), then fails with 503.
@@ -151,7 +160,9 @@ export function openDb(url: string, opts: { poolSize?: number; sqliteSynchronous
     // with no listener unless we add one. Its query fails (503 to the caller) and the pool drops it.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    kysely = new Kysely<Database>({ dialect: new TrackingDialect(new SchemaLocalPostgresDialect({ pool }), changes, observers) });
+    kysely = new Kysely<Database>({
+      dialect: new TrackingDialect(new SchemaLocalPostgresDialect({ pool }), changes, observers),
+    });
     watch = (opts) => pgChanges(url, changes, opts);
   }
   return {

@@ -76,7 +76,18 @@ function isBusy(err: unknown): boolean {
  * failure leaves no migration half-applied.
  */
 /** Errors of reaching a PostgreSQL server (not of what it answers once reached). */
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', '28P01', '28000', '3D000']);
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNRESET',
+  '28P01',
+  '28000',
+  '3D000',
+]);
 
 /**
  * The first query of a start: a database that cannot be reached is named by DATABASE_URL's host, port
@@ -90,7 +101,9 @@ async function currentSchema(db: Db): Promise<string> {
     if (!code || !UNREACHABLE.has(code)) throw err;
     const u = new URL(db.url);
     const where = `${u.hostname || 'localhost'} port ${u.port || 5432}, database ${u.pathname.slice(1) || u.username || '(default)'}`;
-    throw new Error(`cannot use the database of DATABASE_URL (PostgreSQL at ${where}): ${(err as Error).message}`, { cause: err });
+    throw new Error(`cannot use the database of DATABASE_URL (PostgreSQL at ${where}): ${(err as Error).message}`, {
+      cause: err,
+    });
   }
 }
 

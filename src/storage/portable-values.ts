@@ -47,7 +47,8 @@ function walk(v: unknown, path: string, depth: number, whole: string): Unportabl
     const problem = textProblem(v);
     return problem ? { field: path || whole, problem } : null;
   }
-  if (typeof v === 'number') return Number.isFinite(v) ? null : { field: path || whole, problem: 'must be a finite number' };
+  if (typeof v === 'number')
+    return Number.isFinite(v) ? null : { field: path || whole, problem: 'must be a finite number' };
   if (v === null || typeof v !== 'object') return null;
   if (depth >= MAX_DEPTH) return { field: path || whole, problem: `is nested deeper than ${MAX_DEPTH} levels` };
   if (Array.isArray(v)) {

@@ -27,16 +27,23 @@ interface Compiled {
   fixed: readonly unknown[];
 }
 
-export type Prepared<A extends unknown[], R> = (trx: Kysely<Database>, kind: DbKind, ...args: A) => Promise<QueryResult<R>>;
+export type Prepared<A extends unknown[], R> = (
+  trx: Kysely<Database>,
+  kind: DbKind,
+  ...args: A
+) => Promise<QueryResult<R>>;
 
-export function prepared<A extends unknown[], R>(build: (db: Kysely<Database>, kind: DbKind, ...args: A) => Compilable<R>): Prepared<A, R> {
+export function prepared<A extends unknown[], R>(
+  build: (db: Kysely<Database>, kind: DbKind, ...args: A) => Compilable<R>,
+): Prepared<A, R> {
   const arity = build.length - 2;
   const byKind = new Map<DbKind, Compiled>();
   const compile = (trx: Kysely<Database>, kind: DbKind): Compiled => {
     const holders = Array.from({ length: arity }, (_, i) => new Placeholder(i));
     const q = build(trx, kind, ...(holders as unknown as A)).compile();
     const slots = q.parameters.map((p) => (p instanceof Placeholder ? p.index : -1));
-    for (let i = 0; i < arity; i++) if (!slots.includes(i)) throw new Error(`prepared statement does not use its argument ${i}: ${q.sql}`);
+    for (let i = 0; i < arity; i++)
+      if (!slots.includes(i)) throw new Error(`prepared statement does not use its argument ${i}: ${q.sql}`);
     return { sql: q.sql, slots, fixed: q.parameters };
   };
   return async (trx, kind, ...args) => {

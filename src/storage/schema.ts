@@ -175,5 +175,17 @@ export interface CoreTables {
   domain_events: DomainEventsTable;
 }
 
-export interface Database extends CoreTables, DispatchTables, OAuthTables,
-  MessageTables, FuelTables, DocumentTables, GeofenceTables, RecordTables, TelemetryTables, WebhookTables, HosTables, IftaTables {}
+export interface Database
+  extends
+    CoreTables,
+    DispatchTables,
+    OAuthTables,
+    MessageTables,
+    FuelTables,
+    DocumentTables,
+    GeofenceTables,
+    RecordTables,
+    TelemetryTables,
+    WebhookTables,
+    HosTables,
+    IftaTables {}

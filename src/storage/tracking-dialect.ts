@@ -114,7 +114,11 @@ class TrackingDriver implements Driver {
     await this.inner.savepoint?.((c as TrackedConnection).inner, name, compile);
   }
 
-  async rollbackToSavepoint(c: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+  async rollbackToSavepoint(
+    c: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ): Promise<void> {
     await this.inner.rollbackToSavepoint?.((c as TrackedConnection).inner, name, compile);
   }
 

@@ -34,15 +34,22 @@ async function revokedIdentifier(db: Db, credential: string): Promise<string | n
   return row?.identifier ?? null;
 }
 
-export async function authenticateDeviceRequest(db: Db, req: Pick<FastifyRequest, 'headers'>): Promise<DevicePrincipal> {
+export async function authenticateDeviceRequest(
+  db: Db,
+  req: Pick<FastifyRequest, 'headers'>,
+): Promise<DevicePrincipal> {
   const credential = deviceCredential(req);
   if (!credential) {
-    throw new AppError('unauthenticated', 'device credential required: send Authorization: Bearer <device token> (the token fleet device create printed)');
+    throw new AppError(
+      'unauthenticated',
+      'device credential required: send Authorization: Bearer <device token> (the token fleet device create printed)',
+    );
   }
   const device = await authenticateDevice(db, credential);
   if (!device) {
     const revoked = await revokedIdentifier(db, credential);
-    if (revoked !== null) throw new AppError('forbidden', `device ${revoked} has been revoked; provision a new device for this vehicle`);
+    if (revoked !== null)
+      throw new AppError('forbidden', `device ${revoked} has been revoked; provision a new device for this vehicle`);
     throw new AppError('invalid_token', 'invalid device credential');
   }
   return device;
@@ -50,7 +57,11 @@ export async function authenticateDeviceRequest(db: Db, req: Pick<FastifyRequest
 
 /** A batch that names its device must name the credential's device. */
 export async function checkNamedDevice(db: Db, device: DevicePrincipal, named: string | undefined): Promise<void> {
-  if (named !== undefined && named.trim() === '') throw new AppError('validation_failed', 'device must be the identifier of the sending device, or left out; got an empty string');
+  if (named !== undefined && named.trim() === '')
+    throw new AppError(
+      'validation_failed',
+      'device must be the identifier of the sending device, or left out; got an empty string',
+    );
   if (named !== undefined && named.trim() !== device.identifier) {
     const other = await deviceByIdentifier(db, named);
     if (other && other.companyId === device.companyId) {

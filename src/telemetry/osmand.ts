@@ -28,7 +28,8 @@ export interface OsmandServer {
 
 type Params = Record<string, unknown>;
 
-const str = (v: unknown): string | undefined => (Array.isArray(v) ? str(v[0]) : v === undefined || v === null ? undefined : String(v));
+const str = (v: unknown): string | undefined =>
+  Array.isArray(v) ? str(v[0]) : v === undefined || v === null ? undefined : String(v);
 
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 /** The latest instant a Date can hold, ms. */
@@ -54,22 +55,32 @@ export function osmandTime(raw: string | undefined, nowMs: number): number {
   if (raw === undefined || raw.trim() === '') return nowMs;
   const s = raw.trim();
   // A negative number is a time before 1970, never a date text ("-5" would parse as a year).
-  const t = /^-\d+(\.\d+)?$/.test(s) ? -1 : /^\d+(\.\d+)?$/.test(s)
-    ? Math.round(Number(s) > 1e11 ? Number(s) : Number(s) * 1000)
-    // ISO-8601 as the device protocol reads it (a date that does not exist is refused, not rolled
-    // over), with a space allowed for the T and UTC when no zone is given.
-    : isoTextMs(/[zZ]$|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
+  const t = /^-\d+(\.\d+)?$/.test(s)
+    ? -1
+    : /^\d+(\.\d+)?$/.test(s)
+      ? Math.round(Number(s) > 1e11 ? Number(s) : Number(s) * 1000)
+      : // ISO-8601 as the device protocol reads it (a date that does not exist is refused, not rolled
+        // over), with a space allowed for the T and UTC when no zone is given.
+        isoTextMs(/[zZ]$|[+-]\d\d:?\d\d$/.test(s) ? s.replace(' ', 'T') : `${s.replace(' ', 'T')}Z`);
   // Before 1970 or past the last representable date: no position of a real phone.
-  if (!(t >= 0 && t <= MAX_TIME)) throw new Error(`timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "${s}"`);
+  if (!(t >= 0 && t <= MAX_TIME))
+    throw new Error(
+      `timestamp must be Unix seconds or milliseconds, or an ISO-8601 date-time from 1970 on, got "${s}"`,
+    );
   return t;
 }
 
 /** The position of one request as a device-protocol location record, and the device identifier. */
-export function osmandRecord(query: Params, body: unknown, nowMs: number): { id: string; record: Record<string, unknown> } {
+export function osmandRecord(
+  query: Params,
+  body: unknown,
+  nowMs: number,
+): { id: string; record: Record<string, unknown> } {
   // Every parameter, read or not: text one database stores and the other refuses (a NUL, a lone
   // surrogate) is a 400 naming it, before the device is looked up.
-  const unportable = unportableIn(query, 'a parameter name')
-    ?? (body && typeof body === 'object' ? unportableIn(body as Params, 'a key of the body') : null);
+  const unportable =
+    unportableIn(query, 'a parameter name') ??
+    (body && typeof body === 'object' ? unportableIn(body as Params, 'a key of the body') : null);
   if (unportable) throw new Error(unportable);
   let p: Params = { ...query };
   if (body && typeof body === 'object' && !Array.isArray(body)) {
@@ -79,8 +90,16 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
       const c = (loc.coords ?? {}) as Params;
       const battery = (loc.battery ?? {}) as Params;
       p = {
-        ...p, id: b.device_id ?? p.id, lat: c.latitude, lon: c.longitude, timestamp: loc.timestamp, speed: undefined,
-        speed_mps: c.speed, bearing: c.heading, altitude: c.altitude, accuracy: c.accuracy,
+        ...p,
+        id: b.device_id ?? p.id,
+        lat: c.latitude,
+        lon: c.longitude,
+        timestamp: loc.timestamp,
+        speed: undefined,
+        speed_mps: c.speed,
+        bearing: c.heading,
+        altitude: c.altitude,
+        accuracy: c.accuracy,
         batt: typeof battery.level === 'number' && battery.level >= 0 ? battery.level * 100 : undefined,
       };
     } else p = { ...p, ...b };
@@ -92,7 +111,8 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
   const location = str(p.location);
   if ((lat === undefined || lon === undefined) && location) {
     const parts = location.split(',').map((x) => x.trim());
-    if (parts.length !== 2 || !parts.every((x) => DECIMAL.test(x))) throw new Error(`location must be "lat,lon" in decimal degrees, got "${location}"`);
+    if (parts.length !== 2 || !parts.every((x) => DECIMAL.test(x)))
+      throw new Error(`location must be "lat,lon" in decimal degrees, got "${location}"`);
     [lat, lon] = parts.map(Number);
   }
   if (lat === undefined || lon === undefined) throw new Error('lat and lon are required');
@@ -100,10 +120,12 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
   const knots = num(p, 'speed');
   const mps = num(p, 'speed_mps');
   const record: Record<string, unknown> = { seq: t, type: 'location', time: t, lat, lon };
-  if (knots !== undefined && knots > MAX_KNOTS) throw new Error(`speed must be at most ${MAX_KNOTS.toFixed(1)} knots, got ${knots}`);
+  if (knots !== undefined && knots > MAX_KNOTS)
+    throw new Error(`speed must be at most ${MAX_KNOTS.toFixed(1)} knots, got ${knots}`);
   // Negative: the app does not know (iOS reports -1 m/s); left out, as for the JSON body.
   if (knots !== undefined && knots >= 0) record.speed_kph = knots * KPH_PER_KNOT;
-  else if (mps !== undefined && mps > MAX_MPS) throw new Error(`speed must be at most ${MAX_MPS.toFixed(1)} m/s, got ${mps}`);
+  else if (mps !== undefined && mps > MAX_MPS)
+    throw new Error(`speed must be at most ${MAX_MPS.toFixed(1)} m/s, got ${mps}`);
   else if (mps !== undefined && mps >= 0) record.speed_kph = mps * 3.6;
   const bearing = num(p, 'bearing', 'heading');
   if (bearing !== undefined && bearing >= 0) record.bearing_deg = bearing % 360;
@@ -118,7 +140,12 @@ export function osmandRecord(query: Params, body: unknown, nowMs: number): { id:
 }
 
 /** A record rejection in the protocol's own names (the record says `time`, the phone sent `timestamp`). */
-const NAMES: Array<[RegExp, string]> = [[/^time\b/, 'timestamp'], [/^altitude_m\b/, 'altitude'], [/^accuracy_m\b/, 'accuracy'], [/^bearing_deg\b/, 'bearing']];
+const NAMES: Array<[RegExp, string]> = [
+  [/^time\b/, 'timestamp'],
+  [/^altitude_m\b/, 'altitude'],
+  [/^accuracy_m\b/, 'accuracy'],
+  [/^bearing_deg\b/, 'bearing'],
+];
 export function osmandMessage(m: string): string {
   for (const [re, name] of NAMES) if (re.test(m)) return m.replace(re, name);
   return m;
@@ -133,11 +160,18 @@ const ALLOWED = ['GET', 'POST'];
  */
 function clientError(err: Error & { code?: string }, socket: Socket) {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, text, allow] = err.code === 'HPE_INVALID_METHOD' ? [405, 'unknown method: send positions with GET or POST', `Allow: ${ALLOWED.join(', ')}\r\n`]
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request timeout', '']
-      : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'request headers too large', ''] : [400, 'bad request', ''];
+  const [status, text, allow] =
+    err.code === 'HPE_INVALID_METHOD'
+      ? [405, 'unknown method: send positions with GET or POST', `Allow: ${ALLOWED.join(', ')}\r\n`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request timeout', '']
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'request headers too large', '']
+          : [400, 'bad request', ''];
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${allow}Content-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${allow}Content-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
   }
   socket.destroy(err);
 }
@@ -149,9 +183,13 @@ export async function startOsmand(
 ): Promise<OsmandServer> {
   // No implicit HEAD routes: a HEAD would run the GET handler and store a position.
   const app = Fastify({
-    logger: false, bodyLimit: 65_536, exposeHeadRoutes: false, clientErrorHandler: clientError,
+    logger: false,
+    bodyLimit: 65_536,
+    exposeHeadRoutes: false,
+    clientErrorHandler: clientError,
     // A path that cannot be decoded (`/%zz`), refused before routing (the only framework error without route constraints).
-    frameworkErrors: (_err, _req, reply) => void (reply as FastifyReply).code(400).type('text/plain').send('the path is not valid percent-encoding'),
+    frameworkErrors: (_err, _req, reply) =>
+      void (reply as FastifyReply).code(400).type('text/plain').send('the path is not valid percent-encoding'),
   });
   await app.register(formbody);
   // A body of another type (apps send their query with whatever Content-Type) is read and ignored:
@@ -168,30 +206,48 @@ export async function startOsmand(
   }
   app.addHook('onRequest', async (req, reply) => {
     if (ALLOWED.includes(req.method)) return;
-    return reply.code(405).header('allow', ALLOWED.join(', ')).type('text/plain').send(`method ${req.method} not allowed: send positions with GET or POST`);
+    return reply
+      .code(405)
+      .header('allow', ALLOWED.join(', '))
+      .type('text/plain')
+      .send(`method ${req.method} not allowed: send positions with GET or POST`);
   });
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     let parsed: ReturnType<typeof osmandRecord>;
     try {
       parsed = osmandRecord((req.query ?? {}) as Params, req.body, Date.now());
     } catch (err) {
-      return reply.code(400).type('text/plain').send((err as Error).message);
+      return reply
+        .code(400)
+        .type('text/plain')
+        .send((err as Error).message);
     }
     const device = await deviceByIdentifier(telemetry.db, parsed.id);
     // One answer for unknown and revoked: the protocol has no credential, so telling them apart would
     // let anyone list the revoked serials.
-    if (!device) return reply.code(404).type('text/plain').send(`device ${parsed.id} not found (no active device has this identifier; a revoked one needs a new device)`);
+    if (!device)
+      return reply
+        .code(404)
+        .type('text/plain')
+        .send(`device ${parsed.id} not found (no active device has this identifier; a revoked one needs a new device)`);
     const out = await telemetry.ingest(device, 1, [parsed.record]);
     stored.set(req, out);
     const r = out.results[0];
-    if (r.status === 'rejected') return reply.code(400).type('text/plain').send(osmandMessage(r.error_message ?? 'rejected'));
+    if (r.status === 'rejected')
+      return reply
+        .code(400)
+        .type('text/plain')
+        .send(osmandMessage(r.error_message ?? 'rejected'));
     return reply.code(200).send();
   };
   // Every answer is text, Fastify's own errors (a body that is not valid JSON, …) included.
   app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) opts.log?.error({ err }, 'OsmAnd request failed');
-    return reply.code(status).type('text/plain').send(status === 500 ? 'internal server error' : err.message);
+    return reply
+      .code(status)
+      .type('text/plain')
+      .send(status === 500 ? 'internal server error' : err.message);
   });
   // Every path takes positions (apps and proxies put their own before the query), so no path is unknown.
   app.route({ method: ALLOWED, url: '/', handler });

@@ -35,7 +35,8 @@ export function roundedText(x: number, d: number): string {
 }
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? 'null' : String(x));
-const rounded = (x: number | null | undefined, d: number, f?: (v: number) => number) => (x === null || x === undefined ? 'null' : roundedText(f ? f(x) : x, d));
+const rounded = (x: number | null | undefined, d: number, f?: (v: number) => number) =>
+  x === null || x === undefined ? 'null' : roundedText(f ? f(x) : x, d);
 const str = (x: string | null | undefined) => (x === null || x === undefined ? 'null' : JSON.stringify(x));
 
 export interface PointFields {
@@ -52,8 +53,10 @@ export interface PointFields {
 }
 
 export function pointJson(p: PointFields): string {
-  return `"located_at":"${p.fix_time.slice(0, 19)}Z","lat":${roundedText(p.lat, 6)},"lon":${roundedText(p.lon, 6)},"bearing":${num(p.bearing_deg)},`
-    + `"engine_hours":${rounded(p.engine_hours, 2)},"type":${str(p.point_type)},"description":${str(p.description)},`
-    + `"speed":${rounded(p.speed_kph, 1, kphToMph)},"odometer":${rounded(p.odometer_km, 1, kmToMi)},`
-    + `"fuel":${rounded(p.fuel_used_l, 2, litersToGallons)}`;
+  return (
+    `"located_at":"${p.fix_time.slice(0, 19)}Z","lat":${roundedText(p.lat, 6)},"lon":${roundedText(p.lon, 6)},"bearing":${num(p.bearing_deg)},` +
+    `"engine_hours":${rounded(p.engine_hours, 2)},"type":${str(p.point_type)},"description":${str(p.description)},` +
+    `"speed":${rounded(p.speed_kph, 1, kphToMph)},"odometer":${rounded(p.odometer_km, 1, kmToMi)},` +
+    `"fuel":${rounded(p.fuel_used_l, 2, litersToGallons)}`
+  );
 }

@@ -33,14 +33,16 @@ const OBD2 = /^[PCBU][0-3][0-9A-F]{3}$/;
 function lamps(r: Record<string, unknown>, h: Helpers): FaultFields['lamps'] {
   const v = r.lamps;
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'object' || Array.isArray(v)) h.fail('lamps must be an object of mil, red_stop, amber_warning, protect booleans');
+  if (typeof v !== 'object' || Array.isArray(v))
+    h.fail('lamps must be an object of mil, red_stop, amber_warning, protect booleans');
   const o = v as Record<string, unknown>;
   const get = (k: string) => {
     const b = h.bool(o, k);
     return b === true;
   };
   for (const k of Object.keys(o)) {
-    if (!['mil', 'red_stop', 'amber_warning', 'protect'].includes(k)) h.fail(`lamps.${k} is not a lamp (mil, red_stop, amber_warning, protect)`);
+    if (!['mil', 'red_stop', 'amber_warning', 'protect'].includes(k))
+      h.fail(`lamps.${k} is not a lamp (mil, red_stop, amber_warning, protect)`);
   }
   return { mil: get('mil'), red_stop: get('red_stop'), amber_warning: get('amber_warning'), protect: get('protect') };
 }
@@ -49,7 +51,12 @@ export function fault(r: Record<string, unknown>, h: Helpers): FaultFields {
   const status = h.oneOf(r, 'status', ['active', 'cleared'] as const, 'active');
   const hasCode = r.spn !== undefined || r.code !== undefined || r.pid !== undefined || r.sid !== undefined;
   // Clearing everything names no code, so no protocol either (it clears the faults of every protocol).
-  const protocol = h.oneOf(r, 'protocol', ['j1939', 'obd2', 'j1708'] as const, status === 'cleared' && !hasCode ? 'j1939' : undefined);
+  const protocol = h.oneOf(
+    r,
+    'protocol',
+    ['j1939', 'obd2', 'j1708'] as const,
+    status === 'cleared' && !hasCode ? 'j1939' : undefined,
+  );
   const base = { protocol, status, lamps: lamps(r, h), occurrence_count: h.intIn(r, 'occurrence_count', 0, 127) };
   if (status === 'cleared' && !hasCode) {
     return { ...base, key: null, code: null, spn: null, fmi: null, source_address: null, is_sid: false };
@@ -57,7 +64,10 @@ export function fault(r: Record<string, unknown>, h: Helpers): FaultFields {
   if (protocol === 'obd2') {
     const code = r.code;
     if (code === undefined || code === null) h.fail('code is required for an obd2 fault, e.g. "P0420"');
-    if (typeof code !== 'string' || !OBD2.test(code.toUpperCase())) h.fail(`code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "${String(code)}"`);
+    if (typeof code !== 'string' || !OBD2.test(code.toUpperCase()))
+      h.fail(
+        `code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "${String(code)}"`,
+      );
     const c = (code as string).toUpperCase();
     return { ...base, key: `obd2:${c}`, code: c, spn: null, fmi: null, source_address: null, is_sid: false };
   }
@@ -65,7 +75,15 @@ export function fault(r: Record<string, unknown>, h: Helpers): FaultFields {
     const spn = h.intIn(r, 'spn', 0, 524_287, true)!;
     const fmi = h.intIn(r, 'fmi', 0, 31, true)!;
     const sa = h.intIn(r, 'source_address', 0, 255) ?? 0;
-    return { ...base, key: `j1939:${sa}:${spn}:${fmi}`, code: String(spn), spn, fmi, source_address: sa, is_sid: false };
+    return {
+      ...base,
+      key: `j1939:${sa}:${spn}:${fmi}`,
+      code: String(spn),
+      spn,
+      fmi,
+      source_address: sa,
+      is_sid: false,
+    };
   }
   const mid = h.intIn(r, 'mid', 0, 255, true)!;
   const fmi = h.intIn(r, 'fmi', 0, 15, true)!;
@@ -74,5 +92,13 @@ export function fault(r: Record<string, unknown>, h: Helpers): FaultFields {
   if ((pid === null) === (sid === null)) h.fail('a j1708 fault needs exactly one of pid and sid');
   const isSid = sid !== null;
   const id = (isSid ? sid : pid)!;
-  return { ...base, key: `j1708:${mid}:${isSid ? 'S' : 'P'}:${id}:${fmi}`, code: String(id), spn: id, fmi, source_address: mid, is_sid: isSid };
+  return {
+    ...base,
+    key: `j1708:${mid}:${isSid ? 'S' : 'P'}:${id}:${fmi}`,
+    code: String(id),
+    spn: id,
+    fmi,
+    source_address: mid,
+    is_sid: isSid,
+  };
 }

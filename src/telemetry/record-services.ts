@@ -14,20 +14,32 @@ import { INT32_MAX } from '../storage/portable-values.js';
 const Text = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
 const Id = Type.Integer({ minimum: 1, maximum: INT32_MAX });
 
-const INSPECTION = Type.Partial(Type.Object({
-  inspection_type: Type.Unsafe<string | null>({ enum: [...INSPECTION_TYPES, null] }),
-  odometer: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
-  carrier_name: Text(255),
-  trailer_nums: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 }),
-  location: Text(255),
-  city: Text(128),
-  state: Text(64),
-  defects: Type.Array(Type.Object({ area: Type.String({ maxLength: 64 }), category: Type.String({ maxLength: 128 }), notes: Type.Optional(Text(2000)) }), { maxItems: 200 }),
-  driver_signed_at: Type.Union([Type.String(), Type.Null()]),
-  driver_signature_url: Text(2000),
-  log_id: Type.Union([Id, Type.Null()]),
-  external_ids: Type.Array(Type.Object({ external_id: Type.String({ maxLength: 255 }), integration_name: Type.String({ maxLength: 255 }) }), { maxItems: 20 }),
-}));
+const INSPECTION = Type.Partial(
+  Type.Object({
+    inspection_type: Type.Unsafe<string | null>({ enum: [...INSPECTION_TYPES, null] }),
+    odometer: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
+    carrier_name: Text(255),
+    trailer_nums: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 }),
+    location: Text(255),
+    city: Text(128),
+    state: Text(64),
+    defects: Type.Array(
+      Type.Object({
+        area: Type.String({ maxLength: 64 }),
+        category: Type.String({ maxLength: 128 }),
+        notes: Type.Optional(Text(2000)),
+      }),
+      { maxItems: 200 },
+    ),
+    driver_signed_at: Type.Union([Type.String(), Type.Null()]),
+    driver_signature_url: Text(2000),
+    log_id: Type.Union([Id, Type.Null()]),
+    external_ids: Type.Array(
+      Type.Object({ external_id: Type.String({ maxLength: 255 }), integration_name: Type.String({ maxLength: 255 }) }),
+      { maxItems: 20 },
+    ),
+  }),
+);
 
 const FORM_ENTRY = Type.Object({
   form_id: Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Id]),
@@ -53,15 +65,24 @@ function fieldOf(e: ErrorObject): string {
 function messageOf(e: ErrorObject): string {
   const field = fieldOf(e);
   switch (e.keyword) {
-    case 'required': return `${field} is required`;
-    case 'maxLength': return `${field} must be at most ${(e.params as { limit: number }).limit} characters long`;
-    case 'minLength': return `${field} must not be empty`;
-    case 'type': return `${field} must be ${/^[aeiou]/.test(String(e.params.type)) ? 'an' : 'a'} ${e.params.type}`;
-    case 'enum': return `${field} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null).join(', ')}`;
-    case 'minimum': return `${field} must be at least ${(e.params as { limit: number }).limit}`;
-    case 'maximum': return `${field} must be at most ${(e.params as { limit: number }).limit}`;
-    case 'maxItems': return `${field} must have at most ${(e.params as { limit: number }).limit} items`;
-    default: return `${field} ${e.message ?? 'is not valid'}`;
+    case 'required':
+      return `${field} is required`;
+    case 'maxLength':
+      return `${field} must be at most ${(e.params as { limit: number }).limit} characters long`;
+    case 'minLength':
+      return `${field} must not be empty`;
+    case 'type':
+      return `${field} must be ${/^[aeiou]/.test(String(e.params.type)) ? 'an' : 'a'} ${e.params.type}`;
+    case 'enum':
+      return `${field} must be one of: ${(e.params as { allowedValues: unknown[] }).allowedValues.filter((v) => v !== null).join(', ')}`;
+    case 'minimum':
+      return `${field} must be at least ${(e.params as { limit: number }).limit}`;
+    case 'maximum':
+      return `${field} must be at most ${(e.params as { limit: number }).limit}`;
+    case 'maxItems':
+      return `${field} must have at most ${(e.params as { limit: number }).limit} items`;
+    default:
+      return `${field} ${e.message ?? 'is not valid'}`;
   }
 }
 

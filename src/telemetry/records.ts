@@ -8,10 +8,29 @@ import { serviceRecordError } from './record-services.js';
 import { fault as parseFault, type FaultFields } from './record-faults.js';
 import { EXCEPTIONS } from '../domain/hos/records.js';
 
-export const RECORD_TYPES = ['location', 'engine', 'driver', 'fault', 'acceleration', 'power', 'duty_status', 'exception', 'inspection', 'form_entry'] as const;
+export const RECORD_TYPES = [
+  'location',
+  'engine',
+  'driver',
+  'fault',
+  'acceleration',
+  'power',
+  'duty_status',
+  'exception',
+  'inspection',
+  'form_entry',
+] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
-export const DUTY_STATUSES = ['off_duty', 'sleeper', 'driving', 'on_duty', 'personal_conveyance', 'yard_move', 'waiting'] as const;
+export const DUTY_STATUSES = [
+  'off_duty',
+  'sleeper',
+  'driving',
+  'on_duty',
+  'personal_conveyance',
+  'yard_move',
+  'waiting',
+] as const;
 export const MAX_SEQ = Number.MAX_SAFE_INTEGER;
 
 /** Measurements a record may carry (a location fix must have lat and lon). */
@@ -101,13 +120,18 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?
  * (fractions past milliseconds are cut off), without parsing the text a second time.
  */
 function isoMs(m: RegExpExecArray): number {
-  const y = +m[1], mo = +m[2], d = +m[3], h = +m[4], mi = +m[5];
+  const y = +m[1],
+    mo = +m[2],
+    d = +m[3],
+    h = +m[4],
+    mi = +m[5];
   const s = m[6] === undefined ? 0 : +m[6];
   const ms = m[7] === undefined ? 0 : +(m[7] + '00').slice(0, 3);
   if (h > 23 || mi > 59 || s > 59 || !isCalendarDay(y, mo, d)) return NaN;
   let offsetMin = 0;
   if (m[8] === undefined) {
-    const oh = +m[10], om = +m[11];
+    const oh = +m[10],
+      om = +m[11];
     if (oh > 23 || om > 59) return NaN;
     offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
@@ -129,11 +153,15 @@ const shown = (t: number, v: unknown) => (Math.abs(t) <= 8.64e15 ? new Date(t).t
 export function parseTime(v: unknown, limits: ParseLimits, field = 'time'): number {
   let t: number;
   if (typeof v === 'number') {
-    if (!Number.isFinite(v) || !Number.isInteger(v)) return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
+    if (!Number.isFinite(v) || !Number.isInteger(v))
+      return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
     t = v;
   } else if (typeof v === 'string') {
     const m = ISO.exec(v);
-    if (!m) return fail(`${field} must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "${v.slice(0, 40)}"`);
+    if (!m)
+      return fail(
+        `${field} must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "${v.slice(0, 40)}"`,
+      );
     t = isoMs(m);
     if (Number.isNaN(t)) return fail(`${field} is not a valid datetime ("${v}")`);
   } else if (v === undefined || v === null) {
@@ -142,7 +170,9 @@ export function parseTime(v: unknown, limits: ParseLimits, field = 'time'): numb
     return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
   }
   if (t > limits.nowMs + limits.futureSlackS * 1000) {
-    return fail(`${field} ${shown(t, v)} is in the future (more than ${limits.futureSlackS} s ahead of the server clock)`);
+    return fail(
+      `${field} ${shown(t, v)} is in the future (more than ${limits.futureSlackS} s ahead of the server clock)`,
+    );
   }
   if (t < limits.nowMs - limits.maxAgeDays * 86_400_000) {
     return fail(`${field} ${shown(t, v)} is older than ${limits.maxAgeDays} days`);
@@ -154,7 +184,8 @@ function position(r: Obj, requireFix: boolean): Position {
   const lat = numberIn(r, 'lat', -90, 90, requireFix);
   const lon = numberIn(r, 'lon', -180, 180, requireFix);
   if ((lat === null) !== (lon === null)) fail(lat === null ? 'lat is required with lon' : 'lon is required with lat');
-  if (lat === 0 && lon === 0) fail('lat 0, lon 0 is not a position (a device without a GPS fix must leave lat and lon out)');
+  if (lat === 0 && lon === 0)
+    fail('lat 0, lon 0 is not a position (a device without a GPS fix must leave lat and lon out)');
   return {
     lat,
     lon,
@@ -169,8 +200,15 @@ function position(r: Obj, requireFix: boolean): Position {
 }
 
 const NO_POSITION: Position = {
-  lat: null, lon: null, speed_kph: null, bearing_deg: null, odometer_km: null, engine_hours: null,
-  fuel_used_l: null, fuel_level_pct: null, battery_v: null,
+  lat: null,
+  lon: null,
+  speed_kph: null,
+  bearing_deg: null,
+  odometer_km: null,
+  engine_hours: null,
+  fuel_used_l: null,
+  fuel_level_pct: null,
+  battery_v: null,
 };
 
 function driverId(r: Obj, required: boolean): number | null {
@@ -297,15 +335,27 @@ export function parseRecord(raw: unknown, limits: ParseLimits): ParsedRecord {
   if (unportable) fail(unportable);
   const seq = r.seq;
   if (seq === undefined || seq === null) fail('seq is required');
-  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ) fail(`seq must be a whole number from 0 to ${MAX_SEQ}`);
+  if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0 || seq > MAX_SEQ)
+    fail(`seq must be a whole number from 0 to ${MAX_SEQ}`);
   const type = oneOf(r, 'type', RECORD_TYPES);
   const t = parseTime(r.time, limits);
   const { pos, data, driverRef } = body(type, r);
   // Spelled out rather than spread: one object shape for every record, built once.
   return {
-    seq: seq as number, type, t, lat: pos.lat, lon: pos.lon, speed_kph: pos.speed_kph, bearing_deg: pos.bearing_deg,
-    odometer_km: pos.odometer_km, engine_hours: pos.engine_hours, fuel_used_l: pos.fuel_used_l, fuel_level_pct: pos.fuel_level_pct,
-    battery_v: pos.battery_v, data, driverRef,
+    seq: seq as number,
+    type,
+    t,
+    lat: pos.lat,
+    lon: pos.lon,
+    speed_kph: pos.speed_kph,
+    bearing_deg: pos.bearing_deg,
+    odometer_km: pos.odometer_km,
+    engine_hours: pos.engine_hours,
+    fuel_used_l: pos.fuel_used_l,
+    fuel_level_pct: pos.fuel_level_pct,
+    battery_v: pos.battery_v,
+    data,
+    driverRef,
   };
 }
 

@@ -121,7 +121,9 @@ function osmandPort(env: Env, fail: (m: string) => Error): number | null {
   if (raw === '' || raw === 'off' || raw === 'false' || raw === 'no') return null;
   if (raw === 'on' || raw === 'true' || raw === 'yes') return OSMAND_DEFAULT_PORT;
   if (!/^\d+$/.test(raw)) {
-    throw fail(`OSMAND_PORT must be a port number (0 to 65535), on (port ${OSMAND_DEFAULT_PORT}) or off, got "${env.OSMAND_PORT}"`);
+    throw fail(
+      `OSMAND_PORT must be a port number (0 to 65535), on (port ${OSMAND_DEFAULT_PORT}) or off, got "${env.OSMAND_PORT}"`,
+    );
   }
   return whole({ OSMAND_PORT: raw }, 'OSMAND_PORT', OSMAND_DEFAULT_PORT, 0, 65_535, fail);
 }

@@ -29,9 +29,11 @@ export function roundOrNull(x: number | null | undefined, digits = 1): number | 
 }
 
 /** Wire values: mph and miles to 0.1, gallons to 0.01, coordinates to 6 decimals (about 0.1 m). */
-export const mph = (kph: number | null | undefined) => (kph === null || kph === undefined ? null : round(kphToMph(kph), 1));
+export const mph = (kph: number | null | undefined) =>
+  kph === null || kph === undefined ? null : round(kphToMph(kph), 1);
 export const miles = (km: number | null | undefined) => (km === null || km === undefined ? null : round(kmToMi(km), 1));
-export const gallons = (l: number | null | undefined) => (l === null || l === undefined ? null : round(litersToGallons(l), 2));
+export const gallons = (l: number | null | undefined) =>
+  l === null || l === undefined ? null : round(litersToGallons(l), 2);
 export const coord = (x: number) => round(x, 6);
 
 const rad = (d: number) => (d * Math.PI) / 180;
@@ -47,7 +49,8 @@ export function haversineM(lat1: number, lon1: number, lat2: number, lon2: numbe
 /** Initial bearing from point 1 to point 2, degrees clockwise from north, [0, 360). */
 export function bearingDeg(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const y = Math.sin(rad(lon2 - lon1)) * Math.cos(rad(lat2));
-  const x = Math.cos(rad(lat1)) * Math.sin(rad(lat2)) - Math.sin(rad(lat1)) * Math.cos(rad(lat2)) * Math.cos(rad(lon2 - lon1));
+  const x =
+    Math.cos(rad(lat1)) * Math.sin(rad(lat2)) - Math.sin(rad(lat1)) * Math.cos(rad(lat2)) * Math.cos(rad(lon2 - lon1));
   return ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
 }
 

@@ -12,7 +12,14 @@ export class Html {
   }
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"'`]/g, (c) => ESCAPES[c]);
@@ -97,4 +104,5 @@ export function page(l: Layout): string {
 export const hidden = (name: string, value: string | undefined) =>
   value === undefined ? html`` : html`<input type="hidden" name="${name}" value="${value}">`;
 
-export const errorBox = (message: string | undefined) => (message ? html`<p class="error" role="alert">${message}</p>` : html``);
+export const errorBox = (message: string | undefined) =>
+  message ? html`<p class="error" role="alert">${message}</p>` : html``;

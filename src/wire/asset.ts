@@ -50,7 +50,11 @@ export async function assetsWire(db: Db, companyId: number, rows: AssetRow[]) {
     assetGroupIds(db, ids),
     assetExternalIds(db, ids),
     boundDevices(db, 'asset_id', ids),
-    userSummaryRows(db, companyId, rows.map((a) => a.availability_updated_by)),
+    userSummaryRows(
+      db,
+      companyId,
+      rows.map((a) => a.availability_updated_by),
+    ),
   ]);
   return rows.map((a) => {
     const gw = gateways.get(a.id);

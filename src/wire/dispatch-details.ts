@@ -21,17 +21,40 @@ const Text = (maxLength: number) => Type.String({ maxLength });
 const DATES: Record<Role, string> = { shipper: 'pickup', consignee: 'delivery' };
 
 const STOP_OUT: Record<keyof StopDetails, () => TSchema> = {
-  bill_of_lading: NStr, refno: NStr, pallets: NInt, pieces: NInt, weight: NNum, volume: NNum, comments: NStr,
+  bill_of_lading: NStr,
+  refno: NStr,
+  pallets: NInt,
+  pieces: NInt,
+  weight: NNum,
+  volume: NNum,
+  comments: NStr,
 };
 const STOP_IN: Record<keyof StopDetails, () => TSchema> = {
-  bill_of_lading: () => Text(255), refno: () => Text(255), pallets: Count, pieces: Count, weight: Amount, volume: Amount, comments: () => Text(2000),
+  bill_of_lading: () => Text(255),
+  refno: () => Text(255),
+  pallets: Count,
+  pieces: Count,
+  weight: Amount,
+  volume: Amount,
+  comments: () => Text(2000),
 };
-const DISPATCH_OUT: Record<keyof DispatchDetails, () => TSchema> = { additional_pickups: NInt, additional_drops: NInt, pickup_number: NStr, loaded_miles: NNum };
-const DISPATCH_IN: Record<keyof DispatchDetails, () => TSchema> = { additional_pickups: Count, additional_drops: Count, pickup_number: () => Text(255), loaded_miles: Amount };
+const DISPATCH_OUT: Record<keyof DispatchDetails, () => TSchema> = {
+  additional_pickups: NInt,
+  additional_drops: NInt,
+  pickup_number: NStr,
+  loaded_miles: NNum,
+};
+const DISPATCH_IN: Record<keyof DispatchDetails, () => TSchema> = {
+  additional_pickups: Count,
+  additional_drops: Count,
+  pickup_number: () => Text(255),
+  loaded_miles: Amount,
+};
 
 const map = <K extends string>(keys: readonly K[], f: (k: K) => [string, TSchema]) => Object.fromEntries(keys.map(f));
 
-export const dateOf = (v: unknown) => (v === undefined || v === null ? (v as null | undefined) : toIso(new Date(String(v))));
+export const dateOf = (v: unknown) =>
+  v === undefined || v === null ? (v as null | undefined) : toIso(new Date(String(v)));
 
 /** Response members. */
 export const stopDetailsOut = () => map(STOP_DETAILS, (k) => [k, STOP_OUT[k]()]);

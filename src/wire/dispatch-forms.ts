@@ -38,7 +38,9 @@ export const Form = Type.Object({
   available_for_driver: Type.Boolean(),
   definition: Type.Array(DefinitionField),
   external_ids: Type.Array(ExternalIdOut),
-  form_fields: Type.Array(Type.Object({ form_field: FormFieldOut }), { description: 'The fields as this server answered them before `definition`' }),
+  form_fields: Type.Array(Type.Object({ form_field: FormFieldOut }), {
+    description: 'The fields as this server answered them before `definition`',
+  }),
   created_at: DateTime(),
   updated_at: DateTime(),
 });
@@ -92,10 +94,18 @@ export function formWire(f: FormRow) {
     name: f.name,
     available_for_driver: fromBool(f.available_for_driver),
     definition: fields.map((x, i) => ({
-      label: x.label, name: x.name, position: x.position ?? i + 1, type: x.type, length: x.length ?? null, required: !!x.required, default_value: x.default_value ?? null,
+      label: x.label,
+      name: x.name,
+      position: x.position ?? i + 1,
+      type: x.type,
+      length: x.length ?? null,
+      required: !!x.required,
+      default_value: x.default_value ?? null,
     })),
     external_ids: fromJson<ExternalId[]>(f.external_ids, []),
-    form_fields: fields.map((x) => ({ form_field: { name: x.name, label: x.label, type: x.type, required: !!x.required } })),
+    form_fields: fields.map((x) => ({
+      form_field: { name: x.name, label: x.label, type: x.type, required: !!x.required },
+    })),
     created_at: wireTime(f.created_at)!,
     updated_at: wireTime(f.updated_at)!,
   };

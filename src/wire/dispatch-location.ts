@@ -23,11 +23,25 @@ export const DispatchLocation = Type.Object({
 });
 
 const Text = (maxLength = 255) => Type.String({ maxLength });
-const Radius = (what: string) => opt(Nullable(Type.Number({ exclusiveMinimum: 0, description: `${what} radius for automatic detection (geocoded locations only)` })));
+const Radius = (what: string) =>
+  opt(
+    Nullable(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: `${what} radius for automatic detection (geocoded locations only)`,
+      }),
+    ),
+  );
 
 export const DispatchLocationBody = Type.Object({
-  id: opt(Type.Integer({ minimum: 1, description: 'PUT/DELETE: names the location by id (then vendor_id may be changed)' })),
-  vendor_id: opt(Nullable(Type.String({ minLength: 1, maxLength: 255, description: "The client's identifier, unique in the company" }))),
+  id: opt(
+    Type.Integer({ minimum: 1, description: 'PUT/DELETE: names the location by id (then vendor_id may be changed)' }),
+  ),
+  vendor_id: opt(
+    Nullable(
+      Type.String({ minLength: 1, maxLength: 255, description: "The client's identifier, unique in the company" }),
+    ),
+  ),
   name: opt(Text()),
   address1: opt(Text()),
   address2: opt(Nullable(Text())),
@@ -44,7 +58,9 @@ export const DispatchLocationBody = Type.Object({
 
 export const LocationRefQuery = Type.Object({
   id: opt(Type.Integer({ minimum: 1, description: 'The location to change or delete, by id' })),
-  vendor_id: opt(Type.String({ minLength: 1, maxLength: 255, description: 'The location to change or delete, by vendor_id' })),
+  vendor_id: opt(
+    Type.String({ minLength: 1, maxLength: 255, description: 'The location to change or delete, by vendor_id' }),
+  ),
 });
 
 export function dispatchLocationWire(l: LocationRow) {

@@ -15,15 +15,28 @@ import { DISPATCH_STATUSES, STOP_STATUSES } from '../domain/dispatch/state-machi
 import { TRIP_STATUSES, tripStatuses } from '../domain/dispatch/trips.js';
 import type { DispatchInput, DispatchView, Stop } from '../domain/dispatch/service.js';
 import {
-  dateOf, dispatchDetailsIn, dispatchDetailsInput, dispatchDetailsOut, dispatchDetailsWire, endDetailsIn, endDetailsInput, endDetailsOut,
-  endDetailsWire, stopDetailsIn, stopDetailsOut, stopDetailsWire,
+  dateOf,
+  dispatchDetailsIn,
+  dispatchDetailsInput,
+  dispatchDetailsOut,
+  dispatchDetailsWire,
+  endDetailsIn,
+  endDetailsInput,
+  endDetailsOut,
+  endDetailsWire,
+  stopDetailsIn,
+  stopDetailsOut,
+  stopDetailsWire,
 } from './dispatch-details.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 const VendorId = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
 const FormIds = (description: string) =>
-  Type.Array(Type.Union([Type.String({ format: 'uuid' }), Type.Integer({ minimum: 1, maximum: 2147483647 })]), { maxItems: 50, description: `${description}: UUIDs (form_id), or integer ids, answered as UUIDs` });
+  Type.Array(Type.Union([Type.String({ format: 'uuid' }), Type.Integer({ minimum: 1, maximum: 2147483647 })]), {
+    maxItems: 50,
+    description: `${description}: UUIDs (form_id), or integer ids, answered as UUIDs`,
+  });
 
 const StopOut = Type.Object({
   id: Type.Integer(),
@@ -78,11 +91,19 @@ const TripOut = Type.Object({
   vendor_stop_ids: Type.Array(Type.String()),
 });
 
-export const DispatchV2 = Type.Object({ ...dispatchOut, dispatch_trips: Type.Array(Type.Object({ dispatch_trip: TripOut })) });
+export const DispatchV2 = Type.Object({
+  ...dispatchOut,
+  dispatch_trips: Type.Array(Type.Object({ dispatch_trip: TripOut })),
+});
 
 const StopBody = Type.Object({
   vendor_id: VendorId('The stop: an existing vendor_id keeps that stop, a new one adds a stop'),
-  number: opt(Type.Integer({ minimum: 1, description: 'Order among the dispatch stops; when every stop has one they are sorted by it' })),
+  number: opt(
+    Type.Integer({
+      minimum: 1,
+      description: 'Order among the dispatch stops; when every stop has one they are sorted by it',
+    }),
+  ),
   type: opt(Nullable(Type.String({ maxLength: 64 }))),
   status: opt(Enum(STOP_STATUSES)),
   dispatch_location_id: opt(Type.Integer({ minimum: 1 })),
@@ -97,7 +118,9 @@ const StopBody = Type.Object({
 const endBody = (role: 'shipper' | 'consignee') => ({
   [`vendor_${role}_id`]: opt(VendorId(`The ${role} stop's vendor_id (a new value renames it)`)),
   [`${role}_dispatch_location_id`]: opt(Type.Integer({ minimum: 1 })),
-  [`vendor_${role}_dispatch_location_id`]: opt(Nullable(VendorId(`The ${role} stop's dispatch location, by its vendor_id (null: not given)`))),
+  [`vendor_${role}_dispatch_location_id`]: opt(
+    Nullable(VendorId(`The ${role} stop's dispatch location, by its vendor_id (null: not given)`)),
+  ),
   [`${role}_type`]: opt(Nullable(Type.String({ maxLength: 64 }))),
   [`${role}_status`]: opt(Enum(STOP_STATUSES)),
   [`${role}_form_ids`]: opt(FormIds(`Forms the driver fills in at the ${role} stop`)),
@@ -108,7 +131,9 @@ const TripBody = Type.Object({
   vendor_id: VendorId('The trip: an existing vendor_id keeps that trip, a new one adds a trip'),
   driver_id: opt(Type.Integer({ minimum: 1 })),
   vehicle_id: opt(Type.Integer({ minimum: 1 })),
-  vendor_stop_ids: opt(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200, description: 'The stops of this trip (any role)' })),
+  vendor_stop_ids: opt(
+    Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200, description: 'The stops of this trip (any role)' }),
+  ),
   status: opt(Enum(TRIP_STATUSES)),
 });
 
@@ -122,13 +147,34 @@ function body(version: 1 | 2, vendorId: TSchema) {
     ...endBody('shipper'),
     ...endBody('consignee'),
     ...dispatchDetailsIn(),
-    dispatch_stops: opt(Type.Array(StopBody, { maxItems: 200, description: 'PUT: the complete list of dispatch stops (between shipper and consignee); stops left out are removed' })),
-    remove_stop_vendor_ids: opt(Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200, description: 'PUT: stops to remove, of any role; nothing else need be sent' })),
-    ...(version === 2 ? { dispatch_trips: opt(Type.Array(TripBody, { maxItems: 100, description: 'PUT: the complete list of trips; trips left out are removed' })) } : {}),
+    dispatch_stops: opt(
+      Type.Array(StopBody, {
+        maxItems: 200,
+        description:
+          'PUT: the complete list of dispatch stops (between shipper and consignee); stops left out are removed',
+      }),
+    ),
+    remove_stop_vendor_ids: opt(
+      Type.Array(Type.String({ maxLength: 255 }), {
+        maxItems: 200,
+        description: 'PUT: stops to remove, of any role; nothing else need be sent',
+      }),
+    ),
+    ...(version === 2
+      ? {
+          dispatch_trips: opt(
+            Type.Array(TripBody, {
+              maxItems: 100,
+              description: 'PUT: the complete list of trips; trips left out are removed',
+            }),
+          ),
+        }
+      : {}),
   });
 }
 
-export const CreateBody = (version: 1 | 2) => body(version, opt(VendorId("The client's identifier of the dispatch, unique in the company")));
+export const CreateBody = (version: 1 | 2) =>
+  body(version, opt(VendorId("The client's identifier of the dispatch, unique in the company")));
 export const UpdateBody = (version: 1 | 2) => body(version, VendorId('Names the dispatch to change'));
 
 /** The collections a body may send wrapped (`{"dispatch_stop": {...}}`). */
@@ -175,9 +221,19 @@ export function dispatchInput(b: Record<string, any>): DispatchInput {
 export async function dispatchesWire(db: Db, companyId: number, views: DispatchView[], version: 1 | 2) {
   const locationIds = [...new Set(views.flatMap((v) => v.stops.map((s) => s.dispatch_location_id)))];
   const [locations, drivers, vehicleRows] = await Promise.all([
-    locationIds.length ? db.kysely.selectFrom('dispatch_locations').select(['id', 'vendor_id']).where('id', 'in', locationIds).execute() : [],
-    userSummaryRows(db, companyId, views.map((v) => v.row.driver_id)),
-    vehicleSummaryRows(db, companyId, views.map((v) => v.row.vehicle_id)),
+    locationIds.length
+      ? db.kysely.selectFrom('dispatch_locations').select(['id', 'vendor_id']).where('id', 'in', locationIds).execute()
+      : [],
+    userSummaryRows(
+      db,
+      companyId,
+      views.map((v) => v.row.driver_id),
+    ),
+    vehicleSummaryRows(
+      db,
+      companyId,
+      views.map((v) => v.row.vehicle_id),
+    ),
   ]);
   const locVendor = new Map(locations.map((l) => [l.id, l.vendor_id]));
   const stop = (s: Stop, number: number) => ({
@@ -226,7 +282,14 @@ export async function dispatchesWire(db: Db, companyId: number, views: DispatchV
     if (version === 2) {
       const statuses = tripStatuses(v.status, v.trips, new Map(v.stops.map((s) => [s.vendor_id, s.status])));
       out.dispatch_trips = v.trips.map((t, i) => ({
-        dispatch_trip: { id: t.id!, vendor_id: t.vendor_id, driver_id: r.driver_id, vehicle_id: r.vehicle_id, status: statuses[i], vendor_stop_ids: t.stop_vendor_ids },
+        dispatch_trip: {
+          id: t.id!,
+          vendor_id: t.vendor_id,
+          driver_id: r.driver_id,
+          vehicle_id: r.vehicle_id,
+          status: statuses[i],
+          vendor_stop_ids: t.stop_vendor_ids,
+        },
       }));
     }
     return out;

@@ -25,19 +25,38 @@ export const Document = Type.Object({
   content_type: NStr(),
   size_bytes: NInt(),
   sha256: NStr(),
-  download_url: Nullable(Type.String({ description: 'GET it with the same credentials (documents.read); null until the file is stored' })),
-  upload_url: Nullable(Type.String({ description: 'Two-step upload only, in the create response: PUT the file here once, within an hour' })),
+  download_url: Nullable(
+    Type.String({ description: 'GET it with the same credentials (documents.read); null until the file is stored' }),
+  ),
+  upload_url: Nullable(
+    Type.String({
+      description: 'Two-step upload only, in the create response: PUT the file here once, within an hour',
+    }),
+  ),
   created_at: DateTime(),
   updated_at: DateTime(),
   category: NStr(),
   ref_no: NStr(),
-  doc_date: Nullable(Type.String({ description: 'The day of the document; by default the day of doc_time in X-Time-Zone' })),
-  doc_fields: Nullable(Type.String({ description: 'The fields of the document: the JSON text of an object, as the real API answers it' })),
+  doc_date: Nullable(
+    Type.String({ description: 'The day of the document; by default the day of doc_time in X-Time-Zone' }),
+  ),
+  doc_fields: Nullable(
+    Type.String({ description: 'The fields of the document: the JSON text of an object, as the real API answers it' }),
+  ),
   document_form_id: NInt(),
-  uploader: Nullable(Type.Object({
-    id: Type.Integer(), first_name: Type.String(), last_name: Type.String(), email: NStr(), role: Type.String(),
-    deactivated_at: NDateTime(),
-  }, { description: 'Who created the document (the acting user)' })),
+  uploader: Nullable(
+    Type.Object(
+      {
+        id: Type.Integer(),
+        first_name: Type.String(),
+        last_name: Type.String(),
+        email: NStr(),
+        role: Type.String(),
+        deactivated_at: NDateTime(),
+      },
+      { description: 'Who created the document (the acting user)' },
+    ),
+  ),
 });
 
 const Fields = {
@@ -49,11 +68,18 @@ const Fields = {
   vehicle_id: opt(Nullable(Id())),
   category: Text(64, 'Free text, e.g. dispatch, notes'),
   ref_no: Text(255),
-  doc_date: opt(Nullable(Type.String({ pattern: DAY_PATTERN, description: 'YYYY-MM-DD; default: the day of doc_time in X-Time-Zone' }))),
-  doc_fields: opt(Nullable(Type.Union([
-    Type.Record(Type.String(), Type.Unknown()),
-    Type.String({ maxLength: 10_000 }),
-  ], { description: 'An object, or the JSON text of one' }))),
+  doc_date: opt(
+    Nullable(
+      Type.String({ pattern: DAY_PATTERN, description: 'YYYY-MM-DD; default: the day of doc_time in X-Time-Zone' }),
+    ),
+  ),
+  doc_fields: opt(
+    Nullable(
+      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String({ maxLength: 10_000 })], {
+        description: 'An object, or the JSON text of one',
+      }),
+    ),
+  ),
   document_form_id: opt(Nullable(Id())),
 };
 
@@ -82,7 +108,16 @@ interface UploaderRow {
 
 /** The uploader of a document; `deactivated_at` is the user's last change while deactivated (docs/records.md). */
 const uploaderOf = (u: UploaderRow | undefined) =>
-  u ? { id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email, role: u.role, deactivated_at: u.status === 'deactivated' ? wireTime(u.updated_at) : null } : null;
+  u
+    ? {
+        id: u.id,
+        first_name: u.first_name,
+        last_name: u.last_name,
+        email: u.email,
+        role: u.role,
+        deactivated_at: u.status === 'deactivated' ? wireTime(u.updated_at) : null,
+      }
+    : null;
 
 async function uploaders(db: Db, companyId: number, ids: Array<number | null>): Promise<Map<number, UploaderRow>> {
   const wanted = [...new Set(ids.filter((x): x is number => x !== null))];
@@ -100,21 +135,38 @@ async function uploaders(db: Db, companyId: number, ids: Array<number | null>): 
 export const DocumentCreateBody = Type.Object({
   ...Fields,
   file_name: opt(Type.String({ maxLength: 255, description: 'Two-step upload: the name of the file to come' })),
-  content_type: opt(Type.String({ maxLength: 255, description: 'Two-step upload: its media type, one of DOCUMENT_CONTENT_TYPES' })),
+  content_type: opt(
+    Type.String({ maxLength: 255, description: 'Two-step upload: its media type, one of DOCUMENT_CONTENT_TYPES' }),
+  ),
 });
 
 export const DocumentUpdateBody = Type.Object({
   ...Fields,
-  status: opt(Type.String({ enum: ['completed', 'failed'], description: 'Ends a two-step upload: completed (the file is there) or failed' })),
+  status: opt(
+    Type.String({
+      enum: ['completed', 'failed'],
+      description: 'Ends a two-step upload: completed (the file is there) or failed',
+    }),
+  ),
 });
 
 export const downloadUrl = (publicUrl: string, id: number) => `${publicUrl}/v1/documents/${id}/download`;
 export const uploadUrl = (publicUrl: string, token: string) => `${publicUrl}/uploads/documents/${token}`;
 
-export async function documentsWire(db: Db, companyId: number, publicUrl: string, rows: DocumentRow[], upload?: { id: number; token: string }) {
+export async function documentsWire(
+  db: Db,
+  companyId: number,
+  publicUrl: string,
+  rows: DocumentRow[],
+  upload?: { id: number; token: string },
+) {
   const [s, up] = await Promise.all([
     loadEmbeds(db, companyId, { users: rows.map((d) => d.driver_id), vehicles: rows.map((d) => d.vehicle_id) }),
-    uploaders(db, companyId, rows.map((d) => d.uploader_id ?? null)),
+    uploaders(
+      db,
+      companyId,
+      rows.map((d) => d.uploader_id ?? null),
+    ),
   ]);
   return rows.map((d) => ({
     id: d.id,

@@ -14,7 +14,11 @@ export const EldDeviceItem = Type.Object({
 
 /** A page of devices on the wire, their vehicles loaded in one query. */
 export async function eldDevicesWire(db: Db, companyId: number, rows: DeviceRow[]) {
-  const byId = await vehicleSummaryRows(db, companyId, rows.map((d) => d.vehicle_id));
+  const byId = await vehicleSummaryRows(
+    db,
+    companyId,
+    rows.map((d) => d.vehicle_id),
+  );
   return rows.map((d) => {
     // An ELD is always bound to a vehicle of its company (devices/service.ts).
     return { id: d.id, identifier: d.identifier, model: d.model, vehicle: vehicleSummary(byId.get(d.vehicle_id!)!) };

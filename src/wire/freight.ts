@@ -69,7 +69,12 @@ export const SubscriptionsBody = Type.Object({
         vehicle_id: Type.String(),
         vehicle_name: Type.String(),
         subscriptions: Type.Array(
-          Type.Object({ tracking_subscription_id: Type.Integer(), start_time: DateTime(), end_time: DateTime(), load_id: NStr() }),
+          Type.Object({
+            tracking_subscription_id: Type.Integer(),
+            start_time: DateTime(),
+            end_time: DateTime(),
+            load_id: NStr(),
+          }),
         ),
       }),
     ),

@@ -38,7 +38,11 @@ export const FuelPurchase = Type.Object({
 });
 
 export const FuelPurchaseBody = Type.Object({
-  offline_id: opt(Nullable(Type.String({ maxLength: 255, description: "The client's own id of the purchase, unique in the company" }))),
+  offline_id: opt(
+    Nullable(
+      Type.String({ maxLength: 255, description: "The client's own id of the purchase, unique in the company" }),
+    ),
+  ),
   purchased_at: opt(Moment('A day (YYYY-MM-DD, read in X-Time-Zone) or a datetime with its offset')),
   jurisdiction: opt(Type.String({ maxLength: 8, description: 'e.g. "TX", "ON"' })),
   fuel_type: opt(Nullable(Enum(FUEL_TYPES))),
@@ -60,9 +64,17 @@ export const FuelPurchaseBody = Type.Object({
 export async function fuelPurchasesWire(db: Db, companyId: number, publicUrl: string, rows: FuelPurchaseRow[]) {
   const receiptIds = [...new Set(rows.map((r) => r.receipt_document_id).filter((x): x is number => x !== null))];
   const [s, receipts] = await Promise.all([
-    loadEmbeds(db, companyId, { users: rows.flatMap((r) => [r.uploader_id, r.driver_id]), vehicles: rows.map((r) => r.vehicle_id) }),
+    loadEmbeds(db, companyId, {
+      users: rows.flatMap((r) => [r.uploader_id, r.driver_id]),
+      vehicles: rows.map((r) => r.vehicle_id),
+    }),
     receiptIds.length
-      ? db.kysely.selectFrom('documents').select(['id', 'file_name', 'status']).where('company_id', '=', companyId).where('id', 'in', receiptIds).execute()
+      ? db.kysely
+          .selectFrom('documents')
+          .select(['id', 'file_name', 'status'])
+          .where('company_id', '=', companyId)
+          .where('id', 'in', receiptIds)
+          .execute()
       : Promise.resolve([]),
   ]);
   const byId = new Map(receipts.map((d) => [d.id, d]));

@@ -21,8 +21,12 @@ export const Geofence = Type.Object({
   description: NStr(),
   address: NStr(),
   shape: Type.String({ enum: ['polygon', 'circle'] }),
-  location_points: Type.Array(Point, { description: "A polygon's vertices (the ring closes back to the first); [] for a circle" }),
-  holes: Type.Array(Type.Array(Point), { description: "Ours: a polygon's holes, rings like location_points (a point in one is outside); [] for none" }),
+  location_points: Type.Array(Point, {
+    description: "A polygon's vertices (the ring closes back to the first); [] for a circle",
+  }),
+  holes: Type.Array(Type.Array(Point), {
+    description: "Ours: a polygon's holes, rings like location_points (a point in one is outside); [] for none",
+  }),
   center: Nullable(Point),
   radius_m: NNum(),
   created_at: DateTime(),
@@ -37,15 +41,22 @@ export const GeofenceBody = Type.Object({
   status: opt(Type.String({ enum: [...GEOFENCE_STATUSES] })),
   description: Text(2000),
   address: Text(),
-  location_points: opt(Type.Array(PointIn, {
-    maxItems: 1000,
-    description: 'Polygon: at least 3 distinct points, not crossing itself; the last may repeat the first',
-  })),
-  holes: opt(Type.Array(Type.Array(PointIn, { maxItems: 1000 }), {
-    maxItems: 100,
-    description: 'Polygon: holes, each a ring by the rules of location_points, inside it and not crossing it or another hole; [] for none',
-  })),
-  center: opt(Type.Object({ lat: PointIn.properties.lat, lon: PointIn.properties.lon }, { description: 'Circle: its center' })),
+  location_points: opt(
+    Type.Array(PointIn, {
+      maxItems: 1000,
+      description: 'Polygon: at least 3 distinct points, not crossing itself; the last may repeat the first',
+    }),
+  ),
+  holes: opt(
+    Type.Array(Type.Array(PointIn, { maxItems: 1000 }), {
+      maxItems: 100,
+      description:
+        'Polygon: holes, each a ring by the rules of location_points, inside it and not crossing it or another hole; [] for none',
+    }),
+  ),
+  center: opt(
+    Type.Object({ lat: PointIn.properties.lat, lon: PointIn.properties.lon }, { description: 'Circle: its center' }),
+  ),
   radius_m: opt(Type.Number({ maximum: MAX_RADIUS_M, description: 'Circle: its radius in meters, greater than 0' })),
 });
 

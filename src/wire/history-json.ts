@@ -30,10 +30,11 @@ export function historyJsonV1(rows: HistoryRow[], e: Embeds): string {
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    parts[i] = `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${coord(r.lat!)},"lon":${coord(r.lon!)},`
-      + `"bearing":${num(r.bearing_deg)},"engine_hours":${num(rounded(r.engine_hours, 2))},"type":${str(r.point_type)},`
-      + `"description":${str(r.description)},"speed":${num(mph(r.speed_kph))},"odometer":${num(miles(r.odometer_km))},`
-      + `"fuel":${num(gallons(r.fuel_used_l))},"driver":${driver(r.driver_id)}}}`;
+    parts[i] =
+      `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${coord(r.lat!)},"lon":${coord(r.lon!)},` +
+      `"bearing":${num(r.bearing_deg)},"engine_hours":${num(rounded(r.engine_hours, 2))},"type":${str(r.point_type)},` +
+      `"description":${str(r.description)},"speed":${num(mph(r.speed_kph))},"odometer":${num(miles(r.odometer_km))},` +
+      `"fuel":${num(gallons(r.fuel_used_l))},"driver":${driver(r.driver_id)}}}`;
   }
   return `{"vehicle_locations":[${parts.join(',')}]}`;
 }
@@ -51,12 +52,13 @@ export function historyJsonV3(rows: HistoryRow[], e: Embeds): string {
     const r = rows[i];
     const odometer = num(miles(r.odometer_km));
     const hours = num(rounded(r.engine_hours, 2));
-    parts[i] = `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${coord(r.lat!)},"lon":${coord(r.lon!)},`
-      + `"type":${str(r.point_type)},"description":${str(r.description)},"speed":${num(mph(r.speed_kph))},"bearing":${num(r.bearing_deg)},`
-      + `"battery_voltage":${num(r.battery_v)},"odometer":${odometer},"true_odometer":${odometer},"engine_hours":${hours},`
-      + `"true_engine_hours":${hours},"fuel":${num(gallons(r.fuel_used_l))},"fuel_primary_remaining_percentage":${num(r.fuel_level_pct)},`
-      + `"fuel_secondary_remaining_percentage":null,"veh_range":null,"hvb_state_of_charge":null,"hvb_lifetime_energy_output":null,`
-      + `"hvb_charge_status":null,"hvb_charge_source":null,"driver":${driver(r.driver_id)},"eld_device":${device(r.device_id)}}}`;
+    parts[i] =
+      `{"vehicle_location":{"id":"${pointId(r.id)}","located_at":"${wireTime(r.fix_time)}","lat":${coord(r.lat!)},"lon":${coord(r.lon!)},` +
+      `"type":${str(r.point_type)},"description":${str(r.description)},"speed":${num(mph(r.speed_kph))},"bearing":${num(r.bearing_deg)},` +
+      `"battery_voltage":${num(r.battery_v)},"odometer":${odometer},"true_odometer":${odometer},"engine_hours":${hours},` +
+      `"true_engine_hours":${hours},"fuel":${num(gallons(r.fuel_used_l))},"fuel_primary_remaining_percentage":${num(r.fuel_level_pct)},` +
+      `"fuel_secondary_remaining_percentage":null,"veh_range":null,"hvb_state_of_charge":null,"hvb_lifetime_energy_output":null,` +
+      `"hvb_charge_status":null,"hvb_charge_source":null,"driver":${driver(r.driver_id)},"eld_device":${device(r.device_id)}}}`;
   }
   return `{"vehicle_locations":[${parts.join(',')}]}`;
 }

@@ -21,14 +21,24 @@ export const AvailableTimeUser = Type.Object({
   driver_company_id: NStr(),
   status: Type.String({ enum: ['active', 'deactivated'], description: 'As on /v1/users' }),
   duty_status: Type.String(),
-  available_time: Type.Object({ drive: Type.Integer(), shift: Type.Integer(), cycle: Type.Integer(), break: Type.Integer() }),
+  available_time: Type.Object({
+    drive: Type.Integer(),
+    shift: Type.Integer(),
+    cycle: Type.Integer(),
+    break: Type.Integer(),
+  }),
   recap: Type.Object({
     on_duty_duration: Type.Array(DayDuration, { description: 'ON+D seconds per log day of the cycle, oldest first' }),
     driving_duration: Type.Array(DayDuration),
-    cycle_tomorrow: Type.Integer({ description: 'Cycle seconds available tomorrow if no more on-duty time is logged today (addition)' }),
+    cycle_tomorrow: Type.Integer({
+      description: 'Cycle seconds available tomorrow if no more on-duty time is logged today (addition)',
+    }),
   }),
   last_hos_status: Type.Union([Type.Object({ status: Type.String(), time: DateTime() }), Type.Null()]),
-  last_cycle_reset: Type.Union([Type.Object({ type: Type.String(), start_time: DateTime(), end_time: NDateTime() }), Type.Null()]),
+  last_cycle_reset: Type.Union([
+    Type.Object({ type: Type.String(), start_time: DateTime(), end_time: NDateTime() }),
+    Type.Null(),
+  ]),
 });
 
 export function availableTimeWire({ driver, evaluation: ev }: Evaluated) {
@@ -47,8 +57,17 @@ export function availableTimeWire({ driver, evaluation: ev }: Evaluated) {
       driving_duration: ev.recap.map((d) => ({ date: d.date, duration: sec(d.drivingMs) })),
       cycle_tomorrow: sec(c.cycleTomorrowMs),
     },
-    last_hos_status: ev.statusSince === null ? null : { status: driver.duty_status, time: wireTime(new Date(ev.statusSince).toISOString())! },
-    last_cycle_reset: reset ? { type: reset.type, start_time: wireTime(new Date(reset.start).toISOString())!, end_time: reset.end === null ? null : wireTime(new Date(reset.end).toISOString()) } : null,
+    last_hos_status:
+      ev.statusSince === null
+        ? null
+        : { status: driver.duty_status, time: wireTime(new Date(ev.statusSince).toISOString())! },
+    last_cycle_reset: reset
+      ? {
+          type: reset.type,
+          start_time: wireTime(new Date(reset.start).toISOString())!,
+          end_time: reset.end === null ? null : wireTime(new Date(reset.end).toISOString()),
+        }
+      : null,
   };
 }
 
@@ -69,8 +88,17 @@ interface ViolationRow {
   start_at: string;
   end_at: string | null;
 }
-const violationBase = (v: ViolationRow) => ({ id: v.id, type: v.type, name: v.name, start_time: wireTime(v.start_at)!, end_time: wireTime(v.end_at) });
-export const hosViolationWire = (v: ViolationRow, user: HosDriver) => ({ ...violationBase(v), user: userSummary(user) });
+const violationBase = (v: ViolationRow) => ({
+  id: v.id,
+  type: v.type,
+  name: v.name,
+  start_time: wireTime(v.start_at)!,
+  end_time: wireTime(v.end_at),
+});
+export const hosViolationWire = (v: ViolationRow, user: HosDriver) => ({
+  ...violationBase(v),
+  user: userSummary(user),
+});
 
 const durationFields = {
   off_duty_duration: Type.Integer(),
@@ -79,7 +107,12 @@ const durationFields = {
   driving_duration: Type.Integer(),
   waiting_duration: Type.Integer(),
 };
-export const HoursOfService = Type.Object({ id: Type.Integer(), date: Type.String(), ...durationFields, driver: UserSummary });
+export const HoursOfService = Type.Object({
+  id: Type.Integer(),
+  date: Type.String(),
+  ...durationFields,
+  driver: UserSummary,
+});
 
 function durations(d: LogDetail) {
   const s = d.durations;
@@ -92,7 +125,12 @@ function durations(d: LogDetail) {
   };
 }
 
-export const hoursOfServiceWire = (id: number, d: LogDetail) => ({ id, date: d.key.date, ...durations(d), driver: userSummary(d.key.driver) });
+export const hoursOfServiceWire = (id: number, d: LogDetail) => ({
+  id,
+  date: d.key.date,
+  ...durations(d),
+  driver: userSummary(d.key.driver),
+});
 
 const S = Type.String;
 export const Log = Type.Object({
@@ -107,8 +145,15 @@ export const Log = Type.Object({
   driver_first_name: S(),
   driver_last_name: S(),
   driver_company_id: NStr(),
-  carrier_name: S(), carrier_street: S(), carrier_city: S(), carrier_state: S(), carrier_zip: S(),
-  terminal_street: NStr(), terminal_city: NStr(), terminal_state: NStr(), terminal_zip: NStr(),
+  carrier_name: S(),
+  carrier_street: S(),
+  carrier_city: S(),
+  carrier_state: S(),
+  carrier_zip: S(),
+  terminal_street: NStr(),
+  terminal_city: NStr(),
+  terminal_state: NStr(),
+  terminal_zip: NStr(),
   notes: NStr(),
   origin: NStr(),
   destination: NStr(),
@@ -127,18 +172,46 @@ export const Log = Type.Object({
   ...durationFields,
   driver: UserSummary,
   vehicles: Type.Array(Type.Object({ vehicle: VehicleSummary })),
-  remarks: Type.Array(Type.Object({ remark: Type.Object({ id: Type.Integer(), time: DateTime(), notes: NStr(), location: NStr() }) })),
-  cycle_restarts: Type.Array(Type.Object({ cycle_restart: Type.Object({ id: Type.Integer(), start_time: DateTime(), end_time: NDateTime(), type: S(), name: S() }) })),
+  remarks: Type.Array(
+    Type.Object({ remark: Type.Object({ id: Type.Integer(), time: DateTime(), notes: NStr(), location: NStr() }) }),
+  ),
+  cycle_restarts: Type.Array(
+    Type.Object({
+      cycle_restart: Type.Object({
+        id: Type.Integer(),
+        start_time: DateTime(),
+        end_time: NDateTime(),
+        type: S(),
+        name: S(),
+      }),
+    }),
+  ),
   shipping_docs: NStr(),
   form_and_manner_errors: Type.Array(Type.Object({ form_and_manner_error: Type.Object({ type: S(), name: S() }) })),
   hos_violations: Type.Array(Type.Object({ hos_violation: LogViolation })),
-  events: Type.Array(Type.Object({ event: Type.Object({ id: Type.Integer(), type: S(), notes: NStr(), location: NStr(), start_time: DateTime(), end_time: NDateTime() }) })),
+  events: Type.Array(
+    Type.Object({
+      event: Type.Object({
+        id: Type.Integer(),
+        type: S(),
+        notes: NStr(),
+        location: NStr(),
+        start_time: DateTime(),
+        end_time: NDateTime(),
+      }),
+    }),
+  ),
 });
 
 const KM_PER_MILE = 1.609344;
 const miles = (km: number) => Math.round((km / KM_PER_MILE) * 10) / 10;
 
-export function logWire(id: number, meta: Record<string, unknown>, d: LogDetail, vehicles: Map<number, VehicleSummaryRow>) {
+export function logWire(
+  id: number,
+  meta: Record<string, unknown>,
+  d: LogDetail,
+  vehicles: Map<number, VehicleSummaryRow>,
+) {
   const drv = d.key.driver;
   const u = drv.row as Record<string, any>;
   const f = drv.flags;
@@ -163,9 +236,15 @@ export function logWire(id: number, meta: Record<string, unknown>, d: LogDetail,
     driver_first_name: drv.first_name,
     driver_last_name: drv.last_name,
     driver_company_id: drv.driver_company_id,
-    carrier_name: u.carrier_name ?? '', carrier_street: u.carrier_street ?? '', carrier_city: u.carrier_city ?? '',
-    carrier_state: u.carrier_state ?? '', carrier_zip: u.carrier_zip ?? '',
-    terminal_street: u.terminal_street ?? null, terminal_city: u.terminal_city ?? null, terminal_state: u.terminal_state ?? null, terminal_zip: u.terminal_zip ?? null,
+    carrier_name: u.carrier_name ?? '',
+    carrier_street: u.carrier_street ?? '',
+    carrier_city: u.carrier_city ?? '',
+    carrier_state: u.carrier_state ?? '',
+    carrier_zip: u.carrier_zip ?? '',
+    terminal_street: u.terminal_street ?? null,
+    terminal_city: u.terminal_city ?? null,
+    terminal_state: u.terminal_state ?? null,
+    terminal_zip: u.terminal_zip ?? null,
     notes: text('notes'),
     origin: text('origin'),
     destination: text('destination'),
@@ -184,11 +263,30 @@ export function logWire(id: number, meta: Record<string, unknown>, d: LogDetail,
     ...durations(d),
     driver: userSummary(drv),
     vehicles: vs.map((v) => ({ vehicle: vehicleSummary(v) })),
-    remarks: d.remarks.map((r) => ({ remark: { id: r.id, time: wireTime(r.time)!, notes: r.notes, location: r.location } })),
-    cycle_restarts: d.restarts.map((r) => ({ cycle_restart: { id: r.id, start_time: wireTime(r.start)!, end_time: wireTime(r.end), type: r.type, name: r.name } })),
+    remarks: d.remarks.map((r) => ({
+      remark: { id: r.id, time: wireTime(r.time)!, notes: r.notes, location: r.location },
+    })),
+    cycle_restarts: d.restarts.map((r) => ({
+      cycle_restart: {
+        id: r.id,
+        start_time: wireTime(r.start)!,
+        end_time: wireTime(r.end),
+        type: r.type,
+        name: r.name,
+      },
+    })),
     shipping_docs: text('shipping_docs'),
     form_and_manner_errors: d.formAndManner.map((e) => ({ form_and_manner_error: e })),
     hos_violations: d.violations.map((v) => ({ hos_violation: violationBase(v) })),
-    events: d.events.map((e) => ({ event: { id: e.id, type: e.type, notes: e.notes, location: e.location, start_time: wireTime(e.start)!, end_time: wireTime(e.end) } })),
+    events: d.events.map((e) => ({
+      event: {
+        id: e.id,
+        type: e.type,
+        notes: e.notes,
+        location: e.location,
+        start_time: wireTime(e.start)!,
+        end_time: wireTime(e.end),
+      },
+    })),
   };
 }

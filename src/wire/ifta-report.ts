@@ -18,7 +18,9 @@ const Line = Type.Object({
   taxable_miles: Type.Number(),
   total_km: Type.Number(),
   taxable_km: Type.Number(),
-  gap_miles: Type.Number({ description: 'Part of total_miles that crossed a data gap (placed by the gap rule): review it' }),
+  gap_miles: Type.Number({
+    description: 'Part of total_miles that crossed a data gap (placed by the gap rule): review it',
+  }),
   tax_paid_gallons: Type.Number(),
   tax_paid_liters: Type.Number(),
   taxable_gallons: NNum(),
@@ -102,8 +104,21 @@ export function quarterlyReportWire(rep: QuarterlyReport, timeZone: string) {
 }
 
 export const CSV_COLUMNS = [
-  'year', 'quarter', 'fuel_type', 'jurisdiction', 'ifta_member', 'total_miles', 'taxable_miles', 'total_km', 'taxable_km',
-  'gap_miles', 'tax_paid_gallons', 'tax_paid_liters', 'taxable_gallons', 'net_taxable_gallons', 'fleet_mpg',
+  'year',
+  'quarter',
+  'fuel_type',
+  'jurisdiction',
+  'ifta_member',
+  'total_miles',
+  'taxable_miles',
+  'total_km',
+  'taxable_km',
+  'gap_miles',
+  'tax_paid_gallons',
+  'tax_paid_liters',
+  'taxable_gallons',
+  'net_taxable_gallons',
+  'fleet_mpg',
 ] as const;
 
 const cell = (v: unknown): string => {
@@ -115,20 +130,43 @@ const cell = (v: unknown): string => {
 /** The report as CSV (RFC 4180, CRLF line ends, a header line first). */
 export function quarterlyReportCsv(rep: QuarterlyReport): string {
   const lines: string[] = [CSV_COLUMNS.join(',')];
-  const row = (values: Record<(typeof CSV_COLUMNS)[number], unknown>) => lines.push(CSV_COLUMNS.map((c) => cell(values[c])).join(','));
+  const row = (values: Record<(typeof CSV_COLUMNS)[number], unknown>) =>
+    lines.push(CSV_COLUMNS.map((c) => cell(values[c])).join(','));
   for (const ft of rep.fuelTypes) {
     const w = fuelTypeWire(ft);
     const base = { year: rep.year, quarter: rep.quarter, fuel_type: ft.fuelType, fleet_mpg: w.fleet_mpg };
     for (const l of w.jurisdictions) row({ ...base, ...l, ifta_member: l.ifta_member ? 'Y' : 'N' });
     if (ft.unplacedKm > 0) {
-      row({ ...base, jurisdiction: 'UNPLACED', ifta_member: '', total_miles: w.unplaced_miles, taxable_miles: 0, total_km: km2(ft.unplacedKm), taxable_km: 0, gap_miles: '', tax_paid_gallons: '', tax_paid_liters: '', taxable_gallons: '', net_taxable_gallons: '' });
+      row({
+        ...base,
+        jurisdiction: 'UNPLACED',
+        ifta_member: '',
+        total_miles: w.unplaced_miles,
+        taxable_miles: 0,
+        total_km: km2(ft.unplacedKm),
+        taxable_km: 0,
+        gap_miles: '',
+        tax_paid_gallons: '',
+        tax_paid_liters: '',
+        taxable_gallons: '',
+        net_taxable_gallons: '',
+      });
     }
     const taxable = w.jurisdictions.reduce((s, l) => s + (l.taxable_gallons ?? 0), 0);
     const net = w.jurisdictions.reduce((s, l) => s + (l.net_taxable_gallons ?? 0), 0);
     row({
-      ...base, jurisdiction: 'TOTAL', ifta_member: '', total_miles: w.total_miles, taxable_miles: w.taxable_miles, total_km: w.total_km, taxable_km: w.taxable_km,
-      gap_miles: w.gap_miles, tax_paid_gallons: w.fuel_gallons, tax_paid_liters: w.fuel_liters,
-      taxable_gallons: w.fleet_mpg === null ? '' : r(taxable, 3), net_taxable_gallons: w.fleet_mpg === null ? '' : r(net, 3),
+      ...base,
+      jurisdiction: 'TOTAL',
+      ifta_member: '',
+      total_miles: w.total_miles,
+      taxable_miles: w.taxable_miles,
+      total_km: w.total_km,
+      taxable_km: w.taxable_km,
+      gap_miles: w.gap_miles,
+      tax_paid_gallons: w.fuel_gallons,
+      tax_paid_liters: w.fuel_liters,
+      taxable_gallons: w.fleet_mpg === null ? '' : r(taxable, 3),
+      net_taxable_gallons: w.fleet_mpg === null ? '' : r(net, 3),
     });
   }
   return lines.join('\r\n') + '\r\n';

@@ -44,7 +44,9 @@ export const IftaSummaryItem = Type.Object({
 export const OdometerCalibration = Type.Object({
   id: Type.Integer(),
   vehicle_id: Type.Integer(),
-  effective_from: Type.Union([DateTime(), Type.Null()], { description: 'When the offset takes effect; null: from the start of the history' }),
+  effective_from: Type.Union([DateTime(), Type.Null()], {
+    description: 'When the offset takes effect; null: from the start of the history',
+  }),
   offset_km: Type.Number(),
   offset_mi: Type.Number(),
   note: NStr(),
@@ -57,12 +59,16 @@ const mi = (km: number | null) => (km === null ? null : r(kmToMi(km), 2));
 const deg = (x: number) => r(x, 6);
 
 /** The zone that forms the days and the name to send back: X-Time-Zone, else the company's zone. */
-export async function reportZone(req: WithHeaders, db: Db, companyId: number): Promise<{ zone: string; label: string }> {
+export async function reportZone(
+  req: WithHeaders,
+  db: Db,
+  companyId: number,
+): Promise<{ zone: string; label: string }> {
   const raw = req.headers['x-time-zone'];
   const header = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (header) {
     const zone = requestTimeZone(req);
-    return { zone, label: (TIME_ZONES[header] || zone === header) ? header : 'UTC' };
+    return { zone, label: TIME_ZONES[header] || zone === header ? header : 'UTC' };
   }
   const c = await companyTimeZone(db, companyId);
   return c ? { zone: c.zone, label: c.name } : { zone: 'UTC', label: 'UTC' };
@@ -88,7 +94,12 @@ export function iftaTrip(row: TripRow, id: number, e: Embeds, timeZone: string) 
 }
 
 export function iftaSummaryItem(row: SummaryRow, e: Embeds, timeZone: string) {
-  return { jurisdiction: row.jurisdiction, vehicle: e.vehicleAlways(row.vehicleId), distance: mi(row.distanceKm)!, time_zone: timeZone };
+  return {
+    jurisdiction: row.jurisdiction,
+    vehicle: e.vehicleAlways(row.vehicleId),
+    distance: mi(row.distanceKm)!,
+    time_zone: timeZone,
+  };
 }
 
 export function odometerCalibration(c: CalibrationRow) {

@@ -46,7 +46,10 @@ export async function inspectionReportsWire(db: Db, companyId: number, rows: Rep
   const [defects, external, summaries] = await Promise.all([
     reportDefects(db, ids),
     reportExternalIds(db, ids),
-    loadEmbeds(db, companyId, { users: rows.flatMap((r) => [r.driver_id, r.mechanic_id]), vehicles: rows.map((r) => r.vehicle_id) }),
+    loadEmbeds(db, companyId, {
+      users: rows.flatMap((r) => [r.driver_id, r.mechanic_id]),
+      vehicles: rows.map((r) => r.vehicle_id),
+    }),
   ]);
   return rows.map((r) => ({
     id: r.id,
@@ -65,7 +68,9 @@ export async function inspectionReportsWire(db: Db, companyId: number, rows: Rep
     mechanic_signature_url: r.mechanic_signature_url,
     driver_signed_at: wireTime(r.driver_signed_at),
     driver_signature_url: r.driver_signature_url,
-    defects: (defects.get(r.id) ?? []).map((d) => ({ defect: { id: d.id, area: d.area, category: d.category, notes: d.notes } })),
+    defects: (defects.get(r.id) ?? []).map((d) => ({
+      defect: { id: d.id, area: d.area, category: d.category, notes: d.notes },
+    })),
     vehicle: summaries.vehicle(r.vehicle_id),
     mechanic: summaries.user(r.mechanic_id),
     driver: summaries.user(r.driver_id),

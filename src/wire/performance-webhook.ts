@@ -23,7 +23,9 @@ const INTENSITY_NAMES: Record<string, string> = {
 /** The lowest speed the event holds (start, end, sampled; a speeding event's lowest), kph. */
 function minSpeedKph(p: Selectable<DriverPerformanceEventsTable>): number | null {
   const s = fromJson<{ speed_kph?: number[]; stats?: { min_kph?: number | null } }>(p.samples, {});
-  const known = [p.start_speed_kph, p.end_speed_kph, ...(s.speed_kph ?? []), s.stats?.min_kph ?? null].filter((x): x is number => typeof x === 'number');
+  const known = [p.start_speed_kph, p.end_speed_kph, ...(s.speed_kph ?? []), s.stats?.min_kph ?? null].filter(
+    (x): x is number => typeof x === 'number',
+  );
   return known.length ? Math.min(...known) : null;
 }
 
@@ -40,10 +42,19 @@ export function performanceWebhookMembers(p: Selectable<DriverPerformanceEventsT
     secondary_behaviors: [] as string[],
     max_speed: rounded(p.max_speed_kph),
     min_speed: rounded(minSpeedKph(p)),
-    event_intensity: name && p.peak_g !== null ? { name, value: round(Math.abs(p.peak_g) * KPHPS_PER_G, 1), unit_type: 'acceleration' } : null,
+    event_intensity:
+      name && p.peak_g !== null
+        ? { name, value: round(Math.abs(p.peak_g) * KPHPS_PER_G, 1), unit_type: 'acceleration' }
+        : null,
     current_vehicle: { id: vehicle.id, number: vehicle.number },
     current_driver: driver
-      ? { id: driver.id, first_name: driver.first_name, last_name: driver.last_name, email: driver.email, driver_company_id: driver.driver_company_id }
+      ? {
+          id: driver.id,
+          first_name: driver.first_name,
+          last_name: driver.last_name,
+          email: driver.email,
+          driver_company_id: driver.driver_company_id,
+        }
       : null,
     metadata: {
       additional_context: null,

@@ -46,7 +46,11 @@ const OPEN_END = new Date('9999-12-31T00:00:00Z');
  * `defaultDays` before end_date (or before today) when a default is given, and is open otherwise;
  * without end_date it has no end.
  */
-export function windowOf(q: { start_date?: string; end_date?: string }, zone: string, defaultDays?: number): Window | undefined {
+export function windowOf(
+  q: { start_date?: string; end_date?: string },
+  zone: string,
+  defaultDays?: number,
+): Window | undefined {
   if (q.start_date) validDay('start_date', q.start_date);
   if (q.end_date) validDay('end_date', q.end_date);
   let start = q.start_date;

@@ -8,14 +8,14 @@ import { badRequest, validation } from '../core/errors.js';
 import { addDays, dayWindow, localDate } from '../core/time-zone.js';
 import { validDay, type Window } from './record-dates.js';
 
-
 export function addMonths(day: string, n: number): string {
   const [y, m, d] = day.split('-').map(Number);
   const last = new Date(Date.UTC(y, m - 1 + n + 1, 0)).getUTCDate();
   return new Date(Date.UTC(y, m - 1 + n, Math.min(d, last))).toISOString().slice(0, 10);
 }
 
-const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+const daysBetween = (a: string, b: string) =>
+  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 
 /** The longest window (end_date − start_date, days) any telemetry endpoint accepts: a leap year. */
 export const MAX_WINDOW_DAYS = 366;
@@ -32,14 +32,19 @@ export interface RangeRules {
 }
 
 /** The half-open UTC window [start, end) of start_date..end_date in `zone`, checked against the rules. */
-export function dateRange(q: { start_date?: string; end_date?: string }, zone: string, rules: RangeRules): Window & { startDay: string; endDay: string } {
+export function dateRange(
+  q: { start_date?: string; end_date?: string },
+  zone: string,
+  rules: RangeRules,
+): Window & { startDay: string; endDay: string } {
   if (rules.required) {
     if (!q.start_date) throw validation('start_date', 'is required');
     if (!q.end_date) throw validation('end_date', 'is required');
   }
   if (q.start_date) validDay('start_date', q.start_date);
   if (q.end_date) validDay('end_date', q.end_date);
-  const endDay = q.end_date ?? (q.start_date ? addDays(q.start_date, rules.defaultDays - 1) : localDate(Date.now(), zone));
+  const endDay =
+    q.end_date ?? (q.start_date ? addDays(q.start_date, rules.defaultDays - 1) : localDate(Date.now(), zone));
   const startDay = q.start_date ?? addDays(endDay, -(rules.defaultDays - 1));
   if (endDay < startDay) throw validation('end_date', 'must not be before start_date');
   const maxDays = rules.maxDays ?? MAX_WINDOW_DAYS;

@@ -32,8 +32,17 @@ export const CoreLocation = Type.Object(CORE_LOCATION);
 
 export function coreLocation(l: LatestLocationRow) {
   return {
-    id: l.id, lat: l.lat, lon: l.lon, description: l.description, located_at: wireTime(l.located_at)!, bearing: l.bearing,
-    speed: l.speed, engine_hours: l.engine_hours, fuel: l.fuel, odometer: l.odometer, type: l.type,
+    id: l.id,
+    lat: l.lat,
+    lon: l.lon,
+    description: l.description,
+    located_at: wireTime(l.located_at)!,
+    bearing: l.bearing,
+    speed: l.speed,
+    engine_hours: l.engine_hours,
+    fuel: l.fuel,
+    odometer: l.odometer,
+    type: l.type,
   };
 }
 
@@ -98,13 +107,22 @@ type Latest = LatestLocationRow & CurrentExtra;
 
 export function currentLocation(l: Latest) {
   return {
-    ...coreLocation(l), true_odometer: l.odometer, battery_voltage: l.battery_v, fuel_primary_remaining_percentage: l.fuel_level_pct,
+    ...coreLocation(l),
+    true_odometer: l.odometer,
+    battery_voltage: l.battery_v,
+    fuel_primary_remaining_percentage: l.fuel_level_pct,
   };
 }
 
 export function locationVehicle(v: VehicleRowLike, l: Latest | undefined, embeds: Embeds) {
   return {
-    id: v.id, number: v.number, year: v.year, make: v.make, model: v.model, vin: v.vin, fuel_type: v.fuel_type,
+    id: v.id,
+    number: v.number,
+    year: v.year,
+    make: v.make,
+    model: v.model,
+    vin: v.vin,
+    fuel_type: v.fuel_type,
     current_location: l ? currentLocation(l) : null,
     current_driver: embeds.user(l?.driver_id ?? v.current_driver_id),
   };
@@ -118,15 +136,30 @@ export function vehicleState(l: Latest): string {
   return 'stopped';
 }
 
-export function locationVehicleV3(v: VehicleRowLike, l: Latest | undefined, place: (lat: number, lon: number) => { city: string; state: string } | null) {
+export function locationVehicleV3(
+  v: VehicleRowLike,
+  l: Latest | undefined,
+  place: (lat: number, lon: number) => { city: string; state: string } | null,
+) {
   const p = l ? place(l.lat, l.lon) : null;
   return {
-    id: v.id, number: v.number, year: v.year, make: v.make, model: v.model, vin: v.vin,
+    id: v.id,
+    number: v.number,
+    year: v.year,
+    make: v.make,
+    model: v.model,
+    vin: v.vin,
     current_location: l
       ? {
-          lat: l.lat, lon: l.lon, bearing: l.bearing, located_at: wireTime(l.located_at)!,
-          kph: l.speed === null ? null : Math.round(l.speed * 1.609344 * 10) / 10, vehicle_state: vehicleState(l),
-          current_location: l.description, city: p?.city ?? null, state: p?.state ?? null,
+          lat: l.lat,
+          lon: l.lon,
+          bearing: l.bearing,
+          located_at: wireTime(l.located_at)!,
+          kph: l.speed === null ? null : Math.round(l.speed * 1.609344 * 10) / 10,
+          vehicle_state: vehicleState(l),
+          current_location: l.description,
+          city: p?.city ?? null,
+          state: p?.state ?? null,
         }
       : null,
   };
@@ -149,9 +182,18 @@ export const HistoryPointV1 = Type.Object({
 
 export function historyPointV1(r: HistoryRow, embeds: Embeds) {
   return {
-    id: pointId(r.id), located_at: wireTime(r.fix_time)!, lat: coord(r.lat!), lon: coord(r.lon!), bearing: r.bearing_deg,
-    engine_hours: rounded(r.engine_hours, 2), type: r.point_type, description: r.description, speed: mph(r.speed_kph),
-    odometer: miles(r.odometer_km), fuel: gallons(r.fuel_used_l), driver: embeds.user(r.driver_id),
+    id: pointId(r.id),
+    located_at: wireTime(r.fix_time)!,
+    lat: coord(r.lat!),
+    lon: coord(r.lon!),
+    bearing: r.bearing_deg,
+    engine_hours: rounded(r.engine_hours, 2),
+    type: r.point_type,
+    description: r.description,
+    speed: mph(r.speed_kph),
+    odometer: miles(r.odometer_km),
+    fuel: gallons(r.fuel_used_l),
+    driver: embeds.user(r.driver_id),
   };
 }
 
@@ -185,18 +227,40 @@ export function historyPointV3(r: HistoryRow, embeds: Embeds) {
   const odometer = miles(r.odometer_km);
   const hours = rounded(r.engine_hours, 2);
   return {
-    id: pointId(r.id), located_at: wireTime(r.fix_time)!, lat: coord(r.lat!), lon: coord(r.lon!), type: r.point_type, description: r.description,
-    speed: mph(r.speed_kph), bearing: r.bearing_deg, battery_voltage: r.battery_v, odometer, true_odometer: odometer,
-    engine_hours: hours, true_engine_hours: hours, fuel: gallons(r.fuel_used_l), fuel_primary_remaining_percentage: r.fuel_level_pct,
-    fuel_secondary_remaining_percentage: null, veh_range: null, hvb_state_of_charge: null, hvb_lifetime_energy_output: null,
-    hvb_charge_status: null, hvb_charge_source: null, driver: embeds.user(r.driver_id), eld_device: embeds.device(r.device_id),
+    id: pointId(r.id),
+    located_at: wireTime(r.fix_time)!,
+    lat: coord(r.lat!),
+    lon: coord(r.lon!),
+    type: r.point_type,
+    description: r.description,
+    speed: mph(r.speed_kph),
+    bearing: r.bearing_deg,
+    battery_voltage: r.battery_v,
+    odometer,
+    true_odometer: odometer,
+    engine_hours: hours,
+    true_engine_hours: hours,
+    fuel: gallons(r.fuel_used_l),
+    fuel_primary_remaining_percentage: r.fuel_level_pct,
+    fuel_secondary_remaining_percentage: null,
+    veh_range: null,
+    hvb_state_of_charge: null,
+    hvb_lifetime_energy_output: null,
+    hvb_charge_status: null,
+    hvb_charge_source: null,
+    driver: embeds.user(r.driver_id),
+    eld_device: embeds.device(r.device_id),
   };
 }
 
 export const DriverLocationUser = Type.Object({
   ...UserSummary.properties,
-  current_location: Nullable(Type.Object({ lat: Type.Number(), lon: Type.Number(), description: NStr(), located_at: DateTime() })),
-  current_vehicle: Nullable(Type.Object({ id: Type.Integer(), number: Type.String(), status: Type.String(), make: NStr(), model: NStr() })),
+  current_location: Nullable(
+    Type.Object({ lat: Type.Number(), lon: Type.Number(), description: NStr(), located_at: DateTime() }),
+  ),
+  current_vehicle: Nullable(
+    Type.Object({ id: Type.Integer(), number: Type.String(), status: Type.String(), make: NStr(), model: NStr() }),
+  ),
 });
 
 export function driverLocationUser(
@@ -206,8 +270,11 @@ export function driverLocationUser(
 ) {
   return {
     ...userSummary(u),
-    current_location: fix ? { lat: fix.lat, lon: fix.lon, description: fix.description, located_at: wireTime(fix.located_at)! } : null,
-    current_vehicle: vehicle ? { id: vehicle.id, number: vehicle.number, status: vehicle.status, make: vehicle.make, model: vehicle.model } : null,
+    current_location: fix
+      ? { lat: fix.lat, lon: fix.lon, description: fix.description, located_at: wireTime(fix.located_at)! }
+      : null,
+    current_vehicle: vehicle
+      ? { id: vehicle.id, number: vehicle.number, status: vehicle.status, make: vehicle.make, model: vehicle.model }
+      : null,
   };
 }
-

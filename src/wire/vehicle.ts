@@ -41,7 +41,9 @@ export const Vehicle = Type.Object({
     out_of_service_reason: Nullable(Type.String({ description: 'Out of service only' })),
     updated_at: DateTime('When the availability last changed'),
     additional_note: NStr(),
-    custom_driver_app_warning_prompt: Nullable(Type.String({ description: 'Out of service only: the warning the driver app shows' })),
+    custom_driver_app_warning_prompt: Nullable(
+      Type.String({ description: 'Out of service only: the warning the driver app shows' }),
+    ),
     updated_by_user: Nullable(UserSummary),
   }),
   eld_device: Nullable(EldDevice),
@@ -60,16 +62,30 @@ const eldDevice = (d: { id: number; identifier: string; model: string } | undefi
  * A page of vehicles on the wire: drivers, groups, ELDs and external ids loaded in one query each. A
  * row that carries its `external_ids` (a webhook's snapshot) is shown with those.
  */
-export async function vehiclesWire(db: Db, companyId: number, rows: Array<VehicleRow & { external_ids?: ExternalIdValue[] }>) {
+export async function vehiclesWire(
+  db: Db,
+  companyId: number,
+  rows: Array<VehicleRow & { external_ids?: ExternalIdValue[] }>,
+) {
   const [users, groups, devices, external] = await Promise.all([
     userSummaryRows(
       db,
       companyId,
       rows.flatMap((v) => [v.permanent_driver_id, v.current_driver_id, v.availability_updated_by]),
     ),
-    vehicleGroupIds(db, rows.map((v) => v.id)),
-    boundDevices(db, 'vehicle_id', rows.map((v) => v.id)),
-    vehicleExternalIds(db, rows.filter((v) => !v.external_ids).map((v) => v.id)),
+    vehicleGroupIds(
+      db,
+      rows.map((v) => v.id),
+    ),
+    boundDevices(
+      db,
+      'vehicle_id',
+      rows.map((v) => v.id),
+    ),
+    vehicleExternalIds(
+      db,
+      rows.filter((v) => !v.external_ids).map((v) => v.id),
+    ),
   ]);
   const summary = (id: number | null) => {
     const u = id === null ? undefined : users.get(id);

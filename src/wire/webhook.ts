@@ -21,16 +21,21 @@ export const CompanyWebhookRequest = Type.Object({
   url: Type.String(),
   secret: Type.String(),
   format: Type.String(),
-  payload: Type.Object({ action: Type.String() }, {
-    additionalProperties: true,
-    description: 'The delivered body, parsed; a test whose body was the JSON array of action names shows as {"action": "test", "actions": [...]} (docs/webhooks.md)',
-  }),
+  payload: Type.Object(
+    { action: Type.String() },
+    {
+      additionalProperties: true,
+      description:
+        'The delivered body, parsed; a test whose body was the JSON array of action names shows as {"action": "test", "actions": [...]} (docs/webhooks.md)',
+    },
+  ),
   response_code: NInt(),
   num_failures: Type.Integer(),
   posted_at: DateTime('Time of the latest attempt (of queueing, before the first)'),
   status: Type.String({
     enum: ['queued', 'pending', 'delivering', 'delivered', 'rejected', 'failed'],
-    description: 'Where the delivery stands (an addition to the 2017 object): queued waits for an earlier delivery of the same object',
+    description:
+      'Where the delivery stands (an addition to the 2017 object): queued waits for an earlier delivery of the same object',
   }),
   next_attempt_at: NDateTime(),
 });

@@ -29,7 +29,12 @@ eachDialect('fleet console over HTTP', (dialect) => {
     const page = await b.get('/console/dispatches');
     assert.equal(page.status, 303);
     assert.equal(page.headers.location, '/sign-in?return_to=%2Fconsole%2Fdispatches');
-    for (const url of ['/console/api/vehicles', '/console/api/dispatches', '/console/api/stream', '/console/api/vehicles/1/track']) {
+    for (const url of [
+      '/console/api/vehicles',
+      '/console/api/dispatches',
+      '/console/api/stream',
+      '/console/api/vehicles/1/track',
+    ]) {
       const res = await b.get(url);
       assert.equal(res.status, 401, url);
       assert.match(res.json.error_message, /Sign in/);
@@ -57,7 +62,10 @@ eachDialect('fleet console over HTTP', (dialect) => {
   test('vehicles, track and company isolation', async () => {
     const t = await getApp();
     const id = await vehicle(t);
-    await ingest(t, t.fleet, id, [{ lat: 39.8, lon: -89.7, kph: 80, agoS: 120 }, { lat: 39.8, lon: -89.6, kph: 85, agoS: 60 }]);
+    await ingest(t, t.fleet, id, [
+      { lat: 39.8, lon: -89.7, kph: 80, agoS: 120 },
+      { lat: 39.8, lon: -89.6, kph: 85, agoS: 60 },
+    ]);
     const { b } = await consoleBrowser(t, t.fleet.admin.email);
     const list = await b.get('/console/api/vehicles');
     assert.equal(list.status, 200);
@@ -80,21 +88,41 @@ eachDialect('fleet console over HTTP', (dialect) => {
     const [inGroup, outside] = [await vehicle(t, fleet), await vehicle(t, fleet)];
     for (const v of [inGroup, outside]) await ingest(t, fleet, v, [{ lat: 41, lon: -95, kph: 0, agoS: 30 }]);
     const email = `limited.${uniq()}@fleet.test`;
-    const limited = await createAccount(t.db, { companyId: fleet.companyId }, { role: 'fleet_user', email, password: PASSWORD, first_name: 'Lim', last_name: 'Ited', group_visibility: 'limited' });
+    const limited = await createAccount(
+      t.db,
+      { companyId: fleet.companyId },
+      {
+        role: 'fleet_user',
+        email,
+        password: PASSWORD,
+        first_name: 'Lim',
+        last_name: 'Ited',
+        group_visibility: 'limited',
+      },
+    );
     const group = await api.call({ method: 'POST', url: '/v1/groups', payload: { name: `G ${uniq()}` } });
     assert.equal(group.status, 201, JSON.stringify(group.body));
     const gid = group.body.group.id;
-    assert.equal((await api.call({ method: 'POST', url: `/v1/groups/${gid}/users`, payload: { ids: [limited.id] } })).status, 200);
-    assert.equal((await api.call({ method: 'POST', url: `/v1/groups/${gid}/vehicles`, payload: { ids: [inGroup] } })).status, 200);
+    assert.equal(
+      (await api.call({ method: 'POST', url: `/v1/groups/${gid}/users`, payload: { ids: [limited.id] } })).status,
+      200,
+    );
+    assert.equal(
+      (await api.call({ method: 'POST', url: `/v1/groups/${gid}/vehicles`, payload: { ids: [inGroup] } })).status,
+      200,
+    );
     const { b } = await consoleBrowser(t, email);
     const seen = (await b.get('/console/api/vehicles')).json.vehicles.map((v: any) => v.id);
     assert.deepEqual(seen, [inGroup]);
     assert.equal((await b.get(`/console/api/vehicles/${outside}/track`)).status, 404);
     const all = await consoleBrowser(t, fleet.manager.email);
-    assert.deepEqual((await all.b.get('/console/api/vehicles')).json.vehicles.map((v: any) => v.id).sort(), [inGroup, outside].sort());
+    assert.deepEqual(
+      (await all.b.get('/console/api/vehicles')).json.vehicles.map((v: any) => v.id).sort(),
+      [inGroup, outside].sort(),
+    );
   });
 
-  test('dispatch actions go through the state machine with the API\'s messages; CSRF on every form', async () => {
+  test("dispatch actions go through the state machine with the API's messages; CSRF on every form", async () => {
     const t = await getApp();
     const { api, w } = await dispatchWorld(t);
     const d = await createDispatch(api, w as any);
@@ -113,12 +141,22 @@ eachDialect('fleet console over HTTP', (dialect) => {
     assert.equal(activated.status, 303);
     const board = await b.get(activated.headers.location);
     assert.match(board.body, /The dispatch is now active/);
-    assert.match(board.body, new RegExp(`aria-labelledby="col-active"><h2 id="col-active">Active <span class="count">1</span>`));
+    assert.match(
+      board.body,
+      new RegExp(`aria-labelledby="col-active"><h2 id="col-active">Active <span class="count">1</span>`),
+    );
 
     const second = await createDispatch(api, w as any);
-    const viaApi = await api.call({ method: 'PUT', url: '/v1/dispatches', payload: { vendor_id: second.vendor_id, status: 'active' } });
+    const viaApi = await api.call({
+      method: 'PUT',
+      url: '/v1/dispatches',
+      payload: { vendor_id: second.vendor_id, status: 'active' },
+    });
     assert.equal(viaApi.status, 400);
-    const refused = await b.post(`/console/dispatches/${encodeURIComponent(second.vendor_id)}/status`, { status: 'active', csrf_token: csrf });
+    const refused = await b.post(`/console/dispatches/${encodeURIComponent(second.vendor_id)}/status`, {
+      status: 'active',
+      csrf_token: csrf,
+    });
     assert.equal(refused.status, 400);
     assert.ok(refused.body.includes(viaApi.body.error_message.replace(/"/g, '&quot;')), refused.body);
 
@@ -127,7 +165,10 @@ eachDialect('fleet console over HTTP', (dialect) => {
     const denied = await stranger.b.post(url, { status: 'cancelled', csrf_token: stranger.csrf });
     assert.equal(denied.status, 404);
     assert.deepEqual((await stranger.b.get('/console/api/dispatches')).json.dispatches, []);
-    assert.equal((await b.get('/console/api/dispatches')).json.dispatches.find((x: any) => x.vendor_id === d.vendor_id).status, 'active');
+    assert.equal(
+      (await b.get('/console/api/dispatches')).json.dispatches.find((x: any) => x.vendor_id === d.vendor_id).status,
+      'active',
+    );
 
     assert.equal((await b.post(url, { status: 'completed', csrf_token: csrf })).status, 303);
     assert.equal((await b.post('/sign-out', { csrf_token: csrf })).status, 303);

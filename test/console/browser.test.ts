@@ -18,7 +18,14 @@ import { recordDutyStatusEvents } from '../../src/domain/hos/service.js';
 
 const SHOTS = 'test-results';
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 eachDialect('fleet console in a real browser', (dialect) => {
   const getApp = useOAuthApp(dialect);
@@ -78,7 +85,10 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await page.locator('#map').focus();
     await page.keyboard.press('+');
     await page.keyboard.press('ArrowLeft');
-    assert.notEqual(await page.locator('#map').getAttribute('viewBox'), await page.locator('#map').getAttribute('data-home'));
+    assert.notEqual(
+      await page.locator('#map').getAttribute('viewBox'),
+      await page.locator('#map').getAttribute('data-home'),
+    );
     await page.screenshot({ path: `${SHOTS}/console-map-${dialect}.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/console-map-phone-${dialect}.png`, fullPage: true });
@@ -105,11 +115,13 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await page.context().close();
   });
 
-  test('hours of service: clocks and today\'s log grid', async () => {
+  test("hours of service: clocks and today's log grid", async () => {
     const H = 3_600_000;
     const now = Date.now();
     await recordDutyStatusEvents(t.db, { companyId: t.fleet.companyId }, t.fleet.driver.id, [
-      { at: now - 6 * H, status: 'on_duty' }, { at: now - 5.5 * H, status: 'driving' }, { at: now - 2 * H, status: 'off_duty' },
+      { at: now - 6 * H, status: 'on_duty' },
+      { at: now - 5.5 * H, status: 'driving' },
+      { at: now - 2 * H, status: 'off_duty' },
     ]);
     const page = await signedIn(t.fleet.manager.email, '/console');
     await page.getByRole('link', { name: 'Hours of service' }).click();
@@ -129,7 +141,10 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('heading', { name: 'IFTA 2024 Q1' }).waitFor();
     await page.getByRole('rowheader', { name: 'IN' }).waitFor();
-    assert.equal(await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'), '/console/ifta.csv?year=2024&quarter=1');
+    assert.equal(
+      await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href'),
+      '/console/ifta.csv?year=2024&quarter=1',
+    );
     await page.screenshot({ path: `${SHOTS}/console-ifta-${dialect}.png`, fullPage: true });
     assert.deepEqual(problemsOf(page), []);
     await page.context().close();
@@ -144,7 +159,10 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await page.getByRole('heading', { name: /Apps installed for/ }).waitFor();
     await page.screenshot({ path: `${SHOTS}/console-apps-${dialect}.png`, fullPage: true });
     await page.getByRole('button', { name: `Remove ${t.client.name}` }).click();
-    await page.getByRole('status').filter({ hasText: `Removed ${t.client.name}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Removed ${t.client.name}` })
+      .waitFor();
     assert.equal((await read()).status, 401);
     await page.context().close();
   });

@@ -16,12 +16,18 @@ import { nowIso } from '../../src/storage/values.js';
 export function asCompany(t: OAuthTestApp, fleet: Fleet): TestApp {
   const company = { id: fleet.companyId, apiKey: fleet.apiKey, headers: { 'x-api-key': fleet.apiKey } };
   return {
-    app: t.app, db: t.db, dialect: t.dialect, company,
+    app: t.app,
+    db: t.db,
+    dialect: t.dialect,
+    company,
     newCompany: () => Promise.reject(new Error('use t.newFleet')),
     close: () => t.close(),
     async call(opts) {
       const { as, ...rest } = opts;
-      const res = await t.app.inject({ ...rest, headers: { ...(as ?? company).headers, ...(rest.headers ?? {}) } } as InjectOptions);
+      const res = await t.app.inject({
+        ...rest,
+        headers: { ...(as ?? company).headers, ...(rest.headers ?? {}) },
+      } as InjectOptions);
       let body: unknown;
       try {
         body = res.body ? JSON.parse(res.body) : undefined;
@@ -36,7 +42,12 @@ export function asCompany(t: OAuthTestApp, fleet: Fleet): TestApp {
 const devices = new WeakMap<object, Map<number, { token: string; seq: number }>>();
 
 /** Fixes of a vehicle posted through the device API (an ELD provisioned on first use), then processed. */
-export async function ingest(t: OAuthTestApp, fleet: Fleet, vehicleId: number, fixes: Array<{ lat: number; lon: number; kph: number; agoS: number; bearing?: number }>) {
+export async function ingest(
+  t: OAuthTestApp,
+  fleet: Fleet,
+  vehicleId: number,
+  fixes: Array<{ lat: number; lon: number; kph: number; agoS: number; bearing?: number }>,
+) {
   const ofDb = devices.get(t.db) ?? new Map<number, { token: string; seq: number }>();
   devices.set(t.db, ofDb);
   let d = ofDb.get(vehicleId);
@@ -45,9 +56,20 @@ export async function ingest(t: OAuthTestApp, fleet: Fleet, vehicleId: number, f
     ofDb.set(vehicleId, (d = { token: dev.device_token, seq: 0 }));
   }
   const records = fixes.map((f) => ({
-    seq: ++d.seq, type: 'location', time: new Date(Date.now() - f.agoS * 1000).toISOString(), lat: f.lat, lon: f.lon, speed_kph: f.kph, bearing_deg: f.bearing ?? 90,
+    seq: ++d.seq,
+    type: 'location',
+    time: new Date(Date.now() - f.agoS * 1000).toISOString(),
+    lat: f.lat,
+    lon: f.lon,
+    speed_kph: f.kph,
+    bearing_deg: f.bearing ?? 90,
   }));
-  const res = await t.app.inject({ method: 'POST', url: '/device/v1/batches', headers: { authorization: `Bearer ${d.token}` }, payload: { records } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/device/v1/batches',
+    headers: { authorization: `Bearer ${d.token}` },
+    payload: { records },
+  });
   assert.equal(res.statusCode, 200, res.body);
   await telemetryFor(t.db, t.app.config.telemetry).settle();
 }
@@ -59,7 +81,12 @@ export async function consoleBrowser(t: OAuthTestApp, email: string) {
   assert.equal(first.status, 303);
   const form = await b.get(first.headers.location);
   assert.equal(form.status, 200, form.body);
-  const res = await b.post('/sign-in', { csrf_token: inputValue(form.body, 'csrf_token'), return_to: inputValue(form.body, 'return_to'), email, password: PASSWORD });
+  const res = await b.post('/sign-in', {
+    csrf_token: inputValue(form.body, 'csrf_token'),
+    return_to: inputValue(form.body, 'return_to'),
+    email,
+    password: PASSWORD,
+  });
   assert.equal(res.status, 303, res.body);
   assert.equal(res.headers.location, '/console');
   const page = await b.get('/console');
@@ -74,12 +101,26 @@ export async function consoleBrowser(t: OAuthTestApp, email: string) {
  * 90 km/h, a fix every 30 s, written as stored records (the device API refuses dates that old).
  */
 export async function storeIftaTrack(t: OAuthTestApp, fleet: Fleet, vehicleId: number) {
-  const device = await provisionDevice(t.db, { companyId: fleet.companyId }, { identifier: `IFTA-${uniq()}`, vehicleId });
+  const device = await provisionDevice(
+    t.db,
+    { companyId: fleet.companyId },
+    { identifier: `IFTA-${uniq()}`, vehicleId },
+  );
   const t0 = Date.parse('2024-02-10T14:00:00Z');
   const kmPerDeg = 111.32 * Math.cos((40 * Math.PI) / 180);
   const rows = Array.from({ length: 110 }, (_, i) => ({
-    company_id: fleet.companyId, device_id: device.id, channel: 0, seq: i + 1, vehicle_id: vehicleId, type: 'location',
-    fix_time: new Date(t0 + i * 30_000).toISOString(), received_at: nowIso(), lat: 40, lon: -88 + (i * 0.75) / kmPerDeg, speed_kph: 90, odometer_km: null,
+    company_id: fleet.companyId,
+    device_id: device.id,
+    channel: 0,
+    seq: i + 1,
+    vehicle_id: vehicleId,
+    type: 'location',
+    fix_time: new Date(t0 + i * 30_000).toISOString(),
+    received_at: nowIso(),
+    lat: 40,
+    lon: -88 + (i * 0.75) / kmPerDeg,
+    speed_kph: 90,
+    odometer_km: null,
   }));
   await t.db.kysely.insertInto('telemetry_records').values(rows).execute();
 }

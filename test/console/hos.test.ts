@@ -29,7 +29,8 @@ eachDialect('fleet console hours of service', (dialect) => {
     assert.equal(page.status, 200, page.body);
     assert.match(page.headers['content-security-policy'], /script-src 'self'/);
     assert.match(page.body, /<h2 id="driver-\d+">Pat driver/);
-    for (const clock of ['Drive', 'Shift', 'Cycle', 'Break']) assert.match(page.body, new RegExp(`<label for="clock-\\d+-${clock.toLowerCase()}">${clock}</label>`));
+    for (const clock of ['Drive', 'Shift', 'Cycle', 'Break'])
+      assert.match(page.body, new RegExp(`<label for="clock-\\d+-${clock.toLowerCase()}">${clock}</label>`));
     assert.match(page.body, /<meter id="clock-\d+-drive" min="0" max="39600000"/);
     assert.match(page.body, /role="img" aria-label="Log of Pat driver for \d{4}-\d{2}-\d{2}: /);
     assert.match(page.body, /class="duty driving"/);

@@ -25,14 +25,20 @@ eachDialect('fleet console IFTA', (dialect) => {
     assert.match(page.body, /<h1>IFTA 2024 Q1<\/h1>/);
     assert.match(page.body, /<tr><th scope="row">IL<\/th>/);
     assert.match(page.body, /<tr><th scope="row">IN<\/th>/);
-    assert.match(page.body, /<svg class="chart"[^>]*aria-label="Miles by jurisdiction, [^"]*IL [\d.]+, IN [\d.]+|<svg class="chart"[^>]*aria-label="Miles by jurisdiction, [^"]*IN [\d.]+, IL [\d.]+/);
+    assert.match(
+      page.body,
+      /<svg class="chart"[^>]*aria-label="Miles by jurisdiction, [^"]*IL [\d.]+, IN [\d.]+|<svg class="chart"[^>]*aria-label="Miles by jurisdiction, [^"]*IN [\d.]+, IL [\d.]+/,
+    );
     assert.match(page.body, /href="\/console\/ifta.csv\?year=2024&amp;quarter=1"/);
 
     const csv = await b.get('/console/ifta.csv?year=2024&quarter=1');
     assert.equal(csv.status, 200);
     assert.match(csv.headers['content-type'], /^text\/csv/);
     assert.match(csv.headers['content-disposition'], /filename="ifta-2024-q1.csv"/);
-    const viaApi = await t.app.inject({ url: '/v1/ifta/quarterly_report?year=2024&quarter=1&format=csv', headers: { 'x-api-key': fleet.apiKey } });
+    const viaApi = await t.app.inject({
+      url: '/v1/ifta/quarterly_report?year=2024&quarter=1&format=csv',
+      headers: { 'x-api-key': fleet.apiKey },
+    });
     assert.equal(csv.body, viaApi.body);
     assert.match(csv.body, /,IL,/);
 
@@ -43,7 +49,18 @@ eachDialect('fleet console IFTA', (dialect) => {
     assert.doesNotMatch((await other.b.get('/console/ifta.csv?year=2024&quarter=1')).body, /,IL,/);
 
     const email = `limited.${uniq()}@fleet.test`;
-    await createAccount(t.db, { companyId: fleet.companyId }, { role: 'fleet_user', email, password: PASSWORD, first_name: 'Lim', last_name: 'Ited', group_visibility: 'limited' });
+    await createAccount(
+      t.db,
+      { companyId: fleet.companyId },
+      {
+        role: 'fleet_user',
+        email,
+        password: PASSWORD,
+        first_name: 'Lim',
+        last_name: 'Ited',
+        group_visibility: 'limited',
+      },
+    );
     const limited = await consoleBrowser(t, email);
     assert.equal((await limited.b.get('/console/ifta?year=2024&quarter=1')).status, 403);
     assert.equal((await limited.b.get('/console/ifta.csv?year=2024&quarter=1')).status, 403);

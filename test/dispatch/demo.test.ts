@@ -17,9 +17,13 @@ eachDialect('dispatch demo data', (dialect) => {
       const demo = await seedDemo(db, { password: 'demo-password-1' });
       assert.ok(demo.created);
       // seedDemo runs the dispatch seeder (src/demo/areas.ts); check what it made.
-      const get = async (url: string) => (await app.inject({ url, headers: { 'x-api-key': demo.apiKey.api_key } })).json();
+      const get = async (url: string) =>
+        (await app.inject({ url, headers: { 'x-api-key': demo.apiKey.api_key } })).json();
       const list = (await get('/v1/dispatches')).dispatches.map((w: any) => w.dispatch);
-      assert.deepEqual(list.map((d: any) => d.status), ['completed', 'active', 'planned', 'completed', 'active', 'planned']);
+      assert.deepEqual(
+        list.map((d: any) => d.status),
+        ['completed', 'active', 'planned', 'completed', 'active', 'planned'],
+      );
       assert.ok((await get('/v1/forms')).forms.every((w: any) => w.form.external_ids.length === 1));
       const locations = (await get('/v1/dispatch_locations')).dispatch_locations.map((w: any) => w.dispatch_location);
       assert.equal(locations.filter((l: any) => l.lat === null).length, 2, 'two address-only locations');

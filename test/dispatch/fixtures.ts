@@ -10,23 +10,68 @@ import { authenticators } from '../../src/auth/authenticators.js';
 import type { Authenticator } from '../../src/auth/authenticator.js';
 
 export const LOCATION_KEYS = [
-  'id', 'vendor_id', 'name', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'lat', 'lon',
-  'arrive_radius', 'depart_radius', 'phone',
+  'id',
+  'vendor_id',
+  'name',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'lat',
+  'lon',
+  'arrive_radius',
+  'depart_radius',
+  'phone',
 ];
 export const LOAD_DETAILS = ['bill_of_lading', 'refno', 'pallets', 'pieces', 'weight', 'volume', 'comments'];
 const DATES: Record<string, string> = { shipper: 'pickup', consignee: 'delivery' };
 const END = (role: string) => [
-  `vendor_${role}_id`, `${role}_dispatch_location_id`, `vendor_${role}_dispatch_location_id`, `${role}_type`, `${role}_status`, `${role}_form_ids`,
-  ...LOAD_DETAILS.map((k) => `${role}_${k}`), `${role}_driver_load`, `${DATES[role]}_early_date`, `${DATES[role]}_late_date`,
+  `vendor_${role}_id`,
+  `${role}_dispatch_location_id`,
+  `vendor_${role}_dispatch_location_id`,
+  `${role}_type`,
+  `${role}_status`,
+  `${role}_form_ids`,
+  ...LOAD_DETAILS.map((k) => `${role}_${k}`),
+  `${role}_driver_load`,
+  `${DATES[role]}_early_date`,
+  `${DATES[role]}_late_date`,
 ];
 export const DISPATCH_KEYS = [
-  'id', 'vendor_id', 'status', 'driver_id', 'vehicle_id', 'auto_complete_forms', ...END('shipper'), ...END('consignee'),
-  'additional_pickups', 'additional_drops', 'pickup_number', 'loaded_miles', 'driver', 'vehicle', 'dispatch_stops', 'created_at', 'updated_at',
+  'id',
+  'vendor_id',
+  'status',
+  'driver_id',
+  'vehicle_id',
+  'auto_complete_forms',
+  ...END('shipper'),
+  ...END('consignee'),
+  'additional_pickups',
+  'additional_drops',
+  'pickup_number',
+  'loaded_miles',
+  'driver',
+  'vehicle',
+  'dispatch_stops',
+  'created_at',
+  'updated_at',
 ];
 export const DISPATCH_V2_KEYS = [...DISPATCH_KEYS, 'dispatch_trips'];
 export const STOP_KEYS = [
-  'id', 'vendor_id', 'number', 'type', 'status', 'dispatch_location_id', 'vendor_dispatch_location_id', 'form_ids',
-  'early_date', 'late_date', 'driver_load', ...LOAD_DETAILS,
+  'id',
+  'vendor_id',
+  'number',
+  'type',
+  'status',
+  'dispatch_location_id',
+  'vendor_dispatch_location_id',
+  'form_ids',
+  'early_date',
+  'late_date',
+  'driver_load',
+  ...LOAD_DETAILS,
 ];
 export const TRIP_KEYS = ['id', 'vendor_id', 'driver_id', 'vehicle_id', 'status', 'vendor_stop_ids'];
 
@@ -39,7 +84,11 @@ const scopedAuth: Authenticator = {
   },
   async authenticate(_db, cred) {
     const [company, scopes] = cred.split(':');
-    return { companyId: Number(company), credential: { type: 'oauth_token', id: 0 }, scopes: new Set(scopes.split(',')) };
+    return {
+      companyId: Number(company),
+      credential: { type: 'oauth_token', id: 0 },
+      scopes: new Set(scopes.split(',')),
+    };
   },
 };
 if (!authenticators.includes(scopedAuth)) authenticators.unshift(scopedAuth);
@@ -49,7 +98,15 @@ export function scoped(company: TestCompany, ...scopes: string[]): TestCompany {
 }
 
 export async function createLocation(t: TestApp, fields: Record<string, unknown> = {}, as?: TestCompany): Promise<any> {
-  const payload = { vendor_id: `L-${uniq()}`, name: 'Dock', address1: '1 Main St', city: 'Columbus', state: 'OH', country: 'US', ...fields };
+  const payload = {
+    vendor_id: `L-${uniq()}`,
+    name: 'Dock',
+    address1: '1 Main St',
+    city: 'Columbus',
+    state: 'OH',
+    country: 'US',
+    ...fields,
+  };
   const res = await t.call({ method: 'POST', url: '/v1/dispatch_locations', payload, as });
   assert.equal(res.status, 201, `create location: ${JSON.stringify(res.body)}`);
   return res.body.dispatch_location;
@@ -65,7 +122,12 @@ export interface World {
 
 /** Two drivers, two vehicles and four dispatch locations of the test company. */
 export async function world(t: TestApp): Promise<World> {
-  const [driver, driver2, vehicle, vehicle2] = [await createUser(t), await createUser(t), await createVehicle(t), await createVehicle(t)];
+  const [driver, driver2, vehicle, vehicle2] = [
+    await createUser(t),
+    await createUser(t),
+    await createVehicle(t),
+    await createVehicle(t),
+  ];
   const locations = [];
   for (let i = 0; i < 4; i++) locations.push(await createLocation(t, { name: `Dock ${i}` }));
   return { driver, driver2, vehicle, vehicle2, locations };
@@ -82,13 +144,26 @@ export function dispatchBody(w: World, fields: Record<string, unknown> = {}, mid
     vendor_shipper_dispatch_location_id: w.locations[0].vendor_id,
     vendor_consignee_id: `${v}-C`,
     consignee_dispatch_location_id: w.locations[1].id,
-    dispatch_stops: Array.from({ length: middle }, (_, i) => ({ vendor_id: `${v}-M${i + 1}`, dispatch_location_id: w.locations[2].id })),
+    dispatch_stops: Array.from({ length: middle }, (_, i) => ({
+      vendor_id: `${v}-M${i + 1}`,
+      dispatch_location_id: w.locations[2].id,
+    })),
     ...fields,
   };
 }
 
-export async function createDispatch(t: TestApp, w: World, fields: Record<string, unknown> = {}, middle = 1, version = 1): Promise<any> {
-  const res = await t.call({ method: 'POST', url: `/v${version}/dispatches`, payload: dispatchBody(w, fields, middle) });
+export async function createDispatch(
+  t: TestApp,
+  w: World,
+  fields: Record<string, unknown> = {},
+  middle = 1,
+  version = 1,
+): Promise<any> {
+  const res = await t.call({
+    method: 'POST',
+    url: `/v${version}/dispatches`,
+    payload: dispatchBody(w, fields, middle),
+  });
   assert.equal(res.status, 201, `create dispatch: ${JSON.stringify(res.body)}`);
   return res.body.dispatch;
 }
@@ -99,7 +174,10 @@ export async function put(t: TestApp, payload: unknown, version = 1, as?: TestCo
 
 /** The dispatch as GET shows it now. */
 export async function current(t: TestApp, vendorId: string, version = 1): Promise<any> {
-  const res = await t.call({ method: 'GET', url: `/v${version}/dispatches?vendor_ids[]=${encodeURIComponent(vendorId)}` });
+  const res = await t.call({
+    method: 'GET',
+    url: `/v${version}/dispatches?vendor_ids[]=${encodeURIComponent(vendorId)}`,
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.dispatches.length, 1, `dispatch ${vendorId} listed once`);
   return res.body.dispatches[0].dispatch;
@@ -112,7 +190,12 @@ export function stopOrder(d: any): string[] {
 
 /** Rows of the outbox for this company, as [action, trigger]. */
 export async function events(t: TestApp, subjectType = 'dispatch'): Promise<Array<[string, string | null]>> {
-  const rows = await t.db.kysely.selectFrom('domain_events').select(['action', 'trigger']).where('company_id', '=', t.company.id)
-    .where('subject_type', '=', subjectType).orderBy('id').execute();
+  const rows = await t.db.kysely
+    .selectFrom('domain_events')
+    .select(['action', 'trigger'])
+    .where('company_id', '=', t.company.id)
+    .where('subject_type', '=', subjectType)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => [r.action, r.trigger]);
 }

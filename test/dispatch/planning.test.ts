@@ -8,8 +8,18 @@ import { AppError } from '../../src/core/errors.js';
 
 let nextId = 1;
 const stop = (vendor_id: string, fields: Partial<Stop> = {}): Stop => ({
-  id: nextId++, vendor_id, dispatch_location_id: 1, type: null, status: 'available', driver_load: null,
-  early_date: null, late_date: null, form_ids: [], ...stopDetailsOf({}), trip_id: null, ...fields,
+  id: nextId++,
+  vendor_id,
+  dispatch_location_id: 1,
+  type: null,
+  status: 'available',
+  driver_load: null,
+  early_date: null,
+  late_date: null,
+  form_ids: [],
+  ...stopDetailsOf({}),
+  trip_id: null,
+  ...fields,
 });
 const ids = (stops: Stop[]) => stops.map((s) => s.vendor_id);
 
@@ -24,7 +34,10 @@ describe('planStops', () => {
     const p = planStops([], {
       shipper: { vendor_id: 'S', location: 1 },
       consignee: { vendor_id: 'C', location: 2 },
-      dispatch_stops: [{ vendor_id: 'B', location: 3, number: 2 }, { vendor_id: 'A', location: 3, number: 1 }],
+      dispatch_stops: [
+        { vendor_id: 'B', location: 3, number: 2 },
+        { vendor_id: 'A', location: 3, number: 1 },
+      ],
     });
     assert.deepEqual(ids(p.stops), ['S', 'A', 'B', 'C'], 'sorted by number when every stop has one');
     assert.deepEqual(p.triggers, []);
@@ -34,12 +47,23 @@ describe('planStops', () => {
   it('creating needs a shipper and a consignee, each with a vendor_id and a location', () => {
     refused(() => planStops([], {}), /vendor_shipper_id is required: a dispatch has at least two stops/);
     refused(() => planStops([], { shipper: { vendor_id: 'S', location: 1 } }), /vendor_consignee_id is required/);
-    refused(() => planStops([], { shipper: { vendor_id: 'S' }, consignee: { vendor_id: 'C', location: 1 } }), /shipper_dispatch_location_id \(or vendor_shipper_dispatch_location_id\) is required/);
     refused(
-      () => planStops([], { shipper: { vendor_id: 'S', location: 1 }, consignee: { vendor_id: 'C', location: 1 }, dispatch_stops: [{ vendor_id: 'M' }] }),
+      () => planStops([], { shipper: { vendor_id: 'S' }, consignee: { vendor_id: 'C', location: 1 } }),
+      /shipper_dispatch_location_id \(or vendor_shipper_dispatch_location_id\) is required/,
+    );
+    refused(
+      () =>
+        planStops([], {
+          shipper: { vendor_id: 'S', location: 1 },
+          consignee: { vendor_id: 'C', location: 1 },
+          dispatch_stops: [{ vendor_id: 'M' }],
+        }),
       /dispatch_stops\[0\]\.dispatch_location_id/,
     );
-    refused(() => planStops([], { shipper: { vendor_id: 'X', location: 1 }, consignee: { vendor_id: 'X', location: 1 } }), /vendor_consignee_id "X" is used by another stop/);
+    refused(
+      () => planStops([], { shipper: { vendor_id: 'X', location: 1 }, consignee: { vendor_id: 'X', location: 1 } }),
+      /vendor_consignee_id "X" is used by another stop/,
+    );
   });
 
   it('dispatch_stops is the complete list between shipper and consignee (the real API rule)', () => {
@@ -52,7 +76,11 @@ describe('planStops', () => {
 
   it('sending the same stops again changes nothing', () => {
     const cur = current();
-    const p = planStops(cur, { shipper: { vendor_id: 'S' }, dispatch_stops: [{ vendor_id: 'M1' }, { vendor_id: 'M2' }], consignee: { vendor_id: 'C', location: 1 } });
+    const p = planStops(cur, {
+      shipper: { vendor_id: 'S' },
+      dispatch_stops: [{ vendor_id: 'M1' }, { vendor_id: 'M2' }],
+      consignee: { vendor_id: 'C', location: 1 },
+    });
     assert.deepEqual(p.triggers, []);
     assert.deepEqual(p.stops, cur);
   });
@@ -65,19 +93,46 @@ describe('planStops', () => {
   });
 
   it('never fewer than two stops; unknown stops named', () => {
-    refused(() => planStops(current(), { remove_stop_vendor_ids: ['S', 'M1', 'M2'] }), /would leave 1 stop; a dispatch keeps at least two/);
-    refused(() => planStops(current(), { remove_stop_vendor_ids: ['NOPE'] }), /remove_stop_vendor_ids\[0\] names no stop of this dispatch \("NOPE"\)/);
-    refused(() => planStops(current(), { dispatch_stops: [{ vendor_id: 'S' }] }), /dispatch_stops\[0\]\.vendor_id "S" is the shipper stop/);
-    refused(() => planStops(current(), { dispatch_stops: [{ vendor_id: 'M1' }, { vendor_id: 'M1' }] }), /"M1" is used by another stop/);
+    refused(
+      () => planStops(current(), { remove_stop_vendor_ids: ['S', 'M1', 'M2'] }),
+      /would leave 1 stop; a dispatch keeps at least two/,
+    );
+    refused(
+      () => planStops(current(), { remove_stop_vendor_ids: ['NOPE'] }),
+      /remove_stop_vendor_ids\[0\] names no stop of this dispatch \("NOPE"\)/,
+    );
+    refused(
+      () => planStops(current(), { dispatch_stops: [{ vendor_id: 'S' }] }),
+      /dispatch_stops\[0\]\.vendor_id "S" is the shipper stop/,
+    );
+    refused(
+      () => planStops(current(), { dispatch_stops: [{ vendor_id: 'M1' }, { vendor_id: 'M1' }] }),
+      /"M1" is used by another stop/,
+    );
   });
 
   it('details are edits; renaming the shipper is an edit', () => {
     assert.deepEqual(planStops(current(), { shipper: { type: 'pickup' } }).triggers, ['edit']);
     assert.deepEqual(planStops(current(), { shipper: { vendor_id: 'S2' } }).triggers, ['edit']);
-    assert.deepEqual(planStops(current(), { consignee: { pallets: 12, refno: 'R' } }).triggers, ['edit'], 'load details are edits');
-    assert.deepEqual(planStops(current(), { consignee: { pallets: null } }).triggers, [], 'the stored value again is no change');
-    assert.deepEqual(planStops(current(), { dispatch_stops: [{ vendor_id: 'M1', form_ids: ['f'] }, { vendor_id: 'M2' }] }).triggers, ['edit']);
-    assert.deepEqual(planStops(current(), { dispatch_stops: [{ vendor_id: 'M2' }, { vendor_id: 'M1' }] }).triggers, ['change_stops'], 'reorder');
+    assert.deepEqual(
+      planStops(current(), { consignee: { pallets: 12, refno: 'R' } }).triggers,
+      ['edit'],
+      'load details are edits',
+    );
+    assert.deepEqual(
+      planStops(current(), { consignee: { pallets: null } }).triggers,
+      [],
+      'the stored value again is no change',
+    );
+    assert.deepEqual(
+      planStops(current(), { dispatch_stops: [{ vendor_id: 'M1', form_ids: ['f'] }, { vendor_id: 'M2' }] }).triggers,
+      ['edit'],
+    );
+    assert.deepEqual(
+      planStops(current(), { dispatch_stops: [{ vendor_id: 'M2' }, { vendor_id: 'M1' }] }).triggers,
+      ['change_stops'],
+      'reorder',
+    );
   });
 
   it('stop statuses move forward and raise progress triggers; the consignee departing last', () => {
@@ -86,16 +141,25 @@ describe('planStops', () => {
     assert.equal(p.stops[3].status, 'departed');
     const cur = current();
     cur[0].status = 'departed';
-    refused(() => planStops(cur, { shipper: { status: 'available' } }), /shipper_status cannot go back from departed to available/);
+    refused(
+      () => planStops(cur, { shipper: { status: 'available' } }),
+      /shipper_status cannot go back from departed to available/,
+    );
   });
 });
 
 describe('planTrips', () => {
   const stops = ['S', 'M', 'C'];
-  const current = [{ id: 1, vendor_id: 'T1', stop_vendor_ids: ['S', 'M'] }, { id: 2, vendor_id: 'T2', stop_vendor_ids: ['C'] }];
+  const current = [
+    { id: 1, vendor_id: 'T1', stop_vendor_ids: ['S', 'M'] },
+    { id: 2, vendor_id: 'T2', stop_vendor_ids: ['C'] },
+  ];
 
   it('keeps trips when none are sent; removed stops leave their trip', () => {
-    assert.deepEqual(planTrips(current, undefined, ['S', 'C']), [{ id: 1, vendor_id: 'T1', stop_vendor_ids: ['S'] }, { id: 2, vendor_id: 'T2', stop_vendor_ids: ['C'] }]);
+    assert.deepEqual(planTrips(current, undefined, ['S', 'C']), [
+      { id: 1, vendor_id: 'T1', stop_vendor_ids: ['S'] },
+      { id: 2, vendor_id: 'T2', stop_vendor_ids: ['C'] },
+    ]);
   });
 
   it('a sent list replaces the trips; a stub keeps its stops', () => {
@@ -106,14 +170,44 @@ describe('planTrips', () => {
   });
 
   it('a stop belongs to at most one trip and must exist', () => {
-    refused(() => planTrips([], [{ vendor_id: 'A', vendor_stop_ids: ['S'] }, { vendor_id: 'B', vendor_stop_ids: ['M', 'S'] }], stops), /dispatch_trips\[1\]\.vendor_stop_ids\[1\] "S" is already in trip "A"/);
-    refused(() => planTrips([], [{ vendor_id: 'A', vendor_stop_ids: ['X'] }], stops), /dispatch_trips\[0\]\.vendor_stop_ids\[0\] names no stop/);
+    refused(
+      () =>
+        planTrips(
+          [],
+          [
+            { vendor_id: 'A', vendor_stop_ids: ['S'] },
+            { vendor_id: 'B', vendor_stop_ids: ['M', 'S'] },
+          ],
+          stops,
+        ),
+      /dispatch_trips\[1\]\.vendor_stop_ids\[1\] "S" is already in trip "A"/,
+    );
+    refused(
+      () => planTrips([], [{ vendor_id: 'A', vendor_stop_ids: ['X'] }], stops),
+      /dispatch_trips\[0\]\.vendor_stop_ids\[0\] names no stop/,
+    );
     refused(() => planTrips([], [{ vendor_id: 'A' }, { vendor_id: 'A' }], stops), /"A" appears twice/);
   });
 
   it('trips share the one driver and vehicle of the dispatch', () => {
-    assert.deepEqual(tripAssignment([{ vendor_id: 'A', driver_id: 4, vehicle_id: 5 }, { vendor_id: 'B' }], {}), { driver_id: 4, vehicle_id: 5 });
-    refused(() => tripAssignment([{ vendor_id: 'A', driver_id: 4 }, { vendor_id: 'B', driver_id: 6 }], {}), /dispatch_trips\[1\]\.driver_id must be 4/);
-    refused(() => tripAssignment([{ vendor_id: 'A', vehicle_id: 4 }], { vehicle_id: 9 }), /dispatch_trips\[0\]\.vehicle_id must be 9/);
+    assert.deepEqual(tripAssignment([{ vendor_id: 'A', driver_id: 4, vehicle_id: 5 }, { vendor_id: 'B' }], {}), {
+      driver_id: 4,
+      vehicle_id: 5,
+    });
+    refused(
+      () =>
+        tripAssignment(
+          [
+            { vendor_id: 'A', driver_id: 4 },
+            { vendor_id: 'B', driver_id: 6 },
+          ],
+          {},
+        ),
+      /dispatch_trips\[1\]\.driver_id must be 4/,
+    );
+    refused(
+      () => tripAssignment([{ vendor_id: 'A', vehicle_id: 4 }], { vehicle_id: 9 }),
+      /dispatch_trips\[0\]\.vehicle_id must be 9/,
+    );
   });
 });

@@ -3,8 +3,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
-  DISPATCH_STATUSES, TRIGGERS, TRANSITIONS, apply, initialStatus, stopMayMove, transition, triggerFor,
-  type DispatchStatus, type StopStatus, type Trigger,
+  DISPATCH_STATUSES,
+  TRIGGERS,
+  TRANSITIONS,
+  apply,
+  initialStatus,
+  stopMayMove,
+  transition,
+  triggerFor,
+  type DispatchStatus,
+  type StopStatus,
+  type Trigger,
 } from '../../src/domain/dispatch/state-machine.js';
 import { tripStatuses, tripTrigger } from '../../src/domain/dispatch/trips.js';
 
@@ -13,18 +22,48 @@ const x = null; // not allowed
 /** The expected table, written out in full: rows are states, columns follow TRIGGERS. */
 const EXPECTED: Record<DispatchStatus, Record<Trigger, DispatchStatus | null>> = {
   planned: {
-    plan: 'planned', activate: 'active', cancel: 'cancelled', complete: x, reassign: 'planned',
-    change_stops: 'planned', edit: 'planned', stop_progress: x, consignee_departed: x,
+    plan: 'planned',
+    activate: 'active',
+    cancel: 'cancelled',
+    complete: x,
+    reassign: 'planned',
+    change_stops: 'planned',
+    edit: 'planned',
+    stop_progress: x,
+    consignee_departed: x,
   },
   active: {
-    plan: x, activate: 'active', cancel: 'cancelled', complete: 'completed', reassign: x,
-    change_stops: x, edit: 'active', stop_progress: 'active', consignee_departed: 'completed',
+    plan: x,
+    activate: 'active',
+    cancel: 'cancelled',
+    complete: 'completed',
+    reassign: x,
+    change_stops: x,
+    edit: 'active',
+    stop_progress: 'active',
+    consignee_departed: 'completed',
   },
   cancelled: {
-    plan: x, activate: x, cancel: x, complete: x, reassign: x, change_stops: x, edit: x, stop_progress: x, consignee_departed: x,
+    plan: x,
+    activate: x,
+    cancel: x,
+    complete: x,
+    reassign: x,
+    change_stops: x,
+    edit: x,
+    stop_progress: x,
+    consignee_departed: x,
   },
   completed: {
-    plan: x, activate: x, cancel: x, complete: x, reassign: x, change_stops: x, edit: x, stop_progress: x, consignee_departed: x,
+    plan: x,
+    activate: x,
+    cancel: x,
+    complete: x,
+    reassign: x,
+    change_stops: x,
+    edit: x,
+    stop_progress: x,
+    consignee_departed: x,
   },
 };
 
@@ -48,7 +87,8 @@ describe('dispatch state machine', () => {
           assert.equal(o.ok, false);
           if (!o.ok) {
             assert.ok(o.reason.length > 10, 'a refusal explains itself');
-            if (state === 'cancelled' || state === 'completed') assert.match(o.reason, new RegExp(`${state} dispatch cannot change`));
+            if (state === 'cancelled' || state === 'completed')
+              assert.match(o.reason, new RegExp(`${state} dispatch cannot change`));
           }
         } else {
           assert.deepEqual(o, { ok: true, next: expected });
@@ -79,7 +119,10 @@ describe('dispatch state machine', () => {
   });
 
   it('apply runs triggers in order and stops at the first refusal', () => {
-    assert.deepEqual(apply('planned', ['reassign', 'change_stops', 'activate', 'stop_progress']), { ok: true, next: 'active' });
+    assert.deepEqual(apply('planned', ['reassign', 'change_stops', 'activate', 'stop_progress']), {
+      ok: true,
+      next: 'active',
+    });
     assert.deepEqual(apply('planned', ['activate', 'consignee_departed']), { ok: true, next: 'completed' });
     const refused = apply('planned', ['activate', 'reassign']);
     assert.equal(refused.ok, false);
@@ -99,9 +142,14 @@ describe('dispatch state machine', () => {
 
   it('stops only move forward: available → in_progress → departed', () => {
     const cases: Array<[string, string, boolean]> = [
-      ['available', 'available', true], ['available', 'in_progress', true], ['available', 'departed', true],
-      ['in_progress', 'available', false], ['in_progress', 'departed', true], ['departed', 'in_progress', false],
-      ['departed', 'available', false], ['departed', 'departed', true],
+      ['available', 'available', true],
+      ['available', 'in_progress', true],
+      ['available', 'departed', true],
+      ['in_progress', 'available', false],
+      ['in_progress', 'departed', true],
+      ['departed', 'in_progress', false],
+      ['departed', 'available', false],
+      ['departed', 'departed', true],
     ];
     for (const [from, to, ok] of cases) assert.equal(stopMayMove(from as never, to as never), ok, `${from} → ${to}`);
   });
@@ -111,8 +159,15 @@ describe('dispatch state machine', () => {
     for (const state of DISPATCH_STATUSES) {
       const row = doc.split('\n').find((l) => l.startsWith(`| **${state}** |`));
       assert.ok(row, `row for ${state}`);
-      const cells = row.split('|').slice(2, -1).map((c) => c.trim());
-      assert.deepEqual(cells, TRIGGERS.map((t) => EXPECTED[state][t] ?? '—'), `row ${state}`);
+      const cells = row
+        .split('|')
+        .slice(2, -1)
+        .map((c) => c.trim());
+      assert.deepEqual(
+        cells,
+        TRIGGERS.map((t) => EXPECTED[state][t] ?? '—'),
+        `row ${state}`,
+      );
     }
   });
 });
@@ -123,7 +178,12 @@ describe('trips and the machine', () => {
     { id: 2, vendor_id: 'T2', stop_vendor_ids: ['C'] },
     { id: 3, vendor_id: 'T3', stop_vendor_ids: [] },
   ];
-  const stops = (s: StopStatus, m: StopStatus, c: StopStatus) => new Map<string, StopStatus>([['S', s], ['M', m], ['C', c]]);
+  const stops = (s: StopStatus, m: StopStatus, c: StopStatus) =>
+    new Map<string, StopStatus>([
+      ['S', s],
+      ['M', m],
+      ['C', c],
+    ]);
 
   it('trip statuses follow the dispatch status and its stops', () => {
     const table: Array<[DispatchStatus, Map<string, StopStatus>, string[]]> = [
@@ -137,7 +197,8 @@ describe('trips and the machine', () => {
   });
 
   it('trip statuses sent by a client become dispatch triggers', () => {
-    const t = (...statuses: Array<string | undefined>) => statuses.map((status, i) => ({ vendor_id: `T${i}`, status })) as never;
+    const t = (...statuses: Array<string | undefined>) =>
+      statuses.map((status, i) => ({ vendor_id: `T${i}`, status })) as never;
     assert.equal(tripTrigger(undefined), null);
     assert.equal(tripTrigger(t(undefined)), null);
     assert.equal(tripTrigger(t('cancelled', 'cancelled')), 'cancel');

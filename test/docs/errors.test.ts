@@ -20,14 +20,23 @@ describe('every status the API can return', () => {
   function statusesInCode(dir: URL): number[] {
     return readdirSync(dir, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
-      .flatMap((f) => [...readFileSync(new URL(f, dir), 'utf8').matchAll(/\.code\((\d{3})\)|redirect\([^;\n]*,\s*(\d{3})\)/g)].map((m) => Number(m[1] ?? m[2])));
+      .flatMap((f) =>
+        [...readFileSync(new URL(f, dir), 'utf8').matchAll(/\.code\((\d{3})\)|redirect\([^;\n]*,\s*(\d{3})\)/g)].map(
+          (m) => Number(m[1] ?? m[2]),
+        ),
+      );
   }
 
   it('lists every status of the catalogue, of the OpenAPI document and of the code, and nothing else', () => {
     const openapi = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
-    const declared = Object.values(openapi.paths as Record<string, Record<string, { responses?: object }>>)
-      .flatMap((ops) => Object.values(ops).flatMap((op) => Object.keys(op.responses ?? {}).map(Number)));
-    const used = new Set([...Object.values(ERROR_CODES), ...declared, ...statusesInCode(new URL('../../src/', import.meta.url))]);
+    const declared = Object.values(openapi.paths as Record<string, Record<string, { responses?: object }>>).flatMap(
+      (ops) => Object.values(ops).flatMap((op) => Object.keys(op.responses ?? {}).map(Number)),
+    );
+    const used = new Set([
+      ...Object.values(ERROR_CODES),
+      ...declared,
+      ...statusesInCode(new URL('../../src/', import.meta.url)),
+    ]);
     assert.deepEqual([...listed].sort(), [...used].sort());
   });
 });

@@ -24,7 +24,11 @@ describe('OpenAPI document', () => {
         const ui = await t.app.inject({ url });
         assert.equal(ui.statusCode, 200);
         assert.match(ui.body, new RegExp(`<title>Fleet platform API ${version.replace(/\./g, '\\.')}</title>`));
-        assert.match(ui.body, /<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">/, 'a phone draws it at its own width');
+        assert.match(
+          ui.body,
+          /<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">/,
+          'a phone draws it at its own width',
+        );
       }
       assert.doesNotMatch(doc.body, /viewport/, 'only the docs pages are touched');
     } finally {
@@ -41,7 +45,11 @@ describe('OpenAPI document', () => {
         for (const method of Object.keys(methods)) {
           const url = path.replace(/\{[^}]+\}/g, '1');
           const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url });
-          assert.equal(res.statusCode, 401, `${method.toUpperCase()} ${path} answered ${res.statusCode} without a credential`);
+          assert.equal(
+            res.statusCode,
+            401,
+            `${method.toUpperCase()} ${path} answered ${res.statusCode} without a credential`,
+          );
         }
       }
     } finally {

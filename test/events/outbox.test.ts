@@ -7,12 +7,27 @@ eachDialect('domain events (outbox)', (dialect) => {
 
   it('records user_upserted and vehicle_upserted with their trigger in the same transaction as the change', async () => {
     const t = await app();
-    const u = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Ann', last_name: 'Lee', role: 'driver', username: 'ann.outbox', password: 'long-enough-passphrase' } });
+    const u = await t.call({
+      method: 'POST',
+      url: '/v1/users',
+      payload: {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        role: 'driver',
+        username: 'ann.outbox',
+        password: 'long-enough-passphrase',
+      },
+    });
     assert.equal(u.status, 201);
     await t.call({ method: 'PUT', url: `/v1/users/${u.body.user.id}`, payload: { last_name: 'Li' } });
     const v = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'OB-1' } });
     assert.equal(v.status, 201);
-    const rows = await t.db.kysely.selectFrom('domain_events').selectAll().where('company_id', '=', t.company.id).orderBy('id').execute();
+    const rows = await t.db.kysely
+      .selectFrom('domain_events')
+      .selectAll()
+      .where('company_id', '=', t.company.id)
+      .orderBy('id')
+      .execute();
     assert.deepEqual(
       rows.map((r) => [r.action, r.trigger, r.subject_type, Number(r.subject_id)]),
       [

@@ -25,9 +25,15 @@ eachDialect('asset location history, v2', (dialect) => {
     t = await getApp();
     other = await t.newCompany('Other Co');
     asset = await createAsset(t, { name: `Trailer ${dialect}` });
-    const gw = await provisionDevice(t.db, { companyId: t.company.id }, { identifier: `GW2-${dialect}`, assetId: asset.id });
+    const gw = await provisionDevice(
+      t.db,
+      { companyId: t.company.id },
+      { identifier: `GW2-${dialect}`, assetId: asset.id },
+    );
     // Sent out of order: the history comes back in time order all the same.
-    const records = times.map((time, i) => ({ seq: i + 1, type: 'location', time, lat: 41.8 + i / 1000, lon: -87.6, speed_kph: 0 })).reverse();
+    const records = times
+      .map((time, i) => ({ seq: i + 1, type: 'location', time, lat: 41.8 + i / 1000, lon: -87.6, speed_kph: 0 }))
+      .reverse();
     const res = await post(t, gw.device_token, { records });
     assert.equal(res.body.accepted, times.length, JSON.stringify(res.body));
     await settle(t);
@@ -50,9 +56,21 @@ eachDialect('asset location history, v2', (dialect) => {
       pages++;
     } while (cursor && pages < 10);
     assert.equal(pages, 3);
-    assert.deepEqual(seen, times.map((x) => x.replace('.000Z', 'Z')));
+    assert.deepEqual(
+      seen,
+      times.map((x) => x.replace('.000Z', 'Z')),
+    );
     const [first] = (await get(`start_date=${DAY}&end_date=${DAY}&per_page=1`)).body.asset_locations;
-    assert.deepEqual(Object.keys(first.asset_location), ['id', 'located_at', 'lat', 'lon', 'bearing', 'speed', 'description', 'battery_voltage']);
+    assert.deepEqual(Object.keys(first.asset_location), [
+      'id',
+      'located_at',
+      'lat',
+      'lon',
+      'bearing',
+      'speed',
+      'description',
+      'battery_voltage',
+    ]);
     assert.equal(first.asset_location.lat, 41.8);
   });
 
@@ -72,10 +90,14 @@ eachDialect('asset location history, v2', (dialect) => {
     assert.equal(Date.parse(located), Date.parse(at(23, 30)));
   });
 
-  test('errors: both dates required, a cursor of another kind, another company\'s asset', async () => {
+  test("errors: both dates required, a cursor of another kind, another company's asset", async () => {
     assertError(await get(`end_date=${DAY}`), 400, 'start_date is required');
     assertError(await get(`start_date=${DAY}`), 400, 'end_date is required');
-    assertError(await get(`start_date=${DAY}&end_date=${DAY}&cursor=abc`), 400, 'cursor is not a next_cursor of this endpoint');
+    assertError(
+      await get(`start_date=${DAY}&end_date=${DAY}&cursor=abc`),
+      400,
+      'cursor is not a next_cursor of this endpoint',
+    );
     assertError(await get(`start_date=${DAY}&end_date=${DAY}`, {}, other), 404, `asset ${asset.id} not found`);
   });
 });

@@ -2,7 +2,16 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
-import { DATETIME, USER_SUMMARY_KEYS, assertError, assertKeySet, assertList, createUser, idsOf, totalOf } from '../http/fixtures.js';
+import {
+  DATETIME,
+  USER_SUMMARY_KEYS,
+  assertError,
+  assertKeySet,
+  assertList,
+  createUser,
+  idsOf,
+  totalOf,
+} from '../http/fixtures.js';
 import { ASSET_KEYS, createAsset } from './fixtures.js';
 
 eachDialect('assets', (dialect) => {
@@ -21,11 +30,29 @@ eachDialect('assets', (dialect) => {
     admin = await createUser(t, { role: 'admin' });
     group = (await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'Yard' } })).body.group;
     a1 = await createAsset(t, {
-      name: 'Reefer 12', type: 'reefer', vin: '1JJV532D8KL123456', make: 'Wabash', model: 'ArcticLite', year: 2019,
-      license_plate_state: 'NE', license_plate_number: 'TR-1234', gvwr: 68000, gawr: 34000, length: 53, axle: 2, leased: true,
-      notes: 'Door seal replaced', group_ids: [group.id], external_ids_attributes: [{ external_id: 'TRL-12', integration_name: 'acme_tms' }],
+      name: 'Reefer 12',
+      type: 'reefer',
+      vin: '1JJV532D8KL123456',
+      make: 'Wabash',
+      model: 'ArcticLite',
+      year: 2019,
+      license_plate_state: 'NE',
+      license_plate_number: 'TR-1234',
+      gvwr: 68000,
+      gawr: 34000,
+      length: 53,
+      axle: 2,
+      leased: true,
+      notes: 'Door seal replaced',
+      group_ids: [group.id],
+      external_ids_attributes: [{ external_id: 'TRL-12', integration_name: 'acme_tms' }],
     });
-    a2 = await createAsset(t, { name: 'Flatbed 7', type: 'flatbed', status: 'deactivated', availability_status: 'out_of_service' });
+    a2 = await createAsset(t, {
+      name: 'Flatbed 7',
+      type: 'flatbed',
+      status: 'deactivated',
+      availability_status: 'out_of_service',
+    });
     a3 = await createAsset(t, { name: 'reefer 120' });
   });
 
@@ -47,7 +74,20 @@ eachDialect('assets', (dialect) => {
   });
 
   test('defaults: type other, status active, nulls for what was not sent', () => {
-    for (const k of ['custom_type', 'vin', 'make', 'model', 'year', 'license_plate_state', 'license_plate_number', 'gvwr', 'gawr', 'length', 'axle', 'notes']) {
+    for (const k of [
+      'custom_type',
+      'vin',
+      'make',
+      'model',
+      'year',
+      'license_plate_state',
+      'license_plate_number',
+      'gvwr',
+      'gawr',
+      'length',
+      'axle',
+      'notes',
+    ]) {
       assert.equal(a3[k], null, k);
     }
     assert.equal(a3.type, 'other');
@@ -60,7 +100,10 @@ eachDialect('assets', (dialect) => {
   test('list: assets first, pagination last, id order, exact totals across pages', async () => {
     const res = await t.call({ method: 'GET', url: '/v1/assets' });
     const items = assertList(res, 'assets', 'asset');
-    assert.deepEqual(items.map((a) => a.id), [a1.id, a2.id, a3.id]);
+    assert.deepEqual(
+      items.map((a) => a.id),
+      [a1.id, a2.id, a3.id],
+    );
     for (const a of items) assertKeySet(a, ASSET_KEYS, `asset ${a.id}`);
     assert.deepEqual(res.body.pagination, { per_page: 25, page_no: 1, total: 3 });
     const p2 = await t.call({ method: 'GET', url: '/v1/assets?per_page=2&page_no=2' });
@@ -95,26 +138,67 @@ eachDialect('assets', (dialect) => {
       ['status=active&name=120', [a3.id]],
     ];
     for (const [q, ids] of cases) {
-      assert.deepEqual(idsOf((await t.call({ method: 'GET', url: `/v1/assets?${q}` })).body, 'assets', 'asset'), ids, q);
+      assert.deepEqual(
+        idsOf((await t.call({ method: 'GET', url: `/v1/assets?${q}` })).body, 'assets', 'asset'),
+        ids,
+        q,
+      );
     }
   });
 
   test('bad filter values are 400 naming the parameter', async () => {
-    assertError(await t.call({ method: 'GET', url: '/v1/assets?status=parked' }), 400, 'status must be one of: active, deactivated');
-    assertError(await t.call({ method: 'GET', url: '/v1/assets?exact_match=maybe' }), 400, 'exact_match must be a boolean');
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/assets?status=parked' }),
+      400,
+      'status must be one of: active, deactivated',
+    );
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/assets?exact_match=maybe' }),
+      400,
+      'exact_match must be a boolean',
+    );
   });
 
   test('lookup_by_external_id finds the asset; a miss is 404; both keys are required', async () => {
-    const hit = await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=acme_tms' });
+    const hit = await t.call({
+      method: 'GET',
+      url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=acme_tms',
+    });
     assert.equal(hit.status, 200);
     assert.deepEqual(Object.keys(hit.body), ['asset']);
     assert.equal(hit.body.asset.id, a1.id);
     assertKeySet(hit.body.asset, ASSET_KEYS);
-    assertError(await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=other_tms' }), 404, 'asset not found');
-    assertError(await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=TRL-99&integration_name=acme_tms' }), 404, 'asset not found');
-    assertError(await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=TRL-12' }), 400, 'integration_name is required');
-    assertError(await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?integration_name=acme_tms' }), 400, 'external_id is required');
-    assertError(await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=&integration_name=acme_tms' }), 400, 'external_id must not be empty');
+    assertError(
+      await t.call({
+        method: 'GET',
+        url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=other_tms',
+      }),
+      404,
+      'asset not found',
+    );
+    assertError(
+      await t.call({
+        method: 'GET',
+        url: '/v1/assets/lookup_by_external_id?external_id=TRL-99&integration_name=acme_tms',
+      }),
+      404,
+      'asset not found',
+    );
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=TRL-12' }),
+      400,
+      'integration_name is required',
+    );
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?integration_name=acme_tms' }),
+      400,
+      'external_id is required',
+    );
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=&integration_name=acme_tms' }),
+      400,
+      'external_id must not be empty',
+    );
   });
 
   test('bad input is a 400 or 404 naming the field, and stores nothing', async () => {
@@ -131,13 +215,39 @@ eachDialect('assets', (dialect) => {
       [{ name: 'X1', axle: 30 }, 400, 'axle must be at most 20'],
       [{ name: 'X1', leased: 'yes' }, 400, 'leased must be a boolean'],
       [{ name: 'X1', type: '' }, 400, 'type must not be empty'],
-      [{ name: 'X1', availability_status: 'broken' }, 400, 'availability_status must be one of: in_service, out_of_service'],
+      [
+        { name: 'X1', availability_status: 'broken' },
+        400,
+        'availability_status must be one of: in_service, out_of_service',
+      ],
       [{ name: 'X1', group_ids: [987654] }, 404, 'group 987654 not found'],
       [{ name: 'X1', group_ids: ['a'] }, 400, 'group_ids[0] must be an integer'],
-      [{ name: 'X1', external_ids_attributes: [{ external_id: 'TRL-12', integration_name: 'acme_tms' }] }, 400, `external_id "TRL-12" of integration "acme_tms" already belongs to asset ${a1.id}`],
-      [{ name: 'X1', external_ids_attributes: [{ external_id: 'E', integration_name: 'i' }, { external_id: 'F', integration_name: 'i' }] }, 400, 'external_ids_attributes[1].integration_name "i" appears more than once'],
-      [{ name: 'X1', external_ids_attributes: [{ external_id: ' ', integration_name: 'i' }] }, 400, 'external_ids_attributes[0].external_id must not be empty'],
-      [{ name: 'X1', external_ids_attributes: [{ external_id: 'E' }] }, 400, 'external_ids_attributes[0].integration_name is required'],
+      [
+        { name: 'X1', external_ids_attributes: [{ external_id: 'TRL-12', integration_name: 'acme_tms' }] },
+        400,
+        `external_id "TRL-12" of integration "acme_tms" already belongs to asset ${a1.id}`,
+      ],
+      [
+        {
+          name: 'X1',
+          external_ids_attributes: [
+            { external_id: 'E', integration_name: 'i' },
+            { external_id: 'F', integration_name: 'i' },
+          ],
+        },
+        400,
+        'external_ids_attributes[1].integration_name "i" appears more than once',
+      ],
+      [
+        { name: 'X1', external_ids_attributes: [{ external_id: ' ', integration_name: 'i' }] },
+        400,
+        'external_ids_attributes[0].external_id must not be empty',
+      ],
+      [
+        { name: 'X1', external_ids_attributes: [{ external_id: 'E' }] },
+        400,
+        'external_ids_attributes[0].integration_name is required',
+      ],
     ];
     for (const [payload, status, message] of cases) {
       assertError(await t.call({ method: 'POST', url: '/v1/assets', payload }), status, message);
@@ -146,17 +256,27 @@ eachDialect('assets', (dialect) => {
   });
 
   test('a group of another company is not found; nothing is stored', async () => {
-    const theirs = (await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'Theirs' }, as: other })).body.group;
-    assertError(await t.call({ method: 'POST', url: '/v1/assets', payload: { name: 'Sneaky', group_ids: [theirs.id] } }), 404, `group ${theirs.id} not found`);
+    const theirs = (await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'Theirs' }, as: other })).body
+      .group;
+    assertError(
+      await t.call({ method: 'POST', url: '/v1/assets', payload: { name: 'Sneaky', group_ids: [theirs.id] } }),
+      404,
+      `group ${theirs.id} not found`,
+    );
     assert.equal((await t.call({ method: 'GET', url: '/v1/assets?name=Sneaky' })).body.pagination.total, 0);
   });
 
   test('deleting a group takes it off its assets', async () => {
     const g = (await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'Temporary' } })).body.group;
     const a = await createAsset(t, { group_ids: [g.id, group.id] });
-    assert.deepEqual([...a.group_ids].sort((x: number, y: number) => x - y), [group.id, g.id].sort((x, y) => x - y));
+    assert.deepEqual(
+      [...a.group_ids].sort((x: number, y: number) => x - y),
+      [group.id, g.id].sort((x, y) => x - y),
+    );
     assert.equal((await t.call({ method: 'DELETE', url: `/v1/groups/${g.id}` })).status, 200);
-    const after = (await t.call({ method: 'GET', url: `/v1/assets?name=${encodeURIComponent(a.name)}&exact_match=true` })).body.assets[0].asset;
+    const after = (
+      await t.call({ method: 'GET', url: `/v1/assets?name=${encodeURIComponent(a.name)}&exact_match=true` })
+    ).body.assets[0].asset;
     assert.deepEqual(after.group_ids, [group.id]);
   });
 
@@ -164,12 +284,31 @@ eachDialect('assets', (dialect) => {
     const res = await t.call({ method: 'GET', url: '/v1/assets', as: other });
     assert.deepEqual(assertList(res, 'assets', 'asset'), []);
     assert.equal(res.body.pagination.total, 0);
-    assertError(await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=acme_tms', as: other }), 404, 'asset not found');
+    assertError(
+      await t.call({
+        method: 'GET',
+        url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=acme_tms',
+        as: other,
+      }),
+      404,
+      'asset not found',
+    );
     const mine = await createAsset(t, {}, other);
-    const twin = await createAsset(t, { name: 'Reefer 12', external_ids_attributes: [{ external_id: 'TRL-12', integration_name: 'acme_tms' }] }, other);
+    const twin = await createAsset(
+      t,
+      { name: 'Reefer 12', external_ids_attributes: [{ external_id: 'TRL-12', integration_name: 'acme_tms' }] },
+      other,
+    );
     assert.notEqual(twin.id, a1.id);
-    const found = await t.call({ method: 'GET', url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=acme_tms', as: other });
+    const found = await t.call({
+      method: 'GET',
+      url: '/v1/assets/lookup_by_external_id?external_id=TRL-12&integration_name=acme_tms',
+      as: other,
+    });
     assert.equal(found.body.asset.id, twin.id);
-    assert.deepEqual(idsOf((await t.call({ method: 'GET', url: '/v1/assets', as: other })).body, 'assets', 'asset'), [mine.id, twin.id]);
+    assert.deepEqual(idsOf((await t.call({ method: 'GET', url: '/v1/assets', as: other })).body, 'assets', 'asset'), [
+      mine.id,
+      twin.id,
+    ]);
   });
 });

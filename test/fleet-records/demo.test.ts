@@ -17,14 +17,33 @@ eachDialect('assets and inspection reports demo data', (dialect) => {
       const demo = await seedDemo(db, { password: 'demo-password-1' });
       assert.ok(demo.created);
       // seedDemo runs this area's seeder (src/demo/areas.ts); check what it made.
-      const get = async (url: string) => (await app.inject({ url, headers: { 'x-api-key': demo.apiKey.api_key } })).json();
-      assert.deepEqual((await get('/v1/assets')).assets.map((w: any) => w.asset.name), ['TRL-5301', 'TRL-5302', 'TRL-4801']);
-      assert.equal((await get('/v1/assets/lookup_by_external_id?external_id=TRL-4801&integration_name=demo_tms')).asset.type, 'flatbed');
+      const get = async (url: string) =>
+        (await app.inject({ url, headers: { 'x-api-key': demo.apiKey.api_key } })).json();
+      assert.deepEqual(
+        (await get('/v1/assets')).assets.map((w: any) => w.asset.name),
+        ['TRL-5301', 'TRL-5302', 'TRL-4801'],
+      );
+      assert.equal(
+        (await get('/v1/assets/lookup_by_external_id?external_id=TRL-4801&integration_name=demo_tms')).asset.type,
+        'flatbed',
+      );
       const reports = (await get('/v1/inspection_reports')).inspection_reports.map((w: any) => w.inspection_report);
       assert.ok(reports.length >= 4, `${reports.length} reports within the default week`);
-      for (const s of ['satisfactory', 'unknown', 'corrected', 'harmless']) assert.ok(reports.some((r: any) => r.status === s), s);
-      assert.ok(reports.filter((r: any) => r.status === 'corrected').every((r: any) => r.mechanic !== null && r.mechanic.role === 'admin'));
-      assert.equal((await get('/v1/inspection_reports/lookup_by_external_id?external_id=DVIR-1002&integration_name=demo_tms')).inspection_report.defects.length, 1);
+      for (const s of ['satisfactory', 'unknown', 'corrected', 'harmless'])
+        assert.ok(
+          reports.some((r: any) => r.status === s),
+          s,
+        );
+      assert.ok(
+        reports
+          .filter((r: any) => r.status === 'corrected')
+          .every((r: any) => r.mechanic !== null && r.mechanic.role === 'admin'),
+      );
+      assert.equal(
+        (await get('/v1/inspection_reports/lookup_by_external_id?external_id=DVIR-1002&integration_name=demo_tms'))
+          .inspection_report.defects.length,
+        1,
+      );
     } finally {
       await app.close();
       await db.close();

@@ -21,7 +21,10 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TMP = mkdtempSync(join(tmpdir(), 'fleet-devices-'));
 after(() => rmSync(TMP, { recursive: true, force: true }));
 
-function fleet(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function fleet(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
@@ -32,7 +35,10 @@ function fleet(args: string[], env: Record<string, string>): Promise<{ code: num
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`fleet ${args.join(' ')} timed out`))), 30_000);
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`fleet ${args.join(' ')} timed out`))),
+      30_000,
+    );
     child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
   });
 }
@@ -42,7 +48,10 @@ const json = (r: { stdout: string }) => JSON.parse(r.stdout.trim());
 for (const dialect of dialects()) {
   describe(`fleet device [${dialect}]`, () => {
     it('creates an ELD bound to a vehicle, prints its credential once, and revokes it', async () => {
-      const database = dialect === 'sqlite' ? { url: `sqlite:${join(TMP, 'devices.db')}`, drop: async () => {} } : await freshDatabase('postgres');
+      const database =
+        dialect === 'sqlite'
+          ? { url: `sqlite:${join(TMP, 'devices.db')}`, drop: async () => {} }
+          : await freshDatabase('postgres');
       const env = { DATABASE_URL: database.url };
       try {
         assert.equal((await fleet(['company', 'create', '--name', 'Acme', '--json'], env)).code, 0);
@@ -50,38 +59,79 @@ for (const dialect of dialects()) {
         // Vehicles through the API, as an operator's integration would.
         const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: database.url, LOG_LEVEL: 'silent' }));
         try {
-          for (const [company, number] of [[1, 'T-1'], [1, 'T-2'], [2, 'X-1']] as const) {
+          for (const [company, number] of [
+            [1, 'T-1'],
+            [1, 'T-2'],
+            [2, 'X-1'],
+          ] as const) {
             const key = await createApiKey(app.db, company, 'setup');
-            const res = await app.inject({ method: 'POST', url: '/v1/vehicles', headers: { 'x-api-key': key.api_key }, payload: { number } });
+            const res = await app.inject({
+              method: 'POST',
+              url: '/v1/vehicles',
+              headers: { 'x-api-key': key.api_key },
+              payload: { number },
+            });
             assert.equal(res.statusCode, 201);
           }
         } finally {
           await app.close();
         }
 
-        const created = await fleet(['device', 'create', '--company', '1', '--vehicle', '1', '--identifier', 'SN-0001', '--model', 'lbb-1', '--json'], env);
+        const created = await fleet(
+          [
+            'device',
+            'create',
+            '--company',
+            '1',
+            '--vehicle',
+            '1',
+            '--identifier',
+            'SN-0001',
+            '--model',
+            'lbb-1',
+            '--json',
+          ],
+          env,
+        );
         assert.equal(created.code, 0, created.stderr);
         const d = json(created);
         assert.deepEqual(Object.keys(d), ['id', 'company_id', 'vehicle_id', 'identifier', 'model', 'device_token']);
         assert.match(d.device_token, /^fd_[A-Za-z0-9_-]{43}$/);
-        assert.deepEqual({ ...d, device_token: 'x' }, { id: 1, company_id: 1, vehicle_id: 1, identifier: 'SN-0001', model: 'lbb-1', device_token: 'x' });
+        assert.deepEqual(
+          { ...d, device_token: 'x' },
+          { id: 1, company_id: 1, vehicle_id: 1, identifier: 'SN-0001', model: 'lbb-1', device_token: 'x' },
+        );
 
         const db = openDb(database.url, { poolSize: 1 });
         try {
           assert.deepEqual(await authenticateDevice(db, d.device_token), {
-            deviceId: 1, companyId: 1, kind: 'eld', vehicleId: 1, assetId: null, identifier: 'SN-0001',
+            deviceId: 1,
+            companyId: 1,
+            kind: 'eld',
+            vehicleId: 1,
+            assetId: null,
+            identifier: 'SN-0001',
           });
         } finally {
           await db.close();
         }
 
         // Human output, by company code, default model.
-        const human = await fleet(['device', 'create', '--company', 'FP0000001', '--vehicle', '2', '--identifier', 'SN-0002'], env);
+        const human = await fleet(
+          ['device', 'create', '--company', 'FP0000001', '--vehicle', '2', '--identifier', 'SN-0002'],
+          env,
+        );
         assert.equal(human.code, 0, human.stderr);
-        assert.match(human.stdout, /^Provisioned ELD 2 on vehicle 2 \(SN-0002, eld-1\) in company 1\. Its credential is shown only this once:\nfd_[A-Za-z0-9_-]{43}\n$/);
+        assert.match(
+          human.stdout,
+          /^Provisioned ELD 2 on vehicle 2 \(SN-0002, eld-1\) in company 1\. Its credential is shown only this once:\nfd_[A-Za-z0-9_-]{43}\n$/,
+        );
 
         const refusals: Array<[string[], string]> = [
-          [['--company', '1', '--vehicle', '1', '--identifier', 'SN-0009'], 'vehicle 1 already has ELD device 1 (SN-0001); revoke it first'],
+          [
+            ['--company', '1', '--vehicle', '1', '--identifier', 'SN-0009'],
+            'vehicle 1 already has ELD device 1 (SN-0001); revoke it first',
+          ],
           [['--company', '2', '--vehicle', '3', '--identifier', 'SN-0001'], 'identifier "SN-0001" is already taken'],
           [['--company', '2', '--vehicle', '1', '--identifier', 'SN-0003'], 'vehicle 1 not found'],
           [['--company', '9', '--vehicle', '1', '--identifier', 'SN-0003'], 'company 9 not found'],
@@ -106,7 +156,10 @@ for (const dialect of dialects()) {
         assert.equal(foreign.code, 1);
         assert.deepEqual(json(foreign), { error_message: 'device 2 not found' });
         // The vehicle and serial are free for a replacement.
-        const replacement = await fleet(['device', 'create', '--company', '1', '--vehicle', '1', '--identifier', 'SN-0001', '--json'], env);
+        const replacement = await fleet(
+          ['device', 'create', '--company', '1', '--vehicle', '1', '--identifier', 'SN-0001', '--json'],
+          env,
+        );
         assert.equal(replacement.code, 0, replacement.stderr);
         assert.equal(json(replacement).id, 3);
       } finally {
@@ -122,8 +175,14 @@ describe('fleet device usage', () => {
     const cases: Array<[string[], string]> = [
       [['--vehicle', '1', '--identifier', 'S'], '--company is required'],
       [['--company', '1', '--identifier', 'S'], '--vehicle is required (or --asset for an asset gateway)'],
-      [['--company', '1', '--vehicle', '1', '--asset', '2', '--identifier', 'S'], 'give --vehicle or --asset, not both'],
-      [['--company', '1', '--vehicle', 'abc', '--identifier', 'S'], '--vehicle must be a positive whole number, got "abc"'],
+      [
+        ['--company', '1', '--vehicle', '1', '--asset', '2', '--identifier', 'S'],
+        'give --vehicle or --asset, not both',
+      ],
+      [
+        ['--company', '1', '--vehicle', 'abc', '--identifier', 'S'],
+        '--vehicle must be a positive whole number, got "abc"',
+      ],
       [['--company', '1', '--vehicle', '1'], '--identifier is required'],
     ];
     const runs = await Promise.all(cases.map(([args]) => fleet(['device', 'create', ...args, '--json'], env)));
@@ -138,17 +197,37 @@ describe('fleet device usage', () => {
 for (const dialect of dialects()) {
   describe(`fleet vehicle create [${dialect}]`, () => {
     it('from an empty database to a device on a vehicle, with the CLI alone', async () => {
-      const database = dialect === 'sqlite' ? { url: `sqlite:${join(TMP, 'vehicles.db')}`, drop: async () => {} } : await freshDatabase('postgres');
+      const database =
+        dialect === 'sqlite'
+          ? { url: `sqlite:${join(TMP, 'vehicles.db')}`, drop: async () => {} }
+          : await freshDatabase('postgres');
       const env = { DATABASE_URL: database.url };
       try {
         assert.equal((await fleet(['company', 'create', '--name', 'Acme', '--json'], env)).code, 0);
-        const v = await fleet(['vehicle', 'create', '--company', '1', '--number', 'T-9', '--make', 'Volvo', '--year', '2021', '--json'], env);
+        const v = await fleet(
+          ['vehicle', 'create', '--company', '1', '--number', 'T-9', '--make', 'Volvo', '--year', '2021', '--json'],
+          env,
+        );
         assert.equal(v.code, 0, v.stderr);
-        assert.deepEqual(json(v), { id: 1, company_id: 1, number: 'T-9', vin: null, make: 'Volvo', model: null, year: '2021' });
-        const d = await fleet(['device', 'create', '--company', '1', '--vehicle', '1', '--identifier', 'SN-V1', '--json'], env);
+        assert.deepEqual(json(v), {
+          id: 1,
+          company_id: 1,
+          number: 'T-9',
+          vin: null,
+          make: 'Volvo',
+          model: null,
+          year: '2021',
+        });
+        const d = await fleet(
+          ['device', 'create', '--company', '1', '--vehicle', '1', '--identifier', 'SN-V1', '--json'],
+          env,
+        );
         assert.equal(d.code, 0, d.stderr);
         assert.equal(json(d).vehicle_id, 1);
-        const long = await fleet(['vehicle', 'create', '--company', '1', '--number', 'T-11', '--year', '1234567890', '--json'], env);
+        const long = await fleet(
+          ['vehicle', 'create', '--company', '1', '--number', 'T-11', '--year', '1234567890', '--json'],
+          env,
+        );
         assert.deepEqual([long.code, json(long)], [2, { error_message: '--year must be at most 8 characters long' }]);
         const missing = await fleet(['vehicle', 'create', '--company', '1', '--json'], env);
         assert.deepEqual([missing.code, json(missing)], [2, { error_message: '--number is required' }]);

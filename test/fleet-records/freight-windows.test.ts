@@ -8,15 +8,31 @@ import { before, describe, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
 import { assertList, createUser, createVehicle } from '../http/fixtures.js';
 import {
-  distanceMi, fixVisible, overlaps, shareCovering, shareLive, visibleWindow, windowProblem, HOUR_MS, DAY_MS,
+  distanceMi,
+  fixVisible,
+  overlaps,
+  shareCovering,
+  shareLive,
+  visibleWindow,
+  windowProblem,
+  HOUR_MS,
+  DAY_MS,
 } from '../../src/domain/freight/visibility.js';
 import { hoursFromNow, iso, setLatestLocation } from './fixtures.js';
 
 describe('freight visibility rules', () => {
   const T = Date.parse('2026-06-01T12:00:00Z');
   const at = (h: number) => new Date(T + h * HOUR_MS).toISOString();
-  const share = (from: number, to: number, revoked = false) => ({ starts_at: at(from), ends_at: at(to), revoked_at: revoked ? at(-1) : null });
-  const sub = (from: number, to: number, cancelled = false) => ({ start_time: at(from), end_time: at(to), cancelled_at: cancelled ? at(-1) : null });
+  const share = (from: number, to: number, revoked = false) => ({
+    starts_at: at(from),
+    ends_at: at(to),
+    revoked_at: revoked ? at(-1) : null,
+  });
+  const sub = (from: number, to: number, cancelled = false) => ({
+    start_time: at(from),
+    end_time: at(to),
+    cancelled_at: cancelled ? at(-1) : null,
+  });
 
   test('the visible window: subscription ∩ live shares, or nothing', () => {
     const cases: Array<[ReturnType<typeof sub>, Array<ReturnType<typeof share>>, [number, number] | null, string]> = [
@@ -60,19 +76,28 @@ describe('freight visibility rules', () => {
       [14 * 24, 14 * 24 + 2, null],
       [-3, -1, ['end_time', 'must be in the future']],
     ];
-    for (const [from, to, expected] of cases) assert.deepEqual(windowProblem(T + from * HOUR_MS, T + to * HOUR_MS, now), expected, `${from}..${to}`);
+    for (const [from, to, expected] of cases)
+      assert.deepEqual(windowProblem(T + from * HOUR_MS, T + to * HOUR_MS, now), expected, `${from}..${to}`);
   });
 
   test('coverage, liveness, overlap and distance', () => {
     assert.ok(shareCovering([share(-1, 5)], T, T + 5 * HOUR_MS));
     assert.equal(shareCovering([share(-1, 4)], T, T + 5 * HOUR_MS), undefined);
     assert.equal(shareCovering([share(-1, 5, true)], T, T + HOUR_MS), undefined);
-    assert.equal(shareCovering([share(-1, 2), share(2, 5)], T, T + 5 * HOUR_MS), undefined, 'one share must cover the whole window');
+    assert.equal(
+      shareCovering([share(-1, 2), share(2, 5)], T, T + 5 * HOUR_MS),
+      undefined,
+      'one share must cover the whole window',
+    );
     assert.ok(shareLive(share(0, 1), T));
     assert.ok(!shareLive(share(-1, 0), T));
     assert.ok(overlaps({ start: 0, end: 10 }, { start: 9, end: 20 }));
     assert.ok(!overlaps({ start: 0, end: 10 }, { start: 10, end: 20 }), 'touching windows do not overlap');
-    assert.equal(Math.round(distanceMi(41.2565, -95.9345, 39.0997, -94.5786)), 165, 'Omaha to Kansas City, great-circle');
+    assert.equal(
+      Math.round(distanceMi(41.2565, -95.9345, 39.0997, -94.5786)),
+      165,
+      'Omaha to Kansas City, great-circle',
+    );
     assert.equal(distanceMi(1, 1, 1, 1), 0);
     assert.equal(DAY_MS, 24 * HOUR_MS);
   });
@@ -98,7 +123,16 @@ eachDialect('freight visibility windows', (dialect) => {
     for (let i = 0; i < 7; i++) v.push(await createVehicle(t, { number: `W-${i}` }));
     await t.db.kysely.updateTable('vehicles').set({ current_driver_id: driver.id }).execute();
     const mk = async (vehicleIds: number[], to: TestCompany) => {
-      const res = await t.call({ method: 'POST', url: '/v1/freight_visibility/shares', payload: { shipper_company_id: to.id, vehicle_ids: vehicleIds, start_time: iso(hoursFromNow(-48)), end_time: iso(hoursFromNow(24 * 7)) } });
+      const res = await t.call({
+        method: 'POST',
+        url: '/v1/freight_visibility/shares',
+        payload: {
+          shipper_company_id: to.id,
+          vehicle_ids: vehicleIds,
+          start_time: iso(hoursFromNow(-48)),
+          end_time: iso(hoursFromNow(24 * 7)),
+        },
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.freight_share.id;
     };
@@ -109,7 +143,17 @@ eachDialect('freight visibility windows', (dialect) => {
   });
 
   const subscribe = async (vehicle: any, fromH: number, toH: number, as = shipper) => {
-    const res = await t.call({ method: 'POST', url: '/v1/freight_visibility/subscribe', payload: { company_id: carrier.id, vehicle_id: vehicle.id, start_time: iso(hoursFromNow(fromH)), end_time: iso(hoursFromNow(toH)) }, as });
+    const res = await t.call({
+      method: 'POST',
+      url: '/v1/freight_visibility/subscribe',
+      payload: {
+        company_id: carrier.id,
+        vehicle_id: vehicle.id,
+        start_time: iso(hoursFromNow(fromH)),
+        end_time: iso(hoursFromNow(toH)),
+      },
+      as,
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.tracking_subscription_id as number;
   };
@@ -124,10 +168,18 @@ eachDialect('freight visibility windows', (dialect) => {
     const live = await subscribe(v[0], -1, 3);
     const future = await subscribe(v[1], 2, 4);
     const ended = await subscribe(v[2], -1, 3);
-    await t.db.kysely.updateTable('freight_subscriptions').set({ start_time: iso(hoursFromNow(-5)), end_time: iso(hoursFromNow(-0.01)) }).where('id', '=', ended).execute();
+    await t.db.kysely
+      .updateTable('freight_subscriptions')
+      .set({ start_time: iso(hoursFromNow(-5)), end_time: iso(hoursFromNow(-0.01)) })
+      .where('id', '=', ended)
+      .execute();
     const cancelled = await subscribe(v[3], -1, 3);
     assert.ok((await visible()).has(cancelled));
-    await t.call({ method: 'DELETE', url: `/v1/freight_visibility/subscribe?tracking_subscription_id=${cancelled}`, as: shipper });
+    await t.call({
+      method: 'DELETE',
+      url: `/v1/freight_visibility/subscribe?tracking_subscription_id=${cancelled}`,
+      as: shipper,
+    });
     const seen = await visible();
     assert.deepEqual([...seen.keys()], [live]);
     assert.ok(seen.get(live).current_location, 'the fix inside the window is shown');
@@ -141,7 +193,11 @@ eachDialect('freight visibility windows', (dialect) => {
     assert.equal(x.current_location, null, 'the latest fix is 15 minutes old, the window 6 minutes');
     assert.equal(x.id, v[4].id);
     // The association does not reveal a distance from that fix either.
-    const assoc = await t.call({ method: 'GET', url: `/v1/freight_visibility/vehicle_association?company_id=${carrier.id}&lat=41&lon=-96`, as: shipper });
+    const assoc = await t.call({
+      method: 'GET',
+      url: `/v1/freight_visibility/vehicle_association?company_id=${carrier.id}&lat=41&lon=-96`,
+      as: shipper,
+    });
     const row = assoc.body.data.vehicles.find((r: any) => r.vehicle_id === String(v[4].id));
     assert.equal(row.distance_mi, null);
     await setLatestLocation(t, carrier.id, v[4].id, hoursFromNow(-0.01));
@@ -151,24 +207,52 @@ eachDialect('freight visibility windows', (dialect) => {
   test('revoking the share ends visibility at once; an ended share shows nothing either', async () => {
     const id = await subscribe(v[5], -1, 3);
     assert.ok((await visible()).has(id));
-    await t.db.kysely.updateTable('freight_shares').set({ ends_at: iso(hoursFromNow(-0.01)) }).where('id', '=', otherShareId).execute();
+    await t.db.kysely
+      .updateTable('freight_shares')
+      .set({ ends_at: iso(hoursFromNow(-0.01)) })
+      .where('id', '=', otherShareId)
+      .execute();
     assert.ok(!(await visible()).has(id), 'share ended');
-    await t.db.kysely.updateTable('freight_shares').set({ ends_at: iso(hoursFromNow(24)) }).where('id', '=', otherShareId).execute();
+    await t.db.kysely
+      .updateTable('freight_shares')
+      .set({ ends_at: iso(hoursFromNow(24)) })
+      .where('id', '=', otherShareId)
+      .execute();
     assert.ok((await visible()).has(id));
     const res = await t.call({ method: 'DELETE', url: `/v1/freight_visibility/shares/${otherShareId}` });
     assert.deepEqual(res.body, { success: true });
     assert.ok(!(await visible()).has(id), 'share revoked');
-    const assoc = await t.call({ method: 'GET', url: `/v1/freight_visibility/vehicle_association?company_id=${carrier.id}`, as: shipper });
+    const assoc = await t.call({
+      method: 'GET',
+      url: `/v1/freight_visibility/vehicle_association?company_id=${carrier.id}`,
+      as: shipper,
+    });
     assert.ok(!assoc.body.data.vehicles.some((r: any) => r.vehicle_id === String(v[5].id)), 'no longer associated');
-    const again = await t.call({ method: 'POST', url: '/v1/freight_visibility/subscribe', payload: { company_id: carrier.id, vehicle_id: v[5].id, start_time: iso(hoursFromNow(10)), end_time: iso(hoursFromNow(12)) }, as: shipper });
+    const again = await t.call({
+      method: 'POST',
+      url: '/v1/freight_visibility/subscribe',
+      payload: {
+        company_id: carrier.id,
+        vehicle_id: v[5].id,
+        start_time: iso(hoursFromNow(10)),
+        end_time: iso(hoursFromNow(12)),
+      },
+      as: shipper,
+    });
     assert.equal(again.status, 400, 'a revoked share authorizes nothing new');
   });
 
   test('revoking the last share hides the carrier from companies', async () => {
-    const before = (await t.call({ method: 'GET', url: '/v1/freight_visibility/companies', as: shipper })).body.data.companies;
-    assert.deepEqual(before.map((c: any) => c.id), [carrier.id]);
+    const before = (await t.call({ method: 'GET', url: '/v1/freight_visibility/companies', as: shipper })).body.data
+      .companies;
+    assert.deepEqual(
+      before.map((c: any) => c.id),
+      [carrier.id],
+    );
     await t.call({ method: 'DELETE', url: `/v1/freight_visibility/shares/${shareId}` });
-    assert.deepEqual((await t.call({ method: 'GET', url: '/v1/freight_visibility/companies', as: shipper })).body, { data: { companies: [] } });
+    assert.deepEqual((await t.call({ method: 'GET', url: '/v1/freight_visibility/companies', as: shipper })).body, {
+      data: { companies: [] },
+    });
     assert.deepEqual([...(await visible()).keys()], []);
   });
 
@@ -176,7 +260,17 @@ eachDialect('freight visibility windows', (dialect) => {
     const theirs = await subscribe(v[6], -1, 2, rival);
     assert.deepEqual([...(await visible(rival)).keys()], [theirs]);
     assert.ok(!(await visible()).has(theirs));
-    const refused = await t.call({ method: 'POST', url: '/v1/freight_visibility/subscribe', payload: { company_id: carrier.id, vehicle_id: v[6].id, start_time: iso(hoursFromNow(5)), end_time: iso(hoursFromNow(6)) }, as: shipper });
+    const refused = await t.call({
+      method: 'POST',
+      url: '/v1/freight_visibility/subscribe',
+      payload: {
+        company_id: carrier.id,
+        vehicle_id: v[6].id,
+        start_time: iso(hoursFromNow(5)),
+        end_time: iso(hoursFromNow(6)),
+      },
+      as: shipper,
+    });
     assert.equal(refused.status, 404, 'a vehicle shared with someone else is not found');
   });
 });

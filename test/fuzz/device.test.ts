@@ -26,13 +26,23 @@ const batchJudge: Judge = (req, res, seen) => {
     }
   })();
   const results: Array<{ status: string; error_message?: unknown }> = body?.results ?? [];
-  if (!Array.isArray(body?.results) || (sent !== undefined && results.length !== sent)) return [...out, 'batch answer without one result per record'];
+  if (!Array.isArray(body?.results) || (sent !== undefined && results.length !== sent))
+    return [...out, 'batch answer without one result per record'];
   const count = (s: string) => results.filter((r) => r.status === s).length;
-  if (count('accepted') !== body.accepted || count('duplicate') !== body.duplicates || count('rejected') !== body.rejected || results.length !== body.accepted + body.duplicates + body.rejected) out.push('batch counts do not add up');
-  if (results.some((r) => r.status === 'rejected' && typeof r.error_message !== 'string')) out.push('rejected record without error_message');
+  if (
+    count('accepted') !== body.accepted ||
+    count('duplicate') !== body.duplicates ||
+    count('rejected') !== body.rejected ||
+    results.length !== body.accepted + body.duplicates + body.rejected
+  )
+    out.push('batch counts do not add up');
+  if (results.some((r) => r.status === 'rejected' && typeof r.error_message !== 'string'))
+    out.push('rejected record without error_message');
   const rows = seen.rows('telemetry_records');
-  if (rows && rows[1] - rows[0] !== body.accepted) out.push(`telemetry_records grew by ${rows[1] - rows[0]} for ${body.accepted} accepted`);
-  if (body.accepted === 0 && seen.changed?.length) out.push(`a batch with nothing accepted changed ${seen.changed.join(', ')}`);
+  if (rows && rows[1] - rows[0] !== body.accepted)
+    out.push(`telemetry_records grew by ${rows[1] - rows[0]} for ${body.accepted} accepted`);
+  if (body.accepted === 0 && seen.changed?.length)
+    out.push(`a batch with nothing accepted changed ${seen.changed.join(', ')}`);
   return out;
 };
 
@@ -61,7 +71,13 @@ eachDialect('fuzz: the device API and OsmAnd', (dialect) => {
   });
 
   test('device batches: no 5xx, records stored whole or not at all, /healthz within a second', async (t) => {
-    const report = await runFuzz({ label: `device ${dialect}`, fx, arbitrary: deviceRequests(fx.device), numRuns: Math.ceil(RUNS / 4), judge: batchJudge });
+    const report = await runFuzz({
+      label: `device ${dialect}`,
+      fx,
+      arbitrary: deviceRequests(fx.device),
+      numRuns: Math.ceil(RUNS / 4),
+      judge: batchJudge,
+    });
     const text = summary(report);
     t.diagnostic(text);
     console.log(text);
@@ -77,7 +93,11 @@ eachDialect('fuzz: the device API and OsmAnd', (dialect) => {
       judge: osmandJudge,
       mayWrite: () => true,
       send: async (req) => {
-        const res = await fetch(`${osmand.url}${req.url}`, { method: req.method, headers: req.headers, body: req.payload as string | undefined });
+        const res = await fetch(`${osmand.url}${req.url}`, {
+          method: req.method,
+          headers: req.headers,
+          body: req.payload as string | undefined,
+        });
         return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
       },
     });

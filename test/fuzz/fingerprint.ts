@@ -44,8 +44,12 @@ export type Fingerprint = Map<string, { rows: number; hash: string }>;
 export async function tableNames(db: Db): Promise<string[]> {
   const q =
     db.kind === 'sqlite'
-      ? sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
-      : sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`;
+      ? sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`
+      : sql<{
+          name: string;
+        }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`;
   const { rows } = await q.execute(db.kysely);
   return rows.map((r) => r.name).filter((n) => !EXCLUDED_TABLES.has(n));
 }
@@ -77,7 +81,9 @@ export function fingerprinter(db: Db, tables: string[]): () => Promise<Fingerpri
   }
   const row = (t: string) => {
     const drop = EXCLUDED_COLUMNS[t] ?? [];
-    const value = drop.length ? sql`(to_jsonb(x) - ${sql.raw(drop.map((c) => `'${c}'`).join(' - '))})::text` : sql`x::text`;
+    const value = drop.length
+      ? sql`(to_jsonb(x) - ${sql.raw(drop.map((c) => `'${c}'`).join(' - '))})::text`
+      : sql`x::text`;
     // A sum of per-row hashes: independent of row order, so no sort.
     return sql`select ${t}::text as name, count(*)::int as n, coalesce(sum(('x' || left(md5(${value}), 15))::bit(60)::bigint), 0)::text as h from ${sql.table(t)} x`;
   };
@@ -93,7 +99,16 @@ async function sqliteFingerprint(db: Db, tables: string[]): Promise<Fingerprint>
   for (const t of tables) {
     const drop = new Set(EXCLUDED_COLUMNS[t] ?? []);
     const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(db.kysely);
-    const lines = rows.map((r) => JSON.stringify(Object.keys(r).filter((k) => !drop.has(k)).sort().map((k) => [k, canonical(r[k])]))).sort();
+    const lines = rows
+      .map((r) =>
+        JSON.stringify(
+          Object.keys(r)
+            .filter((k) => !drop.has(k))
+            .sort()
+            .map((k) => [k, canonical(r[k])]),
+        ),
+      )
+      .sort();
     const h = createHash('sha1');
     for (const l of lines) h.update(l).update('\n');
     out.set(t, { rows: rows.length, hash: h.digest('hex') });

@@ -69,27 +69,75 @@ async function populate(app: FastifyInstance, db: Db, close: () => Promise<void>
   };
   const drivers = [];
   for (const n of [1, 2]) {
-    drivers.push((await post('/v1/users', { first_name: 'Fuzz', last_name: `Driver ${n}`, role: 'driver', username: `fuzz${n}`, email: `fuzz${n}@example.com` })).user);
+    drivers.push(
+      (
+        await post('/v1/users', {
+          first_name: 'Fuzz',
+          last_name: `Driver ${n}`,
+          role: 'driver',
+          username: `fuzz${n}`,
+          email: `fuzz${n}@example.com`,
+        })
+      ).user,
+    );
   }
-  await post('/v1/users', { first_name: 'Fuzz', last_name: 'Manager', role: 'fleet_user', email: 'manager@example.com' });
+  await post('/v1/users', {
+    first_name: 'Fuzz',
+    last_name: 'Manager',
+    role: 'fleet_user',
+    email: 'manager@example.com',
+  });
   const vehicles = [];
-  for (const n of [1, 2]) vehicles.push((await post('/v1/vehicles', { number: `F-${n}`, make: 'Volvo', year: 2020 })).vehicle);
+  for (const n of [1, 2])
+    vehicles.push((await post('/v1/vehicles', { number: `F-${n}`, make: 'Volvo', year: 2020 })).vehicle);
   await post('/v1/groups', { name: 'Fuzz group' });
   await post('/v1/assets', { name: 'Fuzz trailer' });
   await post('/v1/geofences/circular', { name: 'Fuzz yard', center: { lat: 39.8, lon: -89.65 }, radius_m: 500 });
-  await post('/v1/dispatch_locations', { vendor_id: 'loc-1', name: 'Fuzz depot', address1: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701', country: 'US', lat: 39.8, lon: -89.65 });
-  await post('/v1/fuel_purchases', { purchased_at: new Date(Date.now() - 86_400_000).toISOString(), jurisdiction: 'IL', fuel: 100, vehicle_id: vehicles[0].id });
+  await post('/v1/dispatch_locations', {
+    vendor_id: 'loc-1',
+    name: 'Fuzz depot',
+    address1: '1 Main St',
+    city: 'Springfield',
+    state: 'IL',
+    zip: '62701',
+    country: 'US',
+    lat: 39.8,
+    lon: -89.65,
+  });
+  await post('/v1/fuel_purchases', {
+    purchased_at: new Date(Date.now() - 86_400_000).toISOString(),
+    jurisdiction: 'IL',
+    fuel: 100,
+    vehicle_id: vehicles[0].id,
+  });
   await post('/v1/messages', { recipient_id: drivers[0].id, body: 'hello' });
   await post('/v1/company_webhooks', { url: 'https://example.com/hook', actions: ['vehicle_location_updated'] });
 
-  const device = await provisionDevice(db, { companyId: company.id }, { identifier: 'FUZZ-1', vehicleId: vehicles[0].id });
+  const device = await provisionDevice(
+    db,
+    { companyId: company.id },
+    { identifier: 'FUZZ-1', vehicleId: vehicles[0].id },
+  );
   const t0 = Date.now() - 3 * 3_600_000;
   const records = [
     { seq: 1, type: 'engine', time: new Date(t0).toISOString(), state: 'on', lat: 39.8, lon: -89.65 },
     { seq: 2, type: 'driver', time: new Date(t0 + 1000).toISOString(), action: 'login', driver_id: drivers[0].id },
-    ...Array.from({ length: 30 }, (_, i) => ({ seq: 3 + i, type: 'location', time: new Date(t0 + 10_000 * (i + 1)).toISOString(), lat: 39.8, lon: -89.65 + i * 0.002, speed_kph: 70, odometer_km: 1000 + i * 0.2 })),
+    ...Array.from({ length: 30 }, (_, i) => ({
+      seq: 3 + i,
+      type: 'location',
+      time: new Date(t0 + 10_000 * (i + 1)).toISOString(),
+      lat: 39.8,
+      lon: -89.65 + i * 0.002,
+      speed_kph: 70,
+      odometer_km: 1000 + i * 0.2,
+    })),
   ];
-  const batch = await app.inject({ method: 'POST', url: '/device/v1/batches', headers: { authorization: `Bearer ${device.device_token}` }, payload: { records } });
+  const batch = await app.inject({
+    method: 'POST',
+    url: '/device/v1/batches',
+    headers: { authorization: `Bearer ${device.device_token}` },
+    payload: { records },
+  });
   assert.equal(batch.statusCode, 200, batch.body);
 
   return {

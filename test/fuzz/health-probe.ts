@@ -48,7 +48,10 @@ export interface HealthProbe {
 }
 
 export function startHealthProbe(port: number, opts: { everyMs?: number; limitMs?: number } = {}): HealthProbe {
-  const worker = new Worker(CODE, { eval: true, workerData: { port, everyMs: opts.everyMs ?? 100, limitMs: opts.limitMs ?? 1000 } });
+  const worker = new Worker(CODE, {
+    eval: true,
+    workerData: { port, everyMs: opts.everyMs ?? 100, limitMs: opts.limitMs ?? 1000 },
+  });
   const result = new Promise<ProbeReport>((resolve, reject) => {
     worker.once('message', (r: ProbeReport) => resolve(r));
     worker.once('error', reject);

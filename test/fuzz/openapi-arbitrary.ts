@@ -51,7 +51,9 @@ export function operations(doc: OpenApi, only?: RegExp): Operation[] {
         key,
         method: method.toUpperCase(),
         path,
-        query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {}, required: !!p.required })),
+        query: params
+          .filter((p) => p.in === 'query')
+          .map((p) => ({ name: p.name, schema: p.schema ?? {}, required: !!p.required })),
         pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body: op.requestBody?.content?.['application/json']?.schema,
       });
@@ -68,7 +70,9 @@ export function encode(text: string): string {
     let out = '';
     for (const ch of text) {
       const c = ch.codePointAt(0)!;
-      if (c >= 0xd800 && c <= 0xdfff) out += `%${(0xe0 | (c >> 12)).toString(16)}%${(0x80 | ((c >> 6) & 63)).toString(16)}%${(0x80 | (c & 63)).toString(16)}`.toUpperCase();
+      if (c >= 0xd800 && c <= 0xdfff)
+        out +=
+          `%${(0xe0 | (c >> 12)).toString(16)}%${(0x80 | ((c >> 6) & 63)).toString(16)}%${(0x80 | (c & 63)).toString(16)}`.toUpperCase();
       else out += encodeURIComponent(ch);
     }
     return out;
@@ -76,7 +80,16 @@ export function encode(text: string): string {
 }
 
 /** Text of a value in a URL: numbers as JavaScript writes them, raw JSON literals verbatim. */
-const text = (v: unknown): string => (v instanceof RawJson ? v.text : typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const text = (v: unknown): string =>
+  v instanceof RawJson
+    ? v.text
+    : typeof v === 'string'
+      ? v
+      : v === null || v === undefined
+        ? ''
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v);
 
 /** `name=value` pairs of one query parameter; arrays as `name[]=` (or repeated names), objects as `name[key]=`. */
 function queryPairs(name: string, value: unknown, style: number, rawPercent: boolean): string[] {
@@ -85,15 +98,25 @@ function queryPairs(name: string, value: unknown, style: number, rawPercent: boo
     if (!value.length) return [`${name}[]=`];
     return value.map((v, i) => `${name}${style === 0 ? '[]' : style === 1 ? '' : `[${i}]`}=${enc(text(v))}`);
   }
-  if (value && typeof value === 'object' && !(value instanceof RawJson)) return Object.entries(value).map(([k, v]) => `${name}[${encode(k)}]=${enc(text(v))}`);
+  if (value && typeof value === 'object' && !(value instanceof RawJson))
+    return Object.entries(value).map(([k, v]) => `${name}[${encode(k)}]=${enc(text(v))}`);
   return [`${name}=${enc(text(value))}`];
 }
 
 /** A query parameter's bad value: the schema's, or a number-ish text, or an edge string. */
 function badQuery(schema: Schema): fc.Arbitrary<unknown> {
   const items = schema.type === 'array' ? (schema.items ?? {}) : undefined;
-  const scalar = fc.oneof(badScalar(items ?? schema), fc.constantFrom(...NUMBER_TEXTS), fc.constantFrom(...EDGE_STRINGS));
-  if (!items) return fc.oneof({ weight: 5, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(scalar, { minLength: 2, maxLength: 3 }) }, { weight: 1, arbitrary: fc.constant({ x: '1' }) });
+  const scalar = fc.oneof(
+    badScalar(items ?? schema),
+    fc.constantFrom(...NUMBER_TEXTS),
+    fc.constantFrom(...EDGE_STRINGS),
+  );
+  if (!items)
+    return fc.oneof(
+      { weight: 5, arbitrary: scalar },
+      { weight: 1, arbitrary: fc.array(scalar, { minLength: 2, maxLength: 3 }) },
+      { weight: 1, arbitrary: fc.constant({ x: '1' }) },
+    );
   return fc.oneof(
     fc.tuple(valid(schema) as fc.Arbitrary<unknown[]>, scalar).map(([arr, bad]) => [...arr, bad]),
     fc.constant(Array.from({ length: (schema.maxItems ?? 10_000) + 1 }, (_, i) => i + 1)),
@@ -134,14 +157,34 @@ const BAD_HEADERS: Array<[string, string]> = [
 /** Requests for one operation, each with one defect (or none: a schema-valid request at the edges). */
 export function requestsFor(op: Operation, auth: Record<string, string>): fc.Arbitrary<FuzzRequest> {
   const baseQuery = fc.record(
-    Object.fromEntries(op.query.map((q) => [q.name, q.required ? valid(q.schema) : fc.option(valid(q.schema), { freq: 3, nil: undefined })])),
+    Object.fromEntries(
+      op.query.map((q) => [
+        q.name,
+        q.required ? valid(q.schema) : fc.option(valid(q.schema), { freq: 3, nil: undefined }),
+      ]),
+    ),
   ) as fc.Arbitrary<Record<string, unknown>>;
-  const basePath = fc.record(Object.fromEntries(op.pathParams.map((p) => [p.name, valid(p.schema)]))) as fc.Arbitrary<Record<string, unknown>>;
+  const basePath = fc.record(Object.fromEntries(op.pathParams.map((p) => [p.name, valid(p.schema)]))) as fc.Arbitrary<
+    Record<string, unknown>
+  >;
   const baseBody = op.body ? valid(op.body) : fc.constant(undefined);
   const style = fc.integer({ min: 0, max: 2 });
 
-  const build = (q: Record<string, unknown>, p: Record<string, unknown>, body: unknown, s: number, what: string, opts: { rawPercent?: string; headers?: Record<string, string>; raw?: { payload: string | Buffer; headers: Record<string, string> } } = {}): FuzzRequest => {
-    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => (opts.rawPercent === name ? text(p[name]) : encode(text(p[name]))));
+  const build = (
+    q: Record<string, unknown>,
+    p: Record<string, unknown>,
+    body: unknown,
+    s: number,
+    what: string,
+    opts: {
+      rawPercent?: string;
+      headers?: Record<string, string>;
+      raw?: { payload: string | Buffer; headers: Record<string, string> };
+    } = {},
+  ): FuzzRequest => {
+    const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+      opts.rawPercent === name ? text(p[name]) : encode(text(p[name])),
+    );
     const pairs = Object.entries(q)
       .filter(([, v]) => v !== undefined)
       .flatMap(([k, v]) => queryPairs(k, v, s, opts.rawPercent === `?${k}`));
@@ -159,34 +202,54 @@ export function requestsFor(op: Operation, auth: Record<string, string>): fc.Arb
   };
 
   const choices: Array<{ weight: number; arbitrary: fc.Arbitrary<FuzzRequest> }> = [];
-  choices.push({ weight: 4, arbitrary: fc.tuple(baseQuery, basePath, baseBody, style).map(([q, p, b, s]) => build(q, p, b, s, 'schema-valid request')) });
+  choices.push({
+    weight: 4,
+    arbitrary: fc
+      .tuple(baseQuery, basePath, baseBody, style)
+      .map(([q, p, b, s]) => build(q, p, b, s, 'schema-valid request')),
+  });
   for (const qp of op.query) {
     choices.push({
       weight: Math.max(1, Math.round(12 / op.query.length)),
       arbitrary: fc
         .tuple(baseQuery, basePath, baseBody, style, badQuery(qp.schema), fc.boolean())
-        .map(([q, p, b, s, bad, raw]) => build({ ...q, [qp.name]: bad }, p, b, s, `query ${qp.name}`, { rawPercent: raw ? `?${qp.name}` : undefined })),
+        .map(([q, p, b, s, bad, raw]) =>
+          build({ ...q, [qp.name]: bad }, p, b, s, `query ${qp.name}`, { rawPercent: raw ? `?${qp.name}` : undefined }),
+        ),
     });
   }
   const required = op.query.filter((q) => q.required);
   if (required.length) {
     choices.push({
       weight: 2,
-      arbitrary: fc.tuple(baseQuery, basePath, baseBody, style, fc.constantFrom(...required)).map(([q, p, b, s, gone]) => build({ ...q, [gone.name]: undefined }, p, b, s, `query ${gone.name} missing`)),
+      arbitrary: fc
+        .tuple(baseQuery, basePath, baseBody, style, fc.constantFrom(...required))
+        .map(([q, p, b, s, gone]) => build({ ...q, [gone.name]: undefined }, p, b, s, `query ${gone.name} missing`)),
     });
   }
   for (const pp of op.pathParams) {
     choices.push({
       weight: 6,
       arbitrary: fc
-        .tuple(baseQuery, basePath, baseBody, style, fc.oneof(badScalar(pp.schema), fc.constantFrom(...NUMBER_TEXTS)), fc.boolean())
-        .map(([q, p, b, s, bad, raw]) => build(q, { ...p, [pp.name]: bad }, b, s, `path ${pp.name}`, { rawPercent: raw ? pp.name : undefined })),
+        .tuple(
+          baseQuery,
+          basePath,
+          baseBody,
+          style,
+          fc.oneof(badScalar(pp.schema), fc.constantFrom(...NUMBER_TEXTS)),
+          fc.boolean(),
+        )
+        .map(([q, p, b, s, bad, raw]) =>
+          build(q, { ...p, [pp.name]: bad }, b, s, `path ${pp.name}`, { rawPercent: raw ? pp.name : undefined }),
+        ),
     });
   }
   if (op.body) {
     choices.push({
       weight: 20,
-      arbitrary: fc.tuple(baseQuery, basePath, broken(op.body), style).map(([q, p, bad, s]) => build(q, p, bad.value, s, `body${bad.at || ' (whole)'}`)),
+      arbitrary: fc
+        .tuple(baseQuery, basePath, broken(op.body), style)
+        .map(([q, p, bad, s]) => build(q, p, bad.value, s, `body${bad.at || ' (whole)'}`)),
     });
   }
   choices.push({
@@ -207,10 +270,20 @@ export function requestsFor(op: Operation, auth: Record<string, string>): fc.Arb
   choices.push({
     weight: 2,
     arbitrary: fc
-      .tuple(baseQuery, basePath, baseBody, style, fc.constantFrom('__proto__', 'constructor', 'per_page', 'x'.repeat(300), '%zz', 'a[b][c][d][e]'), fc.constantFrom(...NUMBER_TEXTS, ...EDGE_STRINGS))
+      .tuple(
+        baseQuery,
+        basePath,
+        baseBody,
+        style,
+        fc.constantFrom('__proto__', 'constructor', 'per_page', 'x'.repeat(300), '%zz', 'a[b][c][d][e]'),
+        fc.constantFrom(...NUMBER_TEXTS, ...EDGE_STRINGS),
+      )
       .map(([q, p, b, s, name, v]) => {
         const r = build(q, p, b, s, `extra query ${name.slice(0, 20)}`);
-        return { ...r, url: `${r.url}${r.url.includes('?') ? '&' : '?'}${name === '%zz' ? name : encode(name)}=${encode(v)}` };
+        return {
+          ...r,
+          url: `${r.url}${r.url.includes('?') ? '&' : '?'}${name === '%zz' ? name : encode(name)}=${encode(v)}`,
+        };
       }),
   });
   return fc.oneof(...choices);

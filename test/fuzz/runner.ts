@@ -46,7 +46,8 @@ export const apiJudge: Judge = (req, res, seen) => {
   if (res.status >= 400 && res.status < 500) {
     const body = jsonOf(res);
     const type = String(res.headers['content-type'] ?? '');
-    if (!type.startsWith('application/json') || !body || typeof body.error_message !== 'string') out.push('4xx without a JSON error_message');
+    if (!type.startsWith('application/json') || !body || typeof body.error_message !== 'string')
+      out.push('4xx without a JSON error_message');
   }
   if (res.status >= 400 && seen.changed?.length) out.push(`refused write changed ${seen.changed.join(', ')}`);
   return out;
@@ -102,7 +103,10 @@ const ANSWER_MS = 15_000;
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Requests over real HTTP to the app's port (Node's own parser and its limits apply, as in production). */
@@ -111,13 +115,16 @@ export function httpSender(port: number): { send(req: FuzzRequest): Promise<Answ
   const agent = new http.Agent({ keepAlive: false });
   const send = (req: FuzzRequest) =>
     new Promise<Answer>((resolve, reject) => {
-      const payload = req.payload === undefined ? undefined : Buffer.isBuffer(req.payload) ? req.payload : Buffer.from(req.payload);
+      const payload =
+        req.payload === undefined ? undefined : Buffer.isBuffer(req.payload) ? req.payload : Buffer.from(req.payload);
       const headers: Record<string, string | number> = { ...req.headers };
       if (payload) headers['content-length'] = payload.length;
       const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       });
       r.on('error', reject);
@@ -187,7 +194,17 @@ export async function runFuzz(o: RunOptions): Promise<FuzzReport> {
     const key = `${kind}|${req.op}|${what}|${res.status}|${normalize(res.body)}`;
     const f = failures.get(key);
     if (f) f.count++;
-    else failures.set(key, { kind, op: req.op, what, status: res.status, body: res.body.slice(0, 300), request: req, index, count: 1 });
+    else
+      failures.set(key, {
+        kind,
+        op: req.op,
+        what,
+        status: res.status,
+        body: res.body.slice(0, 300),
+        request: req,
+        index,
+        count: 1,
+      });
   };
   try {
     await fc.assert(
@@ -200,7 +217,12 @@ export async function runFuzz(o: RunOptions): Promise<FuzzReport> {
           before = await takeFingerprint();
           if (last && readsSince.length && diff(last, before).length) {
             const changed = diff(last, before).join(', ');
-            record(`reads changed ${changed}`, { ...req, what: 'reads', op: readsSince[readsSince.length - 1] }, { status: 200, headers: {}, body: readsSince.slice(-3).join(' | ') }, index);
+            record(
+              `reads changed ${changed}`,
+              { ...req, what: 'reads', op: readsSince[readsSince.length - 1] },
+              { status: 200, headers: {}, body: readsSince.slice(-3).join(' | ') },
+              index,
+            );
           }
         }
         const t0 = Date.now();
@@ -231,7 +253,8 @@ export async function runFuzz(o: RunOptions): Promise<FuzzReport> {
           readsSince.push(req.op);
         }
         const after = last;
-        const rows = (t: string): [number, number] | null => (writes && prior && after ? [prior.get(t)?.rows ?? 0, after.get(t)?.rows ?? 0] : null);
+        const rows = (t: string): [number, number] | null =>
+          writes && prior && after ? [prior.get(t)?.rows ?? 0, after.get(t)?.rows ?? 0] : null;
         for (const kind of judge(req, res, { changed, rows })) record(kind, req, res, index);
       }),
       { seed: SEED, numRuns: o.numRuns, endOnFailure: true },
@@ -256,10 +279,15 @@ export async function runFuzz(o: RunOptions): Promise<FuzzReport> {
       const block = replayed.get(i)!;
       if (s.error || block >= PROBE_LIMIT_MS) {
         confirmed = true;
-        blockedBy.push(`probe at +${s.at - started} ms took ${s.ms} ms${s.error ? ` (${s.error})` : ''}; replayed alone, #${i} blocked the event loop ${block} ms: ${describeRequest(requests[i]).slice(0, 300)}`);
+        blockedBy.push(
+          `probe at +${s.at - started} ms took ${s.ms} ms${s.error ? ` (${s.error})` : ''}; replayed alone, #${i} blocked the event loop ${block} ms: ${describeRequest(requests[i]).slice(0, 300)}`,
+        );
       }
     }
-    if (!confirmed) unconfirmed.push(`probe at +${s.at - started} ms took ${s.ms} ms; none of the ${during.length} requests in flight blocks when replayed alone (machine load)`);
+    if (!confirmed)
+      unconfirmed.push(
+        `probe at +${s.at - started} ms took ${s.ms} ms; none of the ${during.length} requests in flight blocks when replayed alone (machine load)`,
+      );
   }
   const report: FuzzReport = {
     label: o.label,
@@ -278,7 +306,10 @@ export async function runFuzz(o: RunOptions): Promise<FuzzReport> {
   };
   if (process.env.FUZZ_REPORT_DIR) {
     mkdirSync(process.env.FUZZ_REPORT_DIR, { recursive: true });
-    writeFileSync(`${process.env.FUZZ_REPORT_DIR}/${o.label.replace(/\W+/g, '-')}.json`, JSON.stringify(report, null, 1));
+    writeFileSync(
+      `${process.env.FUZZ_REPORT_DIR}/${o.label.replace(/\W+/g, '-')}.json`,
+      JSON.stringify(report, null, 1),
+    );
   }
   return report;
 }

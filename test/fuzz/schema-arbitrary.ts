@@ -5,7 +5,17 @@
  * string, a date off the calendar, a raw JSON number), recursing into objects, arrays and anyOf.
  */
 import fc from 'fast-check';
-import { DATES, DATETIMES, EDGE_STRINGS, HUGE_NUMBERS, RAW_NUMBERS, edgeString, longString, recentDate, wrongJson } from './values.js';
+import {
+  DATES,
+  DATETIMES,
+  EDGE_STRINGS,
+  HUGE_NUMBERS,
+  RAW_NUMBERS,
+  edgeString,
+  longString,
+  recentDate,
+  wrongJson,
+} from './values.js';
 
 export type Schema = {
   type?: string | string[];
@@ -31,8 +41,11 @@ export type Schema = {
 };
 
 const DATE_PATTERN = /\\d\{4\}-\\d\{2\}-\\d\{2\}/;
-const isDate = (s: Schema) => s.format === 'date' || (typeof s.pattern === 'string' && DATE_PATTERN.test(s.pattern) && !s.pattern.includes('T'));
-const isDateTime = (s: Schema) => s.format === 'date-time' || (typeof s.pattern === 'string' && DATE_PATTERN.test(s.pattern) && s.pattern.includes('T'));
+const isDate = (s: Schema) =>
+  s.format === 'date' || (typeof s.pattern === 'string' && DATE_PATTERN.test(s.pattern) && !s.pattern.includes('T'));
+const isDateTime = (s: Schema) =>
+  s.format === 'date-time' ||
+  (typeof s.pattern === 'string' && DATE_PATTERN.test(s.pattern) && s.pattern.includes('T'));
 
 /** The branches of a schema: anyOf/oneOf alternatives, or a list of types split up. */
 function branches(s: Schema): Schema[] {
@@ -42,12 +55,18 @@ function branches(s: Schema): Schema[] {
   return [s];
 }
 
-const lo = (s: Schema) => (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (s.type === 'integer' ? 1 : 1e-6) : s.minimum);
-const hi = (s: Schema) => (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (s.type === 'integer' ? 1 : 1e-6) : s.maximum);
+const lo = (s: Schema) =>
+  s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + (s.type === 'integer' ? 1 : 1e-6) : s.minimum;
+const hi = (s: Schema) =>
+  s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - (s.type === 'integer' ? 1 : 1e-6) : s.maximum;
 
 /** Small ids first: the fixtures of a fresh database have ids 1, 2, 3. */
 const idLike = (min: number, max: number) =>
-  fc.oneof({ weight: 4, arbitrary: fc.integer({ min: Math.max(min, 1), max: Math.min(Math.max(min, 1) + 3, max) }) }, { weight: 1, arbitrary: fc.constantFrom(min, max) }, { weight: 1, arbitrary: fc.integer({ min, max }) });
+  fc.oneof(
+    { weight: 4, arbitrary: fc.integer({ min: Math.max(min, 1), max: Math.min(Math.max(min, 1) + 3, max) }) },
+    { weight: 1, arbitrary: fc.constantFrom(min, max) },
+    { weight: 1, arbitrary: fc.integer({ min, max }) },
+  );
 
 export function valid(s: Schema, depth = 0): fc.Arbitrary<unknown> {
   if (s.allOf) return valid(Object.assign({}, ...s.allOf), depth);
@@ -86,7 +105,11 @@ export function valid(s: Schema, depth = 0): fc.Arbitrary<unknown> {
 }
 
 function validString(s: Schema): fc.Arbitrary<string> {
-  if (isDate(s)) return fc.oneof(fc.integer({ min: 1, max: 60 }).map(recentDate), fc.constantFrom('2024-02-29', '1970-01-01', '2199-12-31'));
+  if (isDate(s))
+    return fc.oneof(
+      fc.integer({ min: 1, max: 60 }).map(recentDate),
+      fc.constantFrom('2024-02-29', '1970-01-01', '2199-12-31'),
+    );
   if (isDateTime(s)) return fc.integer({ min: 1, max: 60 }).map((d) => `${recentDate(d)}T12:00:00Z`);
   if (s.format === 'uuid') return fc.uuid();
   if (s.format === 'email') return fc.constant('fuzz@example.com');
@@ -94,7 +117,9 @@ function validString(s: Schema): fc.Arbitrary<string> {
   if (s.pattern) {
     const max = s.maxLength ?? Infinity;
     const min = s.minLength ?? 0;
-    return fc.stringMatching(new RegExp(s.pattern)).map((x) => (x.length > max ? x.slice(0, max) : x.length < min ? x.padEnd(min, x || 'a') : x));
+    return fc
+      .stringMatching(new RegExp(s.pattern))
+      .map((x) => (x.length > max ? x.slice(0, max) : x.length < min ? x.padEnd(min, x || 'a') : x));
   }
   const minLength = s.minLength ?? 0;
   const maxLength = s.maxLength ?? 64;
@@ -113,12 +138,19 @@ function validObject(s: Schema, depth: number): fc.Arbitrary<Record<string, unkn
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [k, v] of Object.entries(props)) model[k] = valid(v, depth + 1);
   if (!Object.keys(model).length) return fc.constant({});
-  return fc.record(model, { requiredKeys: [...required].filter((k) => k in props) }) as fc.Arbitrary<Record<string, unknown>>;
+  return fc.record(model, { requiredKeys: [...required].filter((k) => k in props) }) as fc.Arbitrary<
+    Record<string, unknown>
+  >;
 }
 
 /** Values outside a scalar schema: its bounds crossed and values of other kinds. */
 export function badScalar(s: Schema): fc.Arbitrary<unknown> {
-  const out: fc.Arbitrary<unknown>[] = [wrongJson, fc.constantFrom(...HUGE_NUMBERS), fc.constantFrom(...RAW_NUMBERS), edgeString(s.maxLength)];
+  const out: fc.Arbitrary<unknown>[] = [
+    wrongJson,
+    fc.constantFrom(...HUGE_NUMBERS),
+    fc.constantFrom(...RAW_NUMBERS),
+    edgeString(s.maxLength),
+  ];
   const types = branches(s).map((b) => b.type);
   if (types.includes('integer') || types.includes('number')) {
     const just: number[] = [];
@@ -134,12 +166,15 @@ export function badScalar(s: Schema): fc.Arbitrary<unknown> {
   }
   if (types.includes('string')) {
     for (const b of branches(s)) {
-      if (b.maxLength !== undefined) out.push(fc.constant(longString(b.maxLength + 1)), fc.constant(longString(b.maxLength + 1, '🚚')));
+      if (b.maxLength !== undefined)
+        out.push(fc.constant(longString(b.maxLength + 1)), fc.constant(longString(b.maxLength + 1, '🚚')));
       if (b.minLength) out.push(fc.constant(longString(b.minLength - 1)));
-      if (b.enum) out.push(fc.constantFrom(...b.enum.map((e) => `${String(e).toUpperCase()} `), `${String(b.enum[0])}\u0000`));
+      if (b.enum)
+        out.push(fc.constantFrom(...b.enum.map((e) => `${String(e).toUpperCase()} `), `${String(b.enum[0])}\u0000`));
       if (isDate(b)) out.push(fc.constantFrom(...DATES), fc.constantFrom(...DATETIMES));
       if (isDateTime(b)) out.push(fc.constantFrom(...DATETIMES), fc.constantFrom(...DATES));
-      if (b.format === 'uuid') out.push(fc.constantFrom('00000000-0000-0000-0000-00000000000g', 'not-a-uuid', '\u0000'));
+      if (b.format === 'uuid')
+        out.push(fc.constantFrom('00000000-0000-0000-0000-00000000000g', 'not-a-uuid', '\u0000'));
     }
     out.push(fc.constantFrom(...EDGE_STRINGS));
   }
@@ -160,11 +195,18 @@ export function broken(s: Schema, depth = 0): fc.Arbitrary<{ value: unknown; at:
     const item = type.items ?? {};
     const base = valid(type, depth) as fc.Arbitrary<unknown[]>;
     const options: fc.Arbitrary<{ value: unknown; at: string }>[] = [
-      fc.tuple(base, broken(item, depth + 1)).map(([arr, bad]) => ({ value: [...arr, bad.value], at: `[${arr.length}]${bad.at}` })),
+      fc
+        .tuple(base, broken(item, depth + 1))
+        .map(([arr, bad]) => ({ value: [...arr, bad.value], at: `[${arr.length}]${bad.at}` })),
       scalar,
     ];
     if (type.maxItems !== undefined && type.maxItems <= 5000) {
-      options.push(valid(item, depth + 1).map((v) => ({ value: Array.from({ length: type.maxItems! + 1 }, () => v), at: `(${type.maxItems! + 1} items)` })));
+      options.push(
+        valid(item, depth + 1).map((v) => ({
+          value: Array.from({ length: type.maxItems! + 1 }, () => v),
+          at: `(${type.maxItems! + 1} items)`,
+        })),
+      );
     }
     if (type.minItems) options.push(fc.constant({ value: [], at: '(no items)' }));
     return fc.oneof(...options);
@@ -177,9 +219,17 @@ export function broken(s: Schema, depth = 0): fc.Arbitrary<{ value: unknown; at:
     options.push(
       fc
         .constantFrom(...props)
-        .chain(([k, ps]) => fc.tuple(base, broken(ps, depth + 1)).map(([obj, bad]) => ({ value: { ...obj, [k]: bad.value }, at: `.${k}${bad.at}` }))),
+        .chain(([k, ps]) =>
+          fc
+            .tuple(base, broken(ps, depth + 1))
+            .map(([obj, bad]) => ({ value: { ...obj, [k]: bad.value }, at: `.${k}${bad.at}` })),
+        ),
     );
-    options.push(fc.tuple(base, fc.constantFrom(...props)).map(([obj, [k]]) => ({ value: { ...obj, [k]: null }, at: `.${k} (null)` })));
+    options.push(
+      fc
+        .tuple(base, fc.constantFrom(...props))
+        .map(([obj, [k]]) => ({ value: { ...obj, [k]: null }, at: `.${k} (null)` })),
+    );
   }
   if (required.length) {
     options.push(
@@ -189,6 +239,11 @@ export function broken(s: Schema, depth = 0): fc.Arbitrary<{ value: unknown; at:
       }),
     );
   }
-  options.push(base.map((obj) => ({ value: { ...obj, __proto__x: 1, constructor: { prototype: { polluted: true } } }, at: ' (unknown keys)' })));
+  options.push(
+    base.map((obj) => ({
+      value: { ...obj, __proto__x: 1, constructor: { prototype: { polluted: true } } },
+      at: ' (unknown keys)',
+    })),
+  );
   return fc.oneof(...options);
 }

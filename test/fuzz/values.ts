@@ -172,7 +172,8 @@ export const DATETIMES: readonly string[] = [
 ];
 
 /** A date near today (valid for most ranges), as YYYY-MM-DD. */
-export const recentDate = (daysAgo: number): string => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+export const recentDate = (daysAgo: number): string =>
+  new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 /** Any of the catalogue's strings, or a long one. */
 export const edgeString = (maxLength?: number): fc.Arbitrary<string> =>

@@ -3,17 +3,26 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectDriving, initialAutoDuty, stepAutoDuty } from '../../src/domain/hos/auto-duty.js';
 
-const s = (sec: number, speedKph: number, special: 'personal_conveyance' | 'yard_move' | null = null) => ({ t: sec * 1000, speedKph, special });
+const s = (sec: number, speedKph: number, special: 'personal_conveyance' | 'yard_move' | null = null) => ({
+  t: sec * 1000,
+  speedKph,
+  special,
+});
 
 describe('automatic driving detection', () => {
   it('switches to driving above the threshold (5 mph), not at or below it', () => {
     // 5 mph is 8.04672 kph exactly: at it, not moving; just above it, moving.
-    assert.deepEqual(detectDriving([s(0, 0), s(10, 8.04672), s(20, 8.047)]).proposals, [{ status: 'driving', at: 20_000 }]);
+    assert.deepEqual(detectDriving([s(0, 0), s(10, 8.04672), s(20, 8.047)]).proposals, [
+      { status: 'driving', at: 20_000 },
+    ]);
   });
 
   it('proposes on duty 6 minutes after the stop (5-minute prompt, 1 minute unanswered)', () => {
     const { proposals } = detectDriving([s(0, 50), s(60, 0), s(120, 0), s(60 + 359, 0), s(60 + 360, 0)]);
-    assert.deepEqual(proposals, [{ status: 'driving', at: 0 }, { status: 'on_duty', at: (60 + 360) * 1000 }]);
+    assert.deepEqual(proposals, [
+      { status: 'driving', at: 0 },
+      { status: 'on_duty', at: (60 + 360) * 1000 },
+    ]);
   });
 
   it('moving again before the timeout keeps the driving going', () => {

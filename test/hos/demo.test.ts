@@ -23,8 +23,14 @@ eachDialect('HOS demo', (dialect) => {
     assert.ok(items[0].total_miles > 0);
     assert.ok(items[0].driver_signed_at);
     assert.equal(items[2].driver_signed_at, null, 'yesterday is not certified yet');
-    const v = await t.call({ method: 'GET', url: `/v1/hos_violations?driver_ids=${drivers[3].id}&min_start_time=2000-01-01` });
-    assert.deepEqual(assertList(v, 'hos_violations', 'hos_violation').map((x) => x.type), ['driving_11']);
+    const v = await t.call({
+      method: 'GET',
+      url: `/v1/hos_violations?driver_ids=${drivers[3].id}&min_start_time=2000-01-01`,
+    });
+    assert.deepEqual(
+      assertList(v, 'hos_violations', 'hos_violation').map((x) => x.type),
+      ['driving_11'],
+    );
     const at = await t.call({ method: 'GET', url: '/v1/available_time' });
     assert.equal(at.body.pagination.total, 4);
   });

@@ -5,7 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { evaluate, rulesetFor, HOUR, MIN, type Claim, type Clock, type DutyRecord, type Evaluation, type Ruleset } from '../../src/domain/hos/engine/index.js';
+import {
+  evaluate,
+  rulesetFor,
+  HOUR,
+  MIN,
+  type Claim,
+  type Clock,
+  type DutyRecord,
+  type Evaluation,
+  type Ruleset,
+} from '../../src/domain/hos/engine/index.js';
 
 export interface Check {
   at: string;
@@ -50,7 +60,19 @@ const fmts = new Map<string, Intl.DateTimeFormat>();
 /** The instant the wall clock of `zone` shows `day h:mi` (the later one when skipped by a DST jump). */
 function localWall(day: string, h: number, mi: number, zone: string): number {
   let f = fmts.get(zone);
-  if (!f) fmts.set(zone, (f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })));
+  if (!f)
+    fmts.set(
+      zone,
+      (f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      })),
+    );
   const target = Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10), h, mi);
   let t = target;
   for (let i = 0; i < 3; i++) {
@@ -81,7 +103,8 @@ export function parse(s: Scenario): { rs: Ruleset; records: DutyRecord[]; claims
     assert.ok(status, `bad status in "${line}"`);
     return { at: instant(s, `${parts[0]} ${parts[1]}`), status };
   });
-  for (let i = 1; i < records.length; i++) assert.ok(records[i]!.at > records[i - 1]!.at, `log out of order at "${s.log[i]}"`);
+  for (let i = 1; i < records.length; i++)
+    assert.ok(records[i]!.at > records[i - 1]!.at, `log out of order at "${s.log[i]}"`);
   const claims = (s.claims ?? []).map((line) => {
     const [d, hm, kind] = line.trim().split(/\s+/);
     return { at: instant(s, `${d} ${hm}`), kind: kind === 'adverse' ? 'adverse_driving' : 'sixteen_hour' } as Claim;
@@ -100,13 +123,21 @@ export function check(s: Scenario, c: Check): Evaluation {
   const ev = evaluate(rs, records, claims, at);
   const where = `${s.name} @ ${c.at}`;
   const clocks: Array<[keyof Check, number]> = [
-    ['drive', ev.clocks.driveMs], ['driveRaw', ev.clocks.driveRawMs], ['shift', ev.clocks.shiftMs],
-    ['cycle', ev.clocks.cycleMs], ['break', ev.clocks.breakMs], ['cycleTomorrow', ev.clocks.cycleTomorrowMs],
+    ['drive', ev.clocks.driveMs],
+    ['driveRaw', ev.clocks.driveRawMs],
+    ['shift', ev.clocks.shiftMs],
+    ['cycle', ev.clocks.cycleMs],
+    ['break', ev.clocks.breakMs],
+    ['cycleTomorrow', ev.clocks.cycleTomorrowMs],
   ];
   for (const [k, v] of clocks) if (c[k] !== undefined) assert.equal(fmtDur(v), c[k], `${where}: ${k}`);
   if (c.violations) {
     const got = ev.violations.map((v) => [v.type, label(s, v.start), v.end === null ? null : label(s, v.end)]);
-    const want = c.violations.map(([type, a, b]) => [type, label(s, instant(s, a)), b === null ? null : label(s, instant(s, b))]);
+    const want = c.violations.map(([type, a, b]) => [
+      type,
+      label(s, instant(s, a)),
+      b === null ? null : label(s, instant(s, b)),
+    ]);
     assert.deepEqual(got, want, `${where}: violations`);
   }
   if (c.recap) {
@@ -116,7 +147,13 @@ export function check(s: Scenario, c: Check): Evaluation {
   if (c.lastReset !== undefined) {
     const r = ev.lastCycleReset;
     const got = r ? [r.type, label(s, r.start), r.end === null ? null : label(s, r.end)] : null;
-    const want = c.lastReset ? [c.lastReset[0], label(s, instant(s, c.lastReset[1])), c.lastReset[2] === null ? null : label(s, instant(s, c.lastReset[2]))] : null;
+    const want = c.lastReset
+      ? [
+          c.lastReset[0],
+          label(s, instant(s, c.lastReset[1])),
+          c.lastReset[2] === null ? null : label(s, instant(s, c.lastReset[2])),
+        ]
+      : null;
     assert.deepEqual(got, want, `${where}: last cycle reset`);
   }
   if (c.status !== undefined) assert.equal(ev.status, c.status, `${where}: status`);
@@ -125,9 +162,10 @@ export function check(s: Scenario, c: Check): Evaluation {
 
 /** One `it` per scenario, checking every instant it lists. */
 export function runScenarios(list: Scenario[]): void {
-  for (const s of list) it(s.name, () => {
-    for (const c of s.checks) check(s, c);
-  });
+  for (const s of list)
+    it(s.name, () => {
+      for (const c of s.checks) check(s, c);
+    });
 }
 
 export const H = (h: number) => h * HOUR;

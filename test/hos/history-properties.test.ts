@@ -9,7 +9,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { evaluate, historyMs, rulesetFor, HOUR, MIN, type Clock, type DutyRecord } from '../../src/domain/hos/engine/index.js';
+import {
+  evaluate,
+  historyMs,
+  rulesetFor,
+  HOUR,
+  MIN,
+  type Clock,
+  type DutyRecord,
+} from '../../src/domain/hos/engine/index.js';
 import { buildTimeline, restRuns } from '../../src/domain/hos/engine/timeline.js';
 
 const BASE = Date.parse('2024-02-26T00:00:00Z');
@@ -17,7 +25,10 @@ const STATUSES: Clock[] = ['OFF', 'SB', 'D', 'ON', 'WAIT', 'D', 'D', 'ON', 'OFF'
 const RUNS = Number(process.env.HOS_PROPERTY_RUNS ?? 400);
 
 const logArb = (maxMinutes: number, min: number, max: number) =>
-  fc.array(fc.tuple(fc.constantFrom(...STATUSES), fc.integer({ min: 1, max: maxMinutes })), { minLength: min, maxLength: max });
+  fc.array(fc.tuple(fc.constantFrom(...STATUSES), fc.integer({ min: 1, max: maxMinutes })), {
+    minLength: min,
+    maxLength: max,
+  });
 const rulesArb = fc.tuple(
   fc.constantFrom('70_8', '60_7', '70_8_p', 'canada_7day', 'canada_14day'),
   fc.constantFrom('UTC', 'America/New_York', 'America/Toronto'),
@@ -45,10 +56,14 @@ function check([cycle, zone]: [string, string], log: Array<[Clock, number]>, f: 
 
 describe('HOS history a ruleset needs', () => {
   it('long statuses (up to 20 h, a month of log): the window gives the clocks of the whole log', () => {
-    fc.assert(fc.property(rulesArb, logArb(20 * 60, 1, 80), fc.double({ min: 0.5, max: 1, noNaN: true }), check), { numRuns: RUNS });
+    fc.assert(fc.property(rulesArb, logArb(20 * 60, 1, 80), fc.double({ min: 0.5, max: 1, noNaN: true }), check), {
+      numRuns: RUNS,
+    });
   });
 
   it('short statuses (up to 6 h, several hundred records): the same', () => {
-    fc.assert(fc.property(rulesArb, logArb(6 * 60, 100, 300), fc.double({ min: 0.5, max: 1, noNaN: true }), check), { numRuns: RUNS });
+    fc.assert(fc.property(rulesArb, logArb(6 * 60, 100, 300), fc.double({ min: 0.5, max: 1, noNaN: true }), check), {
+      numRuns: RUNS,
+    });
   });
 });

@@ -31,7 +31,14 @@ eachDialect('HOS record store', (dialect) => {
   let other: TestCompany;
   const now = Date.now();
   const events = (action: string, subjectType: string) =>
-    t.db.kysely.selectFrom('domain_events').selectAll().where('company_id', '=', t.company.id).where('action', '=', action).where('subject_type', '=', subjectType).orderBy('id').execute();
+    t.db.kysely
+      .selectFrom('domain_events')
+      .selectAll()
+      .where('company_id', '=', t.company.id)
+      .where('action', '=', action)
+      .where('subject_type', '=', subjectType)
+      .orderBy('id')
+      .execute();
   const violationsOf = (driverId: number) =>
     t.db.kysely.selectFrom('hos_violations').selectAll().where('driver_id', '=', driverId).orderBy('id').execute();
 
@@ -42,12 +49,18 @@ eachDialect('HOS record store', (dialect) => {
 
   test('the current status becomes users.duty_status and is announced', async () => {
     const d = await driver(t);
-    await log(t, d.id, [[now - 2 * H, 'on_duty'], [now - H, 'personal_conveyance']]);
+    await log(t, d.id, [
+      [now - 2 * H, 'on_duty'],
+      [now - H, 'personal_conveyance'],
+    ]);
     const user = await t.call({ method: 'GET', url: `/v1/users/${d.id}` });
     assert.equal(user.body.user.duty_status, 'off_duty');
     await log(t, d.id, [[now - 10 * MINUTE, 'driving']]);
     const sent = (await events('user_duty_status_updated', 'user')).filter((e) => e.subject_id === String(d.id));
-    assert.deepEqual(sent.map((e) => JSON.parse(e.data).duty_status), ['driving']);
+    assert.deepEqual(
+      sent.map((e) => JSON.parse(e.data).duty_status),
+      ['driving'],
+    );
     assert.equal(sent[0]!.trigger, 'updated');
     assert.equal(JSON.parse(sent[0]!.data).password_hash, undefined);
   });
@@ -62,8 +75,16 @@ eachDialect('HOS record store', (dialect) => {
     await log(t, d.id, [[now - 30 * MINUTE, 'off_duty']]);
     [v] = await d11();
     assert.equal(v!.end_at, iso(now - 30 * MINUTE));
-    const sent = (await events('hos_violation_upserted', 'hos_violation')).filter((e) => e.subject_id === String(v!.id));
-    assert.deepEqual(sent.map((e) => [e.trigger, JSON.parse(e.data).end_time]), [['created', null], ['updated', `${iso(now - 30 * MINUTE).slice(0, 19)}Z`]]);
+    const sent = (await events('hos_violation_upserted', 'hos_violation')).filter(
+      (e) => e.subject_id === String(v!.id),
+    );
+    assert.deepEqual(
+      sent.map((e) => [e.trigger, JSON.parse(e.data).end_time]),
+      [
+        ['created', null],
+        ['updated', `${iso(now - 30 * MINUTE).slice(0, 19)}Z`],
+      ],
+    );
     const payload = JSON.parse(sent[0]!.data);
     assert.deepEqual(Object.keys(payload), ['id', 'type', 'name', 'start_time', 'end_time', 'driver']);
     assert.deepEqual(Object.keys(payload.driver), ['id', 'first_name', 'last_name', 'driver_company_id']);
@@ -80,23 +101,46 @@ eachDialect('HOS record store', (dialect) => {
     await rec(s + 10 * H, 'driving', s + 10 * H);
     await rec(s + 15 * H, 'sleeper', s + 15 * H + 30 * MINUTE);
     const before = await violationsOf(d.id);
-    assert.deepEqual(before.map((v) => [v.type, v.withdrawn_at]), [['duty_14', null]]);
+    assert.deepEqual(
+      before.map((v) => [v.type, v.withdrawn_at]),
+      [['duty_14', null]],
+    );
     await rec(s + 22 * H, 'on_duty', s + 22 * H);
     const after = await violationsOf(d.id);
     assert.ok(after[0]!.withdrawn_at, 'withdrawn');
-    const sent = (await events('hos_violation_upserted', 'hos_violation')).filter((e) => e.subject_id === String(after[0]!.id));
+    const sent = (await events('hos_violation_upserted', 'hos_violation')).filter(
+      (e) => e.subject_id === String(after[0]!.id),
+    );
     assert.equal(JSON.parse(sent[sent.length - 1]!.data).withdrawn, true);
-    const list = await t.call({ method: 'GET', url: `/v1/hos_violations?driver_ids=${d.id}&min_start_time=${iso(s).slice(0, 10)}` });
+    const list = await t.call({
+      method: 'GET',
+      url: `/v1/hos_violations?driver_ids=${d.id}&min_start_time=${iso(s).slice(0, 10)}`,
+    });
     assert.equal(list.body.pagination.total, 0);
   });
 
   test("a driver's edit keeps the originals as inactive history and restores the status at its end", async () => {
     const d = await driver(t);
     const s = now - 10 * H;
-    await log(t, d.id, [[s, 'on_duty'], [s + 2 * H, 'driving'], [s + 4 * H, 'off_duty']]);
-    const edit = await editDutyStatus(t.db, { companyId: t.company.id }, d.id, { start: iso(s + H), end: iso(s + 3 * H), status: 'sleeper', annotation: 'Was in the sleeper, not driving' });
+    await log(t, d.id, [
+      [s, 'on_duty'],
+      [s + 2 * H, 'driving'],
+      [s + 4 * H, 'off_duty'],
+    ]);
+    const edit = await editDutyStatus(t.db, { companyId: t.company.id }, d.id, {
+      start: iso(s + H),
+      end: iso(s + 3 * H),
+      status: 'sleeper',
+      annotation: 'Was in the sleeper, not driving',
+    });
     assert.equal(edit.state, 'applied');
-    const rows = await t.db.kysely.selectFrom('hos_events').selectAll().where('driver_id', '=', d.id).orderBy('occurred_at').orderBy('id').execute();
+    const rows = await t.db.kysely
+      .selectFrom('hos_events')
+      .selectAll()
+      .where('driver_id', '=', d.id)
+      .orderBy('occurred_at')
+      .orderBy('id')
+      .execute();
     const view = rows.map((r) => [r.occurred_at, r.status, r.record_status, r.record_origin]);
     assert.deepEqual(view, [
       [iso(s), 'on_duty', 1, 2],
@@ -112,26 +156,71 @@ eachDialect('HOS record store', (dialect) => {
     const hos = await t.call({ method: 'GET', url: `/v1/hours_of_service?driver_ids=${d.id}&start_date=${y}` });
     const total = hos.body.hours_of_services.reduce((a: number, r: any) => a + r.hours_of_service.sleeper_duration, 0);
     assert.equal(total, 2 * 3600);
-    await refused(editDutyStatus(t.db, { companyId: t.company.id }, d.id, { start: iso(s), end: iso(s + H), status: 'off_duty', annotation: 'x' }), 400, /annotation/);
-    await refused(editDutyStatus(t.db, { companyId: t.company.id }, d.id, { start: iso(s), end: iso(now + H), status: 'off_duty', annotation: 'Future' }), 400, /future/);
+    await refused(
+      editDutyStatus(t.db, { companyId: t.company.id }, d.id, {
+        start: iso(s),
+        end: iso(s + H),
+        status: 'off_duty',
+        annotation: 'x',
+      }),
+      400,
+      /annotation/,
+    );
+    await refused(
+      editDutyStatus(t.db, { companyId: t.company.id }, d.id, {
+        start: iso(s),
+        end: iso(now + H),
+        status: 'off_duty',
+        annotation: 'Future',
+      }),
+      400,
+      /future/,
+    );
   });
 
   test('a status across midnight, recorded with milliseconds, counts whole seconds on each log day', async () => {
     const d = await driver(t);
     const [first, second] = [daysAgo(3), daysAgo(2)];
-    await log(t, d.id, [[at(first, '23:00') + 600, 'sleeper'], [at(second, '01:00') + 600, 'off_duty']]);
-    const hos = await t.call({ method: 'GET', url: `/v1/hours_of_service?driver_ids=${d.id}&start_date=${first}&end_date=${second}` });
-    const days = hos.body.hours_of_services.map((r: any) => [r.hours_of_service.date, r.hours_of_service.sleeper_duration, r.hours_of_service.off_duty_duration]);
-    assert.deepEqual(days.sort(), [[first, 3600, 82800], [second, 3600, 82800]]);
+    await log(t, d.id, [
+      [at(first, '23:00') + 600, 'sleeper'],
+      [at(second, '01:00') + 600, 'off_duty'],
+    ]);
+    const hos = await t.call({
+      method: 'GET',
+      url: `/v1/hours_of_service?driver_ids=${d.id}&start_date=${first}&end_date=${second}`,
+    });
+    const days = hos.body.hours_of_services.map((r: any) => [
+      r.hours_of_service.date,
+      r.hours_of_service.sleeper_duration,
+      r.hours_of_service.off_duty_duration,
+    ]);
+    assert.deepEqual(days.sort(), [
+      [first, 3600, 82800],
+      [second, 3600, 82800],
+    ]);
   });
 
-  test('a log day is as long as the driver\'s day: 23 and 25 hours on the daylight-saving changes', async () => {
+  test("a log day is as long as the driver's day: 23 and 25 hours on the daylight-saving changes", async () => {
     const d = await driver(t, { time_zone: 'Eastern Time (US & Canada)' });
-    await log(t, d.id, [['2026-03-07T15:00:00.250Z', 'on_duty'], ['2026-03-07T17:00:00.750Z', 'off_duty']]);
+    await log(t, d.id, [
+      ['2026-03-07T15:00:00.250Z', 'on_duty'],
+      ['2026-03-07T17:00:00.750Z', 'off_duty'],
+    ]);
     const total = async (date: string) => {
-      const res = await t.call({ method: 'GET', url: `/v1/hours_of_service?driver_ids=${d.id}&start_date=${date}&end_date=${date}` });
+      const res = await t.call({
+        method: 'GET',
+        url: `/v1/hours_of_service?driver_ids=${d.id}&start_date=${date}&end_date=${date}`,
+      });
       const [row] = res.body.hours_of_services.map((r: any) => r.hours_of_service);
-      return [row.date, row.off_duty_duration + row.on_duty_duration + row.sleeper_duration + row.driving_duration + row.waiting_duration, row.on_duty_duration];
+      return [
+        row.date,
+        row.off_duty_duration +
+          row.on_duty_duration +
+          row.sleeper_duration +
+          row.driving_duration +
+          row.waiting_duration,
+        row.on_duty_duration,
+      ];
     };
     assert.deepEqual(await total('2026-03-07'), ['2026-03-07', 86400, 7200]);
     assert.deepEqual(await total('2026-03-08'), ['2026-03-08', 82800, 0]);
@@ -141,10 +230,27 @@ eachDialect('HOS record store', (dialect) => {
   test('automatically recorded driving cannot be shortened, by a record or an edit', async () => {
     const d = await driver(t);
     const s = now - 6 * H;
-    await log(t, d.id, [{ at: iso(s), status: 'driving', origin: 'auto' }, { at: iso(s + 2 * H), status: 'on_duty', origin: 'auto' }]);
+    await log(t, d.id, [
+      { at: iso(s), status: 'driving', origin: 'auto' },
+      { at: iso(s + 2 * H), status: 'on_duty', origin: 'auto' },
+    ]);
     await refused(log(t, d.id, [[s + H, 'off_duty']]), 400, /automatically recorded driving .* cannot be shortened/);
-    await refused(editDutyStatus(t.db, { companyId: t.company.id }, d.id, { start: iso(s + H), end: iso(s + 90 * MINUTE), status: 'on_duty', annotation: 'Was fuelling' }), 400, /cannot be shortened/);
-    const longer = await editDutyStatus(t.db, { companyId: t.company.id }, d.id, { start: iso(s - H), end: iso(s), status: 'driving', annotation: 'Drove before the ELD saw it' });
+    await refused(
+      editDutyStatus(t.db, { companyId: t.company.id }, d.id, {
+        start: iso(s + H),
+        end: iso(s + 90 * MINUTE),
+        status: 'on_duty',
+        annotation: 'Was fuelling',
+      }),
+      400,
+      /cannot be shortened/,
+    );
+    const longer = await editDutyStatus(t.db, { companyId: t.company.id }, d.id, {
+      start: iso(s - H),
+      end: iso(s),
+      status: 'driving',
+      annotation: 'Drove before the ELD saw it',
+    });
     assert.equal(longer.state, 'applied');
     await log(t, d.id, [{ at: iso(s + 3 * H), status: 'driving', origin: 'auto' }]);
     await log(t, d.id, [[s + 4 * H, 'off_duty']]);
@@ -153,32 +259,81 @@ eachDialect('HOS record store', (dialect) => {
   test("a carrier's edit waits for the driver: rejected changes nothing, accepted applies", async () => {
     const d = await driver(t);
     const s = now - 8 * H;
-    await log(t, d.id, [[s, 'off_duty'], [s + 4 * H, 'on_duty']]);
+    await log(t, d.id, [
+      [s, 'off_duty'],
+      [s + 4 * H, 'on_duty'],
+    ]);
     const ctx = { companyId: t.company.id };
-    const asked = await editDutyStatus(t.db, ctx, d.id, { start: iso(s + H), end: iso(s + 2 * H), status: 'on_duty', annotation: 'Pre-trip inspection missing', origin: 'edit' });
+    const asked = await editDutyStatus(t.db, ctx, d.id, {
+      start: iso(s + H),
+      end: iso(s + 2 * H),
+      status: 'on_duty',
+      annotation: 'Pre-trip inspection missing',
+      origin: 'edit',
+    });
     assert.equal(asked.state, 'requested');
-    const count = async () => (await t.db.kysely.selectFrom('hos_events').select('id').where('driver_id', '=', d.id).where('record_status', '=', 1).execute()).length;
+    const count = async () =>
+      (
+        await t.db.kysely
+          .selectFrom('hos_events')
+          .select('id')
+          .where('driver_id', '=', d.id)
+          .where('record_status', '=', 1)
+          .execute()
+      ).length;
     assert.equal(await count(), 2);
     assert.equal((await decideEdit(t.db, ctx, d.id, asked.id, false)).state, 'rejected');
     assert.equal(await count(), 2);
     await refused(decideEdit(t.db, ctx, d.id, asked.id, true), 400, /rejected, not requested/);
-    const again = await editDutyStatus(t.db, ctx, d.id, { start: iso(s + H), end: iso(s + 2 * H), status: 'on_duty', annotation: 'Pre-trip inspection missing', origin: 'edit' });
+    const again = await editDutyStatus(t.db, ctx, d.id, {
+      start: iso(s + H),
+      end: iso(s + 2 * H),
+      status: 'on_duty',
+      annotation: 'Pre-trip inspection missing',
+      origin: 'edit',
+    });
     assert.equal((await decideEdit(t.db, ctx, d.id, again.id, true)).state, 'applied');
-    const origins = await t.db.kysely.selectFrom('hos_events').select(['status', 'record_origin']).where('driver_id', '=', d.id).where('record_status', '=', 1).orderBy('occurred_at').execute();
-    assert.deepEqual(origins.map((r) => [r.status, r.record_origin]), [['off_duty', 2], ['on_duty', 3], ['off_duty', 3], ['on_duty', 2]]);
+    const origins = await t.db.kysely
+      .selectFrom('hos_events')
+      .select(['status', 'record_origin'])
+      .where('driver_id', '=', d.id)
+      .where('record_status', '=', 1)
+      .orderBy('occurred_at')
+      .execute();
+    assert.deepEqual(
+      origins.map((r) => [r.status, r.record_origin]),
+      [
+        ['off_duty', 2],
+        ['on_duty', 3],
+        ['off_duty', 3],
+        ['on_duty', 2],
+      ],
+    );
   });
 
   test('skipRefused: a device batch keeps its good records and reports the refused ones', async () => {
     const d = await driver(t);
     const s = now - 6 * H;
-    await log(t, d.id, [{ at: iso(s), status: 'driving', origin: 'auto' }, { at: iso(s + 2 * H), status: 'on_duty', origin: 'auto' }]);
-    const r = await recordDutyStatusEvents(t.db, { companyId: t.company.id }, d.id, [
-      { at: iso(s + H), status: 'off_duty' },
-      { at: iso(s + 3 * H), status: 'napping' as never },
-      { at: iso(s + 4 * H), status: 'off_duty' },
-    ], { skipRefused: true });
+    await log(t, d.id, [
+      { at: iso(s), status: 'driving', origin: 'auto' },
+      { at: iso(s + 2 * H), status: 'on_duty', origin: 'auto' },
+    ]);
+    const r = await recordDutyStatusEvents(
+      t.db,
+      { companyId: t.company.id },
+      d.id,
+      [
+        { at: iso(s + H), status: 'off_duty' },
+        { at: iso(s + 3 * H), status: 'napping' as never },
+        { at: iso(s + 4 * H), status: 'off_duty' },
+      ],
+      { skipRefused: true },
+    );
     assert.equal(r.ids.length, 1);
-    assert.deepEqual(r.refused.map((x) => x.index), [1, 0]);
+    assert.deepEqual(
+      r.refused.map((x) => x.index),
+      [1, 0],
+    );
     assert.match(r.refused[1]!.error_message, /cannot be shortened/);
   });
 
@@ -205,7 +360,11 @@ eachDialect('HOS record store', (dialect) => {
     const d = await driver(t);
     await log(t, d.id, [[now - 10 * H, 'driving']]);
     assert.equal((await violationsOf(d.id)).filter((v) => v.type === 'driving_11').length, 0);
-    const state = await t.db.kysely.selectFrom('hos_driver_states').selectAll().where('driver_id', '=', d.id).executeTakeFirstOrThrow();
+    const state = await t.db.kysely
+      .selectFrom('hos_driver_states')
+      .selectAll()
+      .where('driver_id', '=', d.id)
+      .executeTakeFirstOrThrow();
     assert.equal(state.next_check_at, iso(now + H), 'the 11-hour limit is the next change');
     await refreshDue(t.db, { companyId: t.company.id }, now + 2 * H);
     const v = (await violationsOf(d.id)).find((x) => x.type === 'driving_11');

@@ -48,7 +48,11 @@ eachDialect('framework errors', (dialect) => {
 
     test('a path parameter over 100 characters is a 414 in the wire form', async () => {
       const long = 'a'.repeat(101);
-      assertError(await t.call({ method: 'GET', url: `/v1/users/${long}` }), 414, `a path segment of /v1/users/${long} is longer than 100 characters`);
+      assertError(
+        await t.call({ method: 'GET', url: `/v1/users/${long}` }),
+        414,
+        `a path segment of /v1/users/${long} is longer than 100 characters`,
+      );
       assertError(await t.call({ method: 'GET', url: `/v1/users/${'a'.repeat(100)}` }), 400, 'id must be an integer');
     });
   });
@@ -57,7 +61,9 @@ eachDialect('framework errors', (dialect) => {
     test('a request line and headers over 16 KiB are a 431 in the wire form', async () => {
       const a = parsed(await raw(port, `GET /v1/users?q=${'a'.repeat(17_000)} HTTP/1.1\r\nHost: x\r\n\r\n`));
       assert.equal(a.status, 431);
-      assert.deepEqual(a.body, { error_message: 'the request line and headers are larger than 16 KiB (a long query string counts)' });
+      assert.deepEqual(a.body, {
+        error_message: 'the request line and headers are larger than 16 KiB (a long query string counts)',
+      });
       assert.match(a.headers, /content-type: application\/json; charset=utf-8/);
       assert.match(a.headers, /x-content-type-options: nosniff/);
     });
@@ -80,17 +86,47 @@ eachDialect('framework errors', (dialect) => {
       const before = (await t.call({ method: 'GET', url: '/v1/documents' })).body.pagination.total;
       for (const [type, payload, message] of [
         ['multipart/form-data', 'abc', 'the multipart body is malformed: Multipart: Boundary not found'],
-        ['multipart/form-data; boundary=XX', '--YY\r\nfoo', 'the multipart body is malformed: Unexpected end of multipart data'],
+        [
+          'multipart/form-data; boundary=XX',
+          '--YY\r\nfoo',
+          'the multipart body is malformed: Unexpected end of multipart data',
+        ],
       ]) {
-        assertError(await t.call({ method: 'POST', url: '/v1/documents', headers: { 'content-type': type }, payload }), 400, message);
+        assertError(
+          await t.call({ method: 'POST', url: '/v1/documents', headers: { 'content-type': type }, payload }),
+          400,
+          message,
+        );
       }
       assert.equal((await t.call({ method: 'GET', url: '/v1/documents' })).body.pagination.total, before);
     });
 
     test('JSON that does not parse, the wrong type and an oversized body are 400s in the wire form', async () => {
-      assertError(await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': 'application/json' }, payload: '{"number":' }), 400, /^body is not valid JSON/);
-      assertError(await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': 'text/xml' }, payload: '<a/>' }), 400, 'Content-Type must be application/json');
-      assertError(await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': 'application/json' }, payload: `{"number":"${'x'.repeat(1_100_000)}"}` }), 400, 'request body is larger than the limit');
+      assertError(
+        await t.call({
+          method: 'POST',
+          url: '/v1/vehicles',
+          headers: { 'content-type': 'application/json' },
+          payload: '{"number":',
+        }),
+        400,
+        /^body is not valid JSON/,
+      );
+      assertError(
+        await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': 'text/xml' }, payload: '<a/>' }),
+        400,
+        'Content-Type must be application/json',
+      );
+      assertError(
+        await t.call({
+          method: 'POST',
+          url: '/v1/vehicles',
+          headers: { 'content-type': 'application/json' },
+          payload: `{"number":"${'x'.repeat(1_100_000)}"}`,
+        }),
+        400,
+        'request body is larger than the limit',
+      );
     });
 
     test('every JSON answer says nosniff', async () => {

@@ -11,9 +11,10 @@ let seq = 0;
 
 async function mkUser(t: TestApp, role: 'admin' | 'driver' | 'fleet_user', as?: TestCompany) {
   const n = ++seq;
-  const payload = role === 'driver'
-    ? { first_name: 'Dan', last_name: `Driver${n}`, role, username: `mem_drv${n}` }
-    : { first_name: 'Ada', last_name: `Manager${n}`, role, email: `mem_mgr${n}@example.com` };
+  const payload =
+    role === 'driver'
+      ? { first_name: 'Dan', last_name: `Driver${n}`, role, username: `mem_drv${n}` }
+      : { first_name: 'Ada', last_name: `Manager${n}`, role, email: `mem_mgr${n}@example.com` };
   const res = await t.call({ method: 'POST', url: '/v1/users', payload, as });
   assert.equal(res.status, 201, res.raw);
   return res.body.user;
@@ -50,7 +51,11 @@ async function listed(t: TestApp, groupId: number, path: string, query = '') {
   const [plural, singular] = path === 'vehicles' ? ['vehicles', 'vehicle'] : ['users', 'user'];
   assert.deepEqual(Object.keys(res.body), [plural, 'pagination']);
   for (const item of res.body[plural]) assert.deepEqual(Object.keys(item), [singular]);
-  return { ids: res.body[plural].map((x: any) => x[singular].id), items: res.body[plural].map((x: any) => x[singular]), pagination: res.body.pagination };
+  return {
+    ids: res.body[plural].map((x: any) => x[singular].id),
+    items: res.body[plural].map((x: any) => x[singular]),
+    pagination: res.body.pagination,
+  };
 }
 
 async function userGroups(t: TestApp, id: number) {
@@ -67,11 +72,26 @@ eachDialect('group members', (dialect) => {
     const t = await get();
     const g = await mkGroup(t, 'Yard');
     const other = await mkGroup(t, 'Other');
-    const [d1, d2, admin, fleet] = [await mkUser(t, 'driver'), await mkUser(t, 'driver'), await mkUser(t, 'admin'), await mkUser(t, 'fleet_user')];
+    const [d1, d2, admin, fleet] = [
+      await mkUser(t, 'driver'),
+      await mkUser(t, 'driver'),
+      await mkUser(t, 'admin'),
+      await mkUser(t, 'fleet_user'),
+    ];
     const outsider = await mkUser(t, 'driver');
 
-    assert.deepEqual(await listed(t, g.id, 'users'), { ids: [], items: [], pagination: { per_page: 25, page_no: 1, total: 0 } });
-    ok(await t.call({ method: 'POST', url: `/v1/groups/${g.id}/users`, payload: { ids: [fleet.id, d1.id, admin.id, d2.id] } }));
+    assert.deepEqual(await listed(t, g.id, 'users'), {
+      ids: [],
+      items: [],
+      pagination: { per_page: 25, page_no: 1, total: 0 },
+    });
+    ok(
+      await t.call({
+        method: 'POST',
+        url: `/v1/groups/${g.id}/users`,
+        payload: { ids: [fleet.id, d1.id, admin.id, d2.id] },
+      }),
+    );
     ok(await t.call({ method: 'POST', url: `/v1/groups/${g.id}/users`, payload: { ids: [d1.id, d1.id, admin.id] } }));
     ok(await t.call({ method: 'POST', url: `/v1/groups/${other.id}/users`, payload: { ids: [d1.id] } }));
 
@@ -89,14 +109,30 @@ eachDialect('group members', (dialect) => {
     assert.deepEqual(managers.ids, [admin.id, fleet.id]);
     assert.deepEqual(managers.pagination, { per_page: 25, page_no: 1, total: 2 });
 
-    assert.deepEqual(await listed(t, g.id, 'users', '?per_page=1&page_no=3'), { ids: [admin.id], items: [all.items[2]], pagination: { per_page: 1, page_no: 3, total: 4 } });
-    assert.deepEqual((await listed(t, g.id, 'users', '?per_page=101')).pagination, { per_page: 100, page_no: 1, total: 4 });
+    assert.deepEqual(await listed(t, g.id, 'users', '?per_page=1&page_no=3'), {
+      ids: [admin.id],
+      items: [all.items[2]],
+      pagination: { per_page: 1, page_no: 3, total: 4 },
+    });
+    assert.deepEqual((await listed(t, g.id, 'users', '?per_page=101')).pagination, {
+      per_page: 100,
+      page_no: 1,
+      total: 4,
+    });
     assert.deepEqual((await listed(t, g.id, 'drivers', '?per_page=2&page_no=2')).ids, []);
-    assert.deepEqual((await listed(t, g.id, 'drivers', '?per_page=2&page_no=2')).pagination, { per_page: 2, page_no: 2, total: 2 });
+    assert.deepEqual((await listed(t, g.id, 'drivers', '?per_page=2&page_no=2')).pagination, {
+      per_page: 2,
+      page_no: 2,
+      total: 2,
+    });
 
     assert.deepEqual(await userGroups(t, d1.id), [g.id, other.id]);
     assert.deepEqual(await userGroups(t, outsider.id), []);
-    assert.deepEqual(await listed(t, other.id, 'fleet_managers'), { ids: [], items: [], pagination: { per_page: 25, page_no: 1, total: 0 } });
+    assert.deepEqual(await listed(t, other.id, 'fleet_managers'), {
+      ids: [],
+      items: [],
+      pagination: { per_page: 25, page_no: 1, total: 0 },
+    });
   });
 
   it('vehicles: POST adds, GET lists them paginated with an exact total, group_ids reflect membership', async () => {
@@ -108,11 +144,22 @@ eachDialect('group members', (dialect) => {
     ok(await t.call({ method: 'POST', url: `/v1/groups/${g.id}/vehicles`, payload: { ids: [vs[0].id] } }));
 
     const all = await listed(t, g.id, 'vehicles');
-    assert.deepEqual(all.ids, vs.map((v) => v.id));
+    assert.deepEqual(
+      all.ids,
+      vs.map((v) => v.id),
+    );
     assert.deepEqual(all.pagination, { per_page: 25, page_no: 1, total: 3 });
     assert.deepEqual(all.items[1], { ...vs[1], group_ids: [g.id], updated_at: all.items[1].updated_at });
-    assert.deepEqual(await listed(t, g.id, 'vehicles', '?per_page=2&page_no=2'), { ids: [vs[2].id], items: [all.items[2]], pagination: { per_page: 2, page_no: 2, total: 3 } });
-    assert.deepEqual((await listed(t, g.id, 'vehicles', '?page_no=9')).pagination, { per_page: 25, page_no: 9, total: 3 });
+    assert.deepEqual(await listed(t, g.id, 'vehicles', '?per_page=2&page_no=2'), {
+      ids: [vs[2].id],
+      items: [all.items[2]],
+      pagination: { per_page: 2, page_no: 2, total: 3 },
+    });
+    assert.deepEqual((await listed(t, g.id, 'vehicles', '?page_no=9')).pagination, {
+      per_page: 25,
+      page_no: 9,
+      total: 3,
+    });
     assert.deepEqual(await vehicleGroups(t, vs[0].id), [g.id]);
     assert.deepEqual(await vehicleGroups(t, spare.id), []);
   });
@@ -161,8 +208,12 @@ eachDialect('group members', (dialect) => {
       assertError(await t.call({ method: 'DELETE', url }), 400, 'ids is required');
       assertError(await t.call({ method: 'DELETE', url, payload: {} }), 400, 'ids is required');
       const bad: Array<[unknown, string]> = [
-        ['x', 'ids must be an array'], [null, 'ids must be an array'], [[], 'ids must have at least 1 item'],
-        [[0], 'ids[0] must be at least 1'], [['1'], 'ids[0] must be an integer'], [[1.5], 'ids[0] must be an integer'],
+        ['x', 'ids must be an array'],
+        [null, 'ids must be an array'],
+        [[], 'ids must have at least 1 item'],
+        [[0], 'ids[0] must be at least 1'],
+        [['1'], 'ids[0] must be an integer'],
+        [[1.5], 'ids[0] must be an integer'],
       ];
       for (const [ids, message] of bad) {
         assertError(await t.call({ method: 'POST', url, payload: { ids } }), 400, message);
@@ -170,33 +221,85 @@ eachDialect('group members', (dialect) => {
       }
       assertError(await t.call({ method: 'DELETE', url: `${url}?ids=abc` }), 400, 'ids[0] must be an integer');
       assertError(await t.call({ method: 'DELETE', url: `${url}?ids[]=0` }), 400, 'ids[0] must be at least 1');
-      assertError(await t.call({ method: 'DELETE', url: `${url}?ids[]=${member.id}&ids[]=x` }), 400, 'ids[1] must be an integer');
-      assertError(await t.call({ method: 'POST', url: `/v1/groups/987654/${path}`, payload: { ids: [1] } }), 404, 'group 987654 not found');
-      assertError(await t.call({ method: 'DELETE', url: `/v1/groups/987654/${path}?ids=1` }), 404, 'group 987654 not found');
+      assertError(
+        await t.call({ method: 'DELETE', url: `${url}?ids[]=${member.id}&ids[]=x` }),
+        400,
+        'ids[1] must be an integer',
+      );
+      assertError(
+        await t.call({ method: 'POST', url: `/v1/groups/987654/${path}`, payload: { ids: [1] } }),
+        404,
+        'group 987654 not found',
+      );
+      assertError(
+        await t.call({ method: 'DELETE', url: `/v1/groups/987654/${path}?ids=1` }),
+        404,
+        'group 987654 not found',
+      );
       assertError(await t.call({ method: 'GET', url: `/v1/groups/987654/${path}` }), 404, 'group 987654 not found');
     }
 
     const users = `/v1/groups/${g.id}/users`;
-    assertError(await t.call({ method: 'POST', url: users, payload: { ids: [newcomer.id, 987654] } }), 404, 'user 987654 not found');
-    assertError(await t.call({ method: 'POST', url: users, payload: { ids: [newcomer.id, foreignUser.id] } }), 404, `user ${foreignUser.id} not found`);
-    assertError(await t.call({ method: 'DELETE', url: users, payload: { ids: [member.id, foreignUser.id] } }), 404, `user ${foreignUser.id} not found`);
-    assertError(await t.call({ method: 'DELETE', url: `${users}?ids[]=${member.id}&ids[]=987654` }), 404, 'user 987654 not found');
+    assertError(
+      await t.call({ method: 'POST', url: users, payload: { ids: [newcomer.id, 987654] } }),
+      404,
+      'user 987654 not found',
+    );
+    assertError(
+      await t.call({ method: 'POST', url: users, payload: { ids: [newcomer.id, foreignUser.id] } }),
+      404,
+      `user ${foreignUser.id} not found`,
+    );
+    assertError(
+      await t.call({ method: 'DELETE', url: users, payload: { ids: [member.id, foreignUser.id] } }),
+      404,
+      `user ${foreignUser.id} not found`,
+    );
+    assertError(
+      await t.call({ method: 'DELETE', url: `${users}?ids[]=${member.id}&ids[]=987654` }),
+      404,
+      'user 987654 not found',
+    );
     assert.deepEqual((await listed(t, g.id, 'users')).ids, [member.id], 'nothing changed');
     assert.deepEqual(await userGroups(t, newcomer.id), []);
 
     const vehicles = `/v1/groups/${g.id}/vehicles`;
-    assertError(await t.call({ method: 'POST', url: vehicles, payload: { ids: [v.id, foreignVehicle.id] } }), 404, `vehicle ${foreignVehicle.id} not found`);
+    assertError(
+      await t.call({ method: 'POST', url: vehicles, payload: { ids: [v.id, foreignVehicle.id] } }),
+      404,
+      `vehicle ${foreignVehicle.id} not found`,
+    );
     assert.deepEqual((await listed(t, g.id, 'vehicles')).ids, []);
     ok(await t.call({ method: 'POST', url: vehicles, payload: { ids: [v.id] } }));
-    assertError(await t.call({ method: 'DELETE', url: vehicles, payload: { ids: [v.id, 987654] } }), 404, 'vehicle 987654 not found');
+    assertError(
+      await t.call({ method: 'DELETE', url: vehicles, payload: { ids: [v.id, 987654] } }),
+      404,
+      'vehicle 987654 not found',
+    );
     assert.deepEqual((await listed(t, g.id, 'vehicles')).ids, [v.id]);
     assert.deepEqual(await vehicleGroups(t, foreignVehicle.id, c2), []);
 
     const big = 99999999999; // beyond the 32-bit id range: refused before it reaches the database
-    assertError(await t.call({ method: 'POST', url: users, payload: { ids: [newcomer.id, big] } }), 400, 'ids[1] must be at most 2147483647');
-    assertError(await t.call({ method: 'DELETE', url: `${users}?ids=${member.id},${big}` }), 400, 'ids[1] must be at most 2147483647');
-    assertError(await t.call({ method: 'POST', url: `/v1/groups/${g.id}/vehicles`, payload: { ids: [big] } }), 400, 'ids[0] must be at most 2147483647');
-    assertError(await t.call({ method: 'DELETE', url: `/v1/groups/${g.id}/vehicles`, payload: { ids: [big] } }), 400, 'ids[0] must be at most 2147483647');
+    assertError(
+      await t.call({ method: 'POST', url: users, payload: { ids: [newcomer.id, big] } }),
+      400,
+      'ids[1] must be at most 2147483647',
+    );
+    assertError(
+      await t.call({ method: 'DELETE', url: `${users}?ids=${member.id},${big}` }),
+      400,
+      'ids[1] must be at most 2147483647',
+    );
+    assertError(
+      await t.call({ method: 'POST', url: `/v1/groups/${g.id}/vehicles`, payload: { ids: [big] } }),
+      400,
+      'ids[0] must be at most 2147483647',
+    );
+    assertError(
+      await t.call({ method: 'DELETE', url: `/v1/groups/${g.id}/vehicles`, payload: { ids: [big] } }),
+      400,
+      'ids[0] must be at most 2147483647',
+    );
   });
 
   it('deleting a group releases its members; other groups keep theirs', async () => {
@@ -214,7 +317,11 @@ eachDialect('group members', (dialect) => {
     assert.deepEqual(await userGroups(t, u.id), [kept.id]);
     assert.deepEqual(await vehicleGroups(t, v.id), [kept.id]);
     for (const path of ['users', 'drivers', 'fleet_managers', 'vehicles']) {
-      assertError(await t.call({ method: 'GET', url: `/v1/groups/${doomed.id}/${path}` }), 404, `group ${doomed.id} not found`);
+      assertError(
+        await t.call({ method: 'GET', url: `/v1/groups/${doomed.id}/${path}` }),
+        404,
+        `group ${doomed.id} not found`,
+      );
     }
     assert.deepEqual((await listed(t, kept.id, 'fleet_managers')).ids, [u.id]);
     assert.deepEqual((await listed(t, kept.id, 'vehicles')).ids, [v.id]);
@@ -231,14 +338,33 @@ eachDialect('group members', (dialect) => {
     const theirUser = await mkUser(t, 'driver', c2);
     const theirGroup = await mkGroup(t, 'Theirs', c2);
     const msg = `group ${g.id} not found`;
-    assertError(await t.call({ method: 'POST', url: `/v1/groups/${g.id}/users`, payload: { ids: [theirUser.id] }, as: c2 }), 404, msg);
+    assertError(
+      await t.call({ method: 'POST', url: `/v1/groups/${g.id}/users`, payload: { ids: [theirUser.id] }, as: c2 }),
+      404,
+      msg,
+    );
     assertError(await t.call({ method: 'DELETE', url: `/v1/groups/${g.id}/users?ids=${u.id}`, as: c2 }), 404, msg);
-    assertError(await t.call({ method: 'DELETE', url: `/v1/groups/${g.id}/vehicles`, payload: { ids: [v.id] }, as: c2 }), 404, msg);
-    assertError(await t.call({ method: 'POST', url: `/v1/groups/${theirGroup.id}/users`, payload: { ids: [u.id] }, as: c2 }), 404, `user ${u.id} not found`);
-    assertError(await t.call({ method: 'POST', url: `/v1/groups/${theirGroup.id}/vehicles`, payload: { ids: [v.id] }, as: c2 }), 404, `vehicle ${v.id} not found`);
+    assertError(
+      await t.call({ method: 'DELETE', url: `/v1/groups/${g.id}/vehicles`, payload: { ids: [v.id] }, as: c2 }),
+      404,
+      msg,
+    );
+    assertError(
+      await t.call({ method: 'POST', url: `/v1/groups/${theirGroup.id}/users`, payload: { ids: [u.id] }, as: c2 }),
+      404,
+      `user ${u.id} not found`,
+    );
+    assertError(
+      await t.call({ method: 'POST', url: `/v1/groups/${theirGroup.id}/vehicles`, payload: { ids: [v.id] }, as: c2 }),
+      404,
+      `vehicle ${v.id} not found`,
+    );
     assert.deepEqual((await listed(t, g.id, 'users')).ids, [u.id]);
     assert.deepEqual((await listed(t, g.id, 'vehicles')).ids, [v.id]);
     assert.deepEqual(await userGroups(t, u.id), [g.id]);
-    assert.deepEqual((await t.call({ method: 'GET', url: `/v1/groups/${theirGroup.id}/users`, as: c2 })).body, { users: [], pagination: { per_page: 25, page_no: 1, total: 0 } });
+    assert.deepEqual((await t.call({ method: 'GET', url: `/v1/groups/${theirGroup.id}/users`, as: c2 })).body, {
+      users: [],
+      pagination: { per_page: 25, page_no: 1, total: 0 },
+    });
   });
 });

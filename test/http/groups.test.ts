@@ -10,11 +10,17 @@ import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.j
 const GROUP_KEYS = ['id', 'company_id', 'name', 'parent_id', 'user'];
 let seq = 0;
 
-async function mkUser(t: TestApp, role: 'admin' | 'driver' | 'fleet_user', as?: TestCompany, extra: Record<string, unknown> = {}) {
+async function mkUser(
+  t: TestApp,
+  role: 'admin' | 'driver' | 'fleet_user',
+  as?: TestCompany,
+  extra: Record<string, unknown> = {},
+) {
   const n = ++seq;
-  const payload = role === 'driver'
-    ? { first_name: 'Dan', last_name: `Driver${n}`, role, username: `grp_drv${n}` }
-    : { first_name: 'Ada', last_name: `Manager${n}`, role, email: `grp_mgr${n}@example.com` };
+  const payload =
+    role === 'driver'
+      ? { first_name: 'Dan', last_name: `Driver${n}`, role, username: `grp_drv${n}` }
+      : { first_name: 'Ada', last_name: `Manager${n}`, role, email: `grp_mgr${n}@example.com` };
   const res = await t.call({ method: 'POST', url: '/v1/users', payload: { ...payload, ...extra }, as });
   assert.equal(res.status, 201, res.raw);
   return res.body.user;
@@ -23,10 +29,24 @@ async function mkUser(t: TestApp, role: 'admin' | 'driver' | 'fleet_user', as?: 
 /** The UserSummary of a full user record (docs/reference/wire.md §4.1), in its key order. */
 function summary(u: any) {
   const { id, first_name, last_name, username, email, driver_company_id, status, role } = u;
-  return { id, first_name, last_name, username: username ?? null, email, driver_company_id: driver_company_id ?? null, status, role };
+  return {
+    id,
+    first_name,
+    last_name,
+    username: username ?? null,
+    email,
+    driver_company_id: driver_company_id ?? null,
+    status,
+    role,
+  };
 }
 
-async function mkGroup(t: TestApp, body: Record<string, unknown>, as?: TestCompany, headers: Record<string, string> = {}) {
+async function mkGroup(
+  t: TestApp,
+  body: Record<string, unknown>,
+  as?: TestCompany,
+  headers: Record<string, string> = {},
+) {
   const res = await t.call({ method: 'POST', url: '/v1/groups', payload: body, as, headers });
   assert.equal(res.status, 201, res.raw);
   return res.body.group;
@@ -52,7 +72,11 @@ eachDialect('groups', (dialect) => {
     assert.deepEqual(Object.keys(res.body), ['group']);
     assert.deepEqual(Object.keys(res.body.group), GROUP_KEYS);
     assert.deepEqual(res.body.group, {
-      id: res.body.group.id, company_id: t.company.id, name: 'West Coast', parent_id: null, user: summary(admin),
+      id: res.body.group.id,
+      company_id: t.company.id,
+      name: 'West Coast',
+      parent_id: null,
+      user: summary(admin),
     });
     assert.ok(Number.isInteger(res.body.group.id) && res.body.group.id > 0);
     assert.equal(typeof res.body.group.company_id, 'number');
@@ -65,7 +89,15 @@ eachDialect('groups', (dialect) => {
     const g = await mkGroup(t, { name: 'Acting' }, undefined, { 'x-user-id': String(second.id) });
     assert.deepEqual(g.user, summary(second));
     const drv = await mkUser(t, 'driver');
-    assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'X' }, headers: { 'x-user-id': String(drv.id) } }), 403);
+    assertError(
+      await t.call({
+        method: 'POST',
+        url: '/v1/groups',
+        payload: { name: 'X' },
+        headers: { 'x-user-id': String(drv.id) },
+      }),
+      403,
+    );
   });
 
   it('a child group carries parent_id; PUT is partial and rejects cycles', async () => {
@@ -79,11 +111,27 @@ eachDialect('groups', (dialect) => {
     assert.equal(renamed.status, 200, renamed.raw);
     assert.deepEqual(renamed.body, { group: { ...child, name: 'Child 2' } });
 
-    assertError(await t.call({ method: 'PUT', url: `/v1/groups/${root.id}`, payload: { parent_id: grandchild.id } }), 400, /parent_id/);
-    assertError(await t.call({ method: 'PUT', url: `/v1/groups/${root.id}`, payload: { parent_id: root.id } }), 400, /parent_id/);
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/groups/${root.id}`, payload: { parent_id: grandchild.id } }),
+      400,
+      /parent_id/,
+    );
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/groups/${root.id}`, payload: { parent_id: root.id } }),
+      400,
+      /parent_id/,
+    );
     assertError(await t.call({ method: 'PUT', url: `/v1/groups/${child.id}`, payload: { name: '   ' } }), 400, /name/);
-    assertError(await t.call({ method: 'PUT', url: `/v1/groups/${child.id}`, payload: { parent_id: 999999 } }), 404, 'group 999999 not found');
-    assert.deepEqual((await t.call({ method: 'GET', url: `/v1/groups/${root.id}` })).body, { group: root }, 'root unchanged');
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/groups/${child.id}`, payload: { parent_id: 999999 } }),
+      404,
+      'group 999999 not found',
+    );
+    assert.deepEqual(
+      (await t.call({ method: 'GET', url: `/v1/groups/${root.id}` })).body,
+      { group: root },
+      'root unchanged',
+    );
 
     const moved = await t.call({ method: 'PUT', url: `/v1/groups/${grandchild.id}`, payload: { parent_id: null } });
     assert.deepEqual(moved.body, { group: { ...grandchild, parent_id: null } });
@@ -95,9 +143,21 @@ eachDialect('groups', (dialect) => {
     assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: '   ' } }), 400, 'name is required');
     assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 5 } }), 400, /^name /);
     assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'x'.repeat(256) } }), 400, /^name /);
-    assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'P', parent_id: 'one' } }), 400, /parent_id/);
-    assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'P', parent_id: 987654 } }), 404, 'group 987654 not found');
-    assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: 'name=x', headers: { 'content-type': 'text/plain' } }), 400, /application\/json/);
+    assertError(
+      await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'P', parent_id: 'one' } }),
+      400,
+      /parent_id/,
+    );
+    assertError(
+      await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'P', parent_id: 987654 } }),
+      404,
+      'group 987654 not found',
+    );
+    assertError(
+      await t.call({ method: 'POST', url: '/v1/groups', payload: 'name=x', headers: { 'content-type': 'text/plain' } }),
+      400,
+      /application\/json/,
+    );
     assertError(await t.call({ method: 'GET', url: '/v1/groups/987654' }), 404, 'group 987654 not found');
     assertError(await t.call({ method: 'GET', url: '/v1/groups/abc' }), 400, /id/);
   });
@@ -107,13 +167,33 @@ eachDialect('groups', (dialect) => {
     const g = await mkGroup(t, { name: 'Range' });
     const big = 99999999999;
     for (const path of ['', '/users', '/drivers', '/fleet_managers', '/vehicles']) {
-      assertError(await t.call({ method: 'GET', url: `/v1/groups/${big}${path}` }), 400, 'id must be at most 2147483647');
+      assertError(
+        await t.call({ method: 'GET', url: `/v1/groups/${big}${path}` }),
+        400,
+        'id must be at most 2147483647',
+      );
     }
-    assertError(await t.call({ method: 'PUT', url: `/v1/groups/${big}`, payload: { name: 'x' } }), 400, 'id must be at most 2147483647');
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/groups/${big}`, payload: { name: 'x' } }),
+      400,
+      'id must be at most 2147483647',
+    );
     assertError(await t.call({ method: 'DELETE', url: `/v1/groups/${big}` }), 400, 'id must be at most 2147483647');
-    assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'x', parent_id: big } }), 400, /^parent_id /);
-    assertError(await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'x', user_id: big } }), 400, /^user_id /);
-    assertError(await t.call({ method: 'PUT', url: `/v1/groups/${g.id}`, payload: { user_id: big } }), 400, /^user_id /);
+    assertError(
+      await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'x', parent_id: big } }),
+      400,
+      /^parent_id /,
+    );
+    assertError(
+      await t.call({ method: 'POST', url: '/v1/groups', payload: { name: 'x', user_id: big } }),
+      400,
+      /^user_id /,
+    );
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/groups/${g.id}`, payload: { user_id: big } }),
+      400,
+      /^user_id /,
+    );
   });
 
   it('DELETE /v1/groups/:id answers {"success":true}, children become roots, then 404', async () => {
@@ -123,7 +203,9 @@ eachDialect('groups', (dialect) => {
     const res = await t.call({ method: 'DELETE', url: `/v1/groups/${parent.id}` });
     assert.equal(res.status, 200, res.raw);
     assert.deepEqual(res.body, { success: true });
-    assert.deepEqual((await t.call({ method: 'GET', url: `/v1/groups/${child.id}` })).body, { group: { ...child, parent_id: null } });
+    assert.deepEqual((await t.call({ method: 'GET', url: `/v1/groups/${child.id}` })).body, {
+      group: { ...child, parent_id: null },
+    });
     assertError(await t.call({ method: 'GET', url: `/v1/groups/${parent.id}` }), 404, `group ${parent.id} not found`);
     assertError(await t.call({ method: 'DELETE', url: `/v1/groups/${parent.id}` }), 404);
     assertError(await t.call({ method: 'PUT', url: `/v1/groups/${parent.id}`, payload: { name: 'Back' } }), 404);
@@ -169,11 +251,17 @@ eachDialect('groups list', (dialect) => {
     assert.deepEqual(one.body, { groups: [{ group: made[1] }], pagination: { per_page: 1, page_no: 2, total: 102 } });
 
     const hundred = await t.call({ method: 'GET', url: '/v1/groups?per_page=100' });
-    assert.deepEqual(hundred.body.groups.map((x: any) => x.group.id), ids.slice(0, 100));
+    assert.deepEqual(
+      hundred.body.groups.map((x: any) => x.group.id),
+      ids.slice(0, 100),
+    );
     assert.deepEqual(hundred.body.pagination, { per_page: 100, page_no: 1, total: 102 });
 
     const clamped = await t.call({ method: 'GET', url: '/v1/groups?per_page=101&page_no=2' });
-    assert.deepEqual(clamped.body.groups.map((x: any) => x.group.id), ids.slice(100));
+    assert.deepEqual(
+      clamped.body.groups.map((x: any) => x.group.id),
+      ids.slice(100),
+    );
     assert.deepEqual(clamped.body.pagination, { per_page: 100, page_no: 2, total: 102 });
 
     const past = await t.call({ method: 'GET', url: '/v1/groups.json?per_page=50&page_no=4' });
@@ -193,7 +281,8 @@ eachDialect('groups list', (dialect) => {
     // An absurd page_no is past the end too (or a 400): never a 500.
     const absurd = await t.call({ method: 'GET', url: '/v1/groups?page_no=1e20' });
     if (absurd.status === 400) assertError(absurd, 400, /page_no/);
-    else assert.deepEqual([absurd.status, absurd.body.groups, absurd.body.pagination?.total], [200, [], 102], absurd.raw);
+    else
+      assert.deepEqual([absurd.status, absurd.body.groups, absurd.body.pagination?.total], [200, [], 102], absurd.raw);
   });
 });
 
@@ -231,7 +320,11 @@ eachDialect('groups tenant isolation and authentication', (dialect) => {
     const theirs = await mkGroup(t, { name: 'Theirs' }, other);
     assert.equal(theirs.company_id, other.id);
     assert.equal(theirs.user, null, "the first company's admin never owns the second company's groups");
-    assertError(await t.call({ method: 'PUT', url: `/v1/groups/${theirs.id}`, payload: { parent_id: g.id }, as: other }), 404, msg);
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/groups/${theirs.id}`, payload: { parent_id: g.id }, as: other }),
+      404,
+      msg,
+    );
     assertError(await t.call({ method: 'GET', url: `/v1/groups/${theirs.id}` }), 404);
 
     assert.deepEqual((await t.call({ method: 'GET', url: `/v1/groups/${g.id}` })).body, { group: g }, 'unchanged');
@@ -242,11 +335,19 @@ eachDialect('groups tenant isolation and authentication', (dialect) => {
   it('every group route answers 401 without a key and with a bad key', async () => {
     const t = await get();
     const routes = [
-      ['GET', '/v1/groups'], ['POST', '/v1/groups'],
-      ['GET', '/v1/groups/1'], ['PUT', '/v1/groups/1'], ['DELETE', '/v1/groups/1'],
-      ['GET', '/v1/groups/1/users'], ['GET', '/v1/groups/1/drivers'], ['GET', '/v1/groups/1/fleet_managers'],
-      ['GET', '/v1/groups/1/vehicles'], ['POST', '/v1/groups/1/users'], ['POST', '/v1/groups/1/vehicles'],
-      ['DELETE', '/v1/groups/1/users'], ['DELETE', '/v1/groups/1/vehicles'],
+      ['GET', '/v1/groups'],
+      ['POST', '/v1/groups'],
+      ['GET', '/v1/groups/1'],
+      ['PUT', '/v1/groups/1'],
+      ['DELETE', '/v1/groups/1'],
+      ['GET', '/v1/groups/1/users'],
+      ['GET', '/v1/groups/1/drivers'],
+      ['GET', '/v1/groups/1/fleet_managers'],
+      ['GET', '/v1/groups/1/vehicles'],
+      ['POST', '/v1/groups/1/users'],
+      ['POST', '/v1/groups/1/vehicles'],
+      ['DELETE', '/v1/groups/1/users'],
+      ['DELETE', '/v1/groups/1/vehicles'],
     ] as const;
     for (const [method, url] of routes) {
       const payload = method === 'GET' ? undefined : { name: 'x', ids: [1] };
@@ -257,6 +358,9 @@ eachDialect('groups tenant isolation and authentication', (dialect) => {
       assert.equal(bad.statusCode, 401, `${method} ${url}`);
       assert.deepEqual(JSON.parse(bad.body), { error_message: 'invalid API key' });
     }
-    assert.equal((await t.call({ method: 'GET', url: '/v1/groups/1', headers: { 'X-Api-Key': t.company.apiKey } })).status !== 401, true);
+    assert.equal(
+      (await t.call({ method: 'GET', url: '/v1/groups/1', headers: { 'X-Api-Key': t.company.apiKey } })).status !== 401,
+      true,
+    );
   });
 });

@@ -15,7 +15,11 @@ eachDialect('pagination', (dialect) => {
     t = await getApp();
     // Created through the API, sequentially, so ids ascend in creation order.
     for (let i = 0; i < N; i++) {
-      const u = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'P', last_name: `N${i}`, role: 'driver', username: `page_${dialect}_${i}` } });
+      const u = await t.call({
+        method: 'POST',
+        url: '/v1/users',
+        payload: { first_name: 'P', last_name: `N${i}`, role: 'driver', username: `page_${dialect}_${i}` },
+      });
       assert.equal(u.status, 201);
       ids.users.push(u.body.user.id);
       const v = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: `P${i}` } });
@@ -24,7 +28,10 @@ eachDialect('pagination', (dialect) => {
     }
   });
 
-  for (const [plural, singular] of [['users', 'user'], ['vehicles', 'vehicle']] as const) {
+  for (const [plural, singular] of [
+    ['users', 'user'],
+    ['vehicles', 'vehicle'],
+  ] as const) {
     describe(`/v1/${plural}`, () => {
       const get = (q: string) => t.call({ method: 'GET', url: `/v1/${plural}${q}` });
 

@@ -24,7 +24,11 @@ eachDialect('plumbing', (dialect) => {
     });
 
     test('/v1/users/5.json and /v1//users/5 route to the object', async () => {
-      for (const url of [`/v1/users/${driver.id}.json`, `/v1//users/${driver.id}`, `/v1/users/${driver.id}.json?foo=1`]) {
+      for (const url of [
+        `/v1/users/${driver.id}.json`,
+        `/v1//users/${driver.id}`,
+        `/v1/users/${driver.id}.json?foo=1`,
+      ]) {
         const res = await t.call({ method: 'GET', url });
         assert.equal(res.status, 200, url);
         assert.equal(res.body.user.id, driver.id, url);
@@ -52,7 +56,8 @@ eachDialect('plumbing', (dialect) => {
         const res = await t.call({ method: method as any, url });
         assertError(res, 405);
         const allow = String(res.headers.allow ?? '').split(/,\s*/);
-        for (const m of allowed) assert.ok(allow.includes(m), `${method} ${url}: Allow "${res.headers.allow}" lists ${m}`);
+        for (const m of allowed)
+          assert.ok(allow.includes(m), `${method} ${url}: Allow "${res.headers.allow}" lists ${m}`);
         assert.ok(!allow.includes(method), `${method} ${url}: Allow does not list ${method}`);
       }
     });
@@ -92,13 +97,26 @@ eachDialect('plumbing', (dialect) => {
       const foreignAdmin = await createUser(t, { role: 'admin' }, other);
       let res = await t.call({ method: 'GET', url: '/v1/users', headers: { 'X-User-Id': String(admin.id) } });
       assert.equal(res.status, 200);
-      res = await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'x-user-id': String(admin.id) }, payload: { number: 'UID-1' } });
+      res = await t.call({
+        method: 'POST',
+        url: '/v1/vehicles',
+        headers: { 'x-user-id': String(admin.id) },
+        payload: { number: 'UID-1' },
+      });
       assert.equal(res.status, 201);
       for (const id of [driver.id, manager.id, retired.id, foreignAdmin.id, 999999, 'abc']) {
         assertError(await t.call({ method: 'GET', url: '/v1/users', headers: { 'X-User-Id': String(id) } }), 403);
       }
       const before = await totalOf(t, '/v1/vehicles');
-      assertError(await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'X-User-Id': String(driver.id) }, payload: { number: 'UID-2' } }), 403);
+      assertError(
+        await t.call({
+          method: 'POST',
+          url: '/v1/vehicles',
+          headers: { 'X-User-Id': String(driver.id) },
+          payload: { number: 'UID-2' },
+        }),
+        403,
+      );
       assert.equal(await totalOf(t, '/v1/vehicles'), before);
     });
   });
@@ -106,7 +124,11 @@ eachDialect('plumbing', (dialect) => {
   describe('headers that never fail a request', () => {
     test('X-Time-Zone: Rails names, unknown values, empty', async () => {
       for (const tz of ['Eastern Time (US & Canada)', 'Pacific Time (US & Canada)', 'Alaska', 'Mars/Olympus', '']) {
-        assert.equal((await t.call({ method: 'GET', url: '/v1/users', headers: { 'X-Time-Zone': tz } })).status, 200, tz);
+        assert.equal(
+          (await t.call({ method: 'GET', url: '/v1/users', headers: { 'X-Time-Zone': tz } })).status,
+          200,
+          tz,
+        );
         const one = await t.call({ method: 'GET', url: `/v1/users/${driver.id}`, headers: { 'X-Time-Zone': tz } });
         assert.equal(one.status, 200, tz);
         const utc = (await t.call({ method: 'GET', url: `/v1/users/${driver.id}` })).body.user.created_at;
@@ -130,21 +152,39 @@ eachDialect('plumbing', (dialect) => {
         assert.equal(again.raw, plain.raw, `${url}: the zone does not stick to the cached body`);
         const times = (raw: string) => [...raw.matchAll(/"(\d{4}-\d{2}-\d{2}T[^"]*)"/g)].map((m) => m[1]);
         assert.ok(times(plain.raw).length > 0, url);
-        assert.ok(times(plain.raw).every((x) => x.endsWith('Z')), url);
-        assert.ok(times(zoned.raw).every((x) => /-0[45]:00$/.test(x)), `${url}: ${times(zoned.raw).slice(0, 3)}`);
+        assert.ok(
+          times(plain.raw).every((x) => x.endsWith('Z')),
+          url,
+        );
+        assert.ok(
+          times(zoned.raw).every((x) => /-0[45]:00$/.test(x)),
+          `${url}: ${times(zoned.raw).slice(0, 3)}`,
+        );
         assert.deepEqual(times(zoned.raw).map(Date.parse), times(plain.raw).map(Date.parse), url);
-        assert.equal(zoned.raw.replace(/"\d{4}-\d{2}-\d{2}T[^"]*"/g, '"T"'), plain.raw.replace(/"\d{4}-\d{2}-\d{2}T[^"]*"/g, '"T"'), `${url}: only the datetimes differ`);
+        assert.equal(
+          zoned.raw.replace(/"\d{4}-\d{2}-\d{2}T[^"]*"/g, '"T"'),
+          plain.raw.replace(/"\d{4}-\d{2}-\d{2}T[^"]*"/g, '"T"'),
+          `${url}: only the datetimes differ`,
+        );
       }
     });
 
     test('X-Metric-Units: true, false, anything', async () => {
       for (const v of ['true', 'false', 'yes', '']) {
-        assert.equal((await t.call({ method: 'GET', url: '/v1/vehicles', headers: { 'X-Metric-Units': v } })).status, 200, v);
+        assert.equal(
+          (await t.call({ method: 'GET', url: '/v1/vehicles', headers: { 'X-Metric-Units': v } })).status,
+          200,
+          v,
+        );
       }
     });
 
     test('Content-Type: application/json and Accept on a GET with no body → 200', async () => {
-      const res = await t.call({ method: 'GET', url: '/v1/users', headers: { 'Content-Type': 'application/json', Accept: 'application/json' } });
+      const res = await t.call({
+        method: 'GET',
+        url: '/v1/users',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      });
       assert.equal(res.status, 200);
       assert.match(String(res.headers['content-type']), /^application\/json/);
     });
@@ -154,28 +194,48 @@ eachDialect('plumbing', (dialect) => {
     test('Content-Type text/plain (or form) on a POST → 400 naming application/json, nothing created', async () => {
       for (const ct of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
         const before = await totalOf(t, '/v1/vehicles');
-        const res = await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': ct }, payload: '{"number":"CT-1"}' });
+        const res = await t.call({
+          method: 'POST',
+          url: '/v1/vehicles',
+          headers: { 'content-type': ct },
+          payload: '{"number":"CT-1"}',
+        });
         assertError(res, 400, /application\/json/);
         assert.equal(await totalOf(t, '/v1/vehicles'), before, ct);
       }
     });
 
     test('application/json with a charset parameter is accepted', async () => {
-      const res = await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': 'application/json; charset=utf-8' }, payload: '{"number":"CS-1"}' });
+      const res = await t.call({
+        method: 'POST',
+        url: '/v1/vehicles',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        payload: '{"number":"CS-1"}',
+      });
       assert.equal(res.status, 201, JSON.stringify(res.body));
     });
 
     test('malformed JSON → 400, nothing created', async () => {
       for (const body of ['{"number": "MJ-1"', '{number: 1}', 'not json']) {
         const before = await totalOf(t, '/v1/vehicles');
-        const res = await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': 'application/json' }, payload: body });
+        const res = await t.call({
+          method: 'POST',
+          url: '/v1/vehicles',
+          headers: { 'content-type': 'application/json' },
+          payload: body,
+        });
         assertError(res, 400, /JSON/);
         assert.equal(await totalOf(t, '/v1/vehicles'), before);
       }
     });
 
     test('an empty JSON body on a POST → 400', async () => {
-      const res = await t.call({ method: 'POST', url: '/v1/vehicles', headers: { 'content-type': 'application/json' }, payload: '' });
+      const res = await t.call({
+        method: 'POST',
+        url: '/v1/vehicles',
+        headers: { 'content-type': 'application/json' },
+        payload: '',
+      });
       assertError(res, 400);
     });
   });
@@ -189,7 +249,11 @@ eachDialect('plumbing', (dialect) => {
       const res = await s.call({ method: 'POST', url: '/v1/vehicles', payload: big });
       assertError(res, 400, /limit|large/);
       assert.equal(await totalOf(s, '/v1/vehicles'), 0);
-      const ok = await s.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'SMALL-1', padding: 'x'.repeat(1500) } });
+      const ok = await s.call({
+        method: 'POST',
+        url: '/v1/vehicles',
+        payload: { number: 'SMALL-1', padding: 'x'.repeat(1500) },
+      });
       assert.equal(ok.status, 201);
       assert.equal(await totalOf(s, '/v1/vehicles'), 1);
     });

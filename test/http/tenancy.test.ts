@@ -16,14 +16,25 @@ eachDialect('tenant isolation', (dialect) => {
 
   before(async () => {
     t = await getApp();
-    driver = await createUser(t, { first_name: 'Mine', last_name: 'Driver', driver_company_id: 'MINE-1', username: `mine_${dialect}` });
+    driver = await createUser(t, {
+      first_name: 'Mine',
+      last_name: 'Driver',
+      driver_company_id: 'MINE-1',
+      username: `mine_${dialect}`,
+    });
     admin = await createUser(t, { role: 'admin' });
     vehicle = await createVehicle(t, { number: 'MINE-V', permanent_driver_id: driver.id, fuel_type: 'diesel' });
     other = await t.newCompany('Second Co');
   });
 
   test('a second company sees empty lists with total 0, under every filter', async () => {
-    for (const url of ['/v1/users', '/v1/users?role=driver', '/v1/users?name=mine', '/v1/vehicles', '/v1/vehicles?fuel_type=diesel']) {
+    for (const url of [
+      '/v1/users',
+      '/v1/users?role=driver',
+      '/v1/users?name=mine',
+      '/v1/vehicles',
+      '/v1/vehicles?fuel_type=diesel',
+    ]) {
       const res = await t.call({ method: 'GET', url, as: other });
       const plural = url.includes('users') ? 'users' : 'vehicles';
       assert.deepEqual(assertList(res, plural, plural.slice(0, -1)), [], url);
@@ -40,14 +51,26 @@ eachDialect('tenant isolation', (dialect) => {
   test("PUT on the first company's user and vehicle is 404 and changes nothing", async () => {
     const beforeUser = (await t.call({ method: 'GET', url: `/v1/users/${driver.id}` })).body.user;
     const beforeVehicle = (await t.call({ method: 'GET', url: `/v1/vehicles/${vehicle.id}` })).body.vehicle;
-    assertError(await t.call({ method: 'PUT', url: `/v1/users/${driver.id}`, payload: { first_name: 'Stolen' }, as: other }), 404, /not found/);
-    assertError(await t.call({ method: 'PUT', url: `/v1/vehicles/${vehicle.id}`, payload: { number: 'STOLEN' }, as: other }), 404, /not found/);
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/users/${driver.id}`, payload: { first_name: 'Stolen' }, as: other }),
+      404,
+      /not found/,
+    );
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/vehicles/${vehicle.id}`, payload: { number: 'STOLEN' }, as: other }),
+      404,
+      /not found/,
+    );
     assert.deepEqual((await t.call({ method: 'GET', url: `/v1/users/${driver.id}` })).body.user, beforeUser);
     assert.deepEqual((await t.call({ method: 'GET', url: `/v1/vehicles/${vehicle.id}` })).body.vehicle, beforeVehicle);
   });
 
   test("lookup does not find the first company's users", async () => {
-    for (const q of [`username=mine_${dialect}`, `email=${encodeURIComponent(driver.email)}`, 'driver_company_id=MINE-1']) {
+    for (const q of [
+      `username=mine_${dialect}`,
+      `email=${encodeURIComponent(driver.email)}`,
+      'driver_company_id=MINE-1',
+    ]) {
       const res = await t.call({ method: 'GET', url: `/v1/users/lookup?${q}`, as: other });
       assert.equal(res.status, 404, q);
       assert.equal(res.raw, '{"error_message":"user not found"}');
@@ -56,18 +79,33 @@ eachDialect('tenant isolation', (dialect) => {
 
   test("the first company's driver cannot be a permanent_driver_id of the second: 404, nothing created", async () => {
     const before = await totalOf(t, '/v1/vehicles', other);
-    const res = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'X-1', permanent_driver_id: driver.id }, as: other });
+    const res = await t.call({
+      method: 'POST',
+      url: '/v1/vehicles',
+      payload: { number: 'X-1', permanent_driver_id: driver.id },
+      as: other,
+    });
     assertError(res, 404);
     assert.equal(await totalOf(t, '/v1/vehicles', other), before);
     theirVehicle = await createVehicle(t, { number: 'THEIRS-1' }, other);
-    const put = await t.call({ method: 'PUT', url: `/v1/vehicles/${theirVehicle.id}`, payload: { permanent_driver_id: driver.id }, as: other });
+    const put = await t.call({
+      method: 'PUT',
+      url: `/v1/vehicles/${theirVehicle.id}`,
+      payload: { permanent_driver_id: driver.id },
+      as: other,
+    });
     assertError(put, 404);
     const after = (await t.call({ method: 'GET', url: `/v1/vehicles/${theirVehicle.id}`, as: other })).body.vehicle;
     assert.equal(after.permanent_driver, null);
   });
 
   test('the 404 for a foreign permanent_driver_id names the field', async () => {
-    const res = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'X-2', permanent_driver_id: driver.id }, as: other });
+    const res = await t.call({
+      method: 'POST',
+      url: '/v1/vehicles',
+      payload: { number: 'X-2', permanent_driver_id: driver.id },
+      as: other,
+    });
     assertError(res, 404, /permanent_driver_id/);
   });
 
@@ -80,7 +118,11 @@ eachDialect('tenant isolation', (dialect) => {
       assert.equal(res.body.pagination.total, 0, q);
     }
     // mixed: only the second company's own driver matches
-    const res = await t.call({ method: 'GET', url: `/v1/vehicles?driver_ids=${driver.id},${theirDriver.id}`, as: other });
+    const res = await t.call({
+      method: 'GET',
+      url: `/v1/vehicles?driver_ids=${driver.id},${theirDriver.id}`,
+      as: other,
+    });
     assert.equal(res.body.pagination.total, 1);
     assert.equal(res.body.vehicles[0].vehicle.permanent_driver.id, theirDriver.id);
     // and the first company does not see the second's vehicle through its driver id either
@@ -89,7 +131,10 @@ eachDialect('tenant isolation', (dialect) => {
   });
 
   test('X-User-Id naming an admin of another company is 403', async () => {
-    assertError(await t.call({ method: 'GET', url: '/v1/users', headers: { 'X-User-Id': String(admin.id) }, as: other }), 403);
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/users', headers: { 'X-User-Id': String(admin.id) }, as: other }),
+      403,
+    );
   });
 
   test('each company still sees exactly its own records', async () => {

@@ -2,7 +2,16 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { DATETIME, DRIVER_KEYS, MANAGER_KEYS, assertError, assertKeySet, createUser, totalOf, uniq } from './fixtures.js';
+import {
+  DATETIME,
+  DRIVER_KEYS,
+  MANAGER_KEYS,
+  assertError,
+  assertKeySet,
+  createUser,
+  totalOf,
+  uniq,
+} from './fixtures.js';
 
 eachDialect('users: writing', (dialect) => {
   const getApp = useApp(dialect);
@@ -11,11 +20,22 @@ eachDialect('users: writing', (dialect) => {
 
   before(async () => {
     t = await getApp();
-    driver = await createUser(t, { first_name: 'Erin', last_name: 'Ellis', email: 'erin@example.com', username: 'erin' });
+    driver = await createUser(t, {
+      first_name: 'Erin',
+      last_name: 'Ellis',
+      email: 'erin@example.com',
+      username: 'erin',
+    });
   });
 
   /** Sends a write that must be refused with 400 (or `status`) and checks that the list total did not move. */
-  async function refused(method: 'POST' | 'PUT', url: string, payload: unknown, message: string | RegExp, status = 400) {
+  async function refused(
+    method: 'POST' | 'PUT',
+    url: string,
+    payload: unknown,
+    message: string | RegExp,
+    status = 400,
+  ) {
     const before = await totalOf(t, '/v1/users');
     const res = await t.call({ method, url, payload: payload as any });
     assertError(res, status, message);
@@ -25,9 +45,19 @@ eachDialect('users: writing', (dialect) => {
   test('POST creates a driver: 201, wrapped, full driver key set', async () => {
     const u = uniq();
     const res = await t.call({
-      method: 'POST', url: '/v1/users',
-      payload: { first_name: 'Finn', last_name: 'Ford', role: 'driver', username: `finn${u}`, password: 'correct horse battery',
-        eld_mode: 'exempt', cycle: '60_7', yard_moves_enabled: true, time_zone: 'Pacific Time (US & Canada)' },
+      method: 'POST',
+      url: '/v1/users',
+      payload: {
+        first_name: 'Finn',
+        last_name: 'Ford',
+        role: 'driver',
+        username: `finn${u}`,
+        password: 'correct horse battery',
+        eld_mode: 'exempt',
+        cycle: '60_7',
+        yard_moves_enabled: true,
+        time_zone: 'Pacific Time (US & Canada)',
+      },
     });
     assert.equal(res.status, 201);
     assert.deepEqual(Object.keys(res.body), ['user']);
@@ -55,7 +85,11 @@ eachDialect('users: writing', (dialect) => {
 
   test('POST with email only (no username) is accepted; email is stored lower-case', async () => {
     const u = uniq();
-    const res = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'G', last_name: 'H', role: 'driver', email: `Mixed${u}@Example.COM` } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/v1/users',
+      payload: { first_name: 'G', last_name: 'H', role: 'driver', email: `Mixed${u}@Example.COM` },
+    });
     assert.equal(res.status, 201);
     assert.equal(res.body.user.email, `mixed${u}@example.com`);
     assert.equal(res.body.user.username, null);
@@ -67,30 +101,76 @@ eachDialect('users: writing', (dialect) => {
       const { [f]: _drop, ...rest } = ok;
       await refused('POST', '/v1/users', rest, new RegExp(`${f}.*required`));
     }
-    await refused('POST', '/v1/users', { first_name: '', last_name: 'B', role: 'driver', email: `y${uniq()}@example.com` }, /first_name/);
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: '', last_name: 'B', role: 'driver', email: `y${uniq()}@example.com` },
+      /first_name/,
+    );
   });
 
   test('POST with neither email nor username → 400', async () => {
     await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'driver' }, /email or username/);
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'driver', email: '', username: '' }, /email or username/);
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'A', last_name: 'B', role: 'driver', email: '', username: '' },
+      /email or username/,
+    );
   });
 
   test('POST duplicate email (any case) or username → 400 with a message', async () => {
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'admin', email: 'erin@example.com' }, 'email "erin@example.com" is already taken');
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'admin', email: 'ERIN@Example.com' }, /email.*already taken/);
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'driver', username: 'erin' }, 'username "erin" is already taken');
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'A', last_name: 'B', role: 'admin', email: 'erin@example.com' },
+      'email "erin@example.com" is already taken',
+    );
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'A', last_name: 'B', role: 'admin', email: 'ERIN@Example.com' },
+      /email.*already taken/,
+    );
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'A', last_name: 'B', role: 'driver', username: 'erin' },
+      'username "erin" is already taken',
+    );
   });
 
   test('POST or PUT a password the policy refuses → 400 naming password and why; nothing is created', async () => {
-    const body = (password: string, username = `p${uniq()}`) => ({ first_name: 'A', last_name: 'B', role: 'driver', username, password });
+    const body = (password: string, username = `p${uniq()}`) => ({
+      first_name: 'A',
+      last_name: 'B',
+      role: 'driver',
+      username,
+      password,
+    });
     await refused('POST', '/v1/users', body('short'), /password.*15/);
     await refused('POST', '/v1/users', body('fourteen-chars'), /password.*15/);
-    await refused('POST', '/v1/users', body('1qaz2wsx3edc4rfv'), 'password is too common: it is on a list of often-used passwords; choose another');
+    await refused(
+      'POST',
+      '/v1/users',
+      body('1qaz2wsx3edc4rfv'),
+      'password is too common: it is on a list of often-used passwords; choose another',
+    );
     await refused('POST', '/v1/users', body('abcabcabcabcabcabc'), /password is too common/);
-    await refused('POST', '/v1/users', body('fleet-driver-walker42', 'walker42'), "password must not contain the account's email address or user name");
+    await refused(
+      'POST',
+      '/v1/users',
+      body('fleet-driver-walker42', 'walker42'),
+      "password must not contain the account's email address or user name",
+    );
     const created = await t.call({ method: 'POST', url: '/v1/users', payload: body('fifteen-chars-x') });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    await refused('PUT', `/v1/users/${created.body.user.id}`, { password: 'qwertyuiop12345' }, /password is too common/);
+    await refused(
+      'PUT',
+      `/v1/users/${created.body.user.id}`,
+      { password: 'qwertyuiop12345' },
+      /password is too common/,
+    );
   });
 
   test('POST wrong types → 400 naming the field', async () => {
@@ -104,7 +184,12 @@ eachDialect('users: writing', (dialect) => {
 
   test('POST unknown enum values → 400 naming the field and the allowed values', async () => {
     const base = () => ({ first_name: 'A', last_name: 'B', username: `e${uniq()}` });
-    await refused('POST', '/v1/users', { ...base(), role: 'superuser' }, /^role must be one of: driver, admin, fleet_user$/);
+    await refused(
+      'POST',
+      '/v1/users',
+      { ...base(), role: 'superuser' },
+      /^role must be one of: driver, admin, fleet_user$/,
+    );
     await refused('POST', '/v1/users', { ...base(), role: 'driver', status: 'paused' }, /status/);
     await refused('POST', '/v1/users', { ...base(), role: 'driver', duty_status: 'napping' }, /duty_status/);
     await refused('POST', '/v1/users', { ...base(), role: 'driver', eld_mode: 'paper' }, /eld_mode/);
@@ -112,13 +197,33 @@ eachDialect('users: writing', (dialect) => {
   });
 
   test('POST over-long string → 400 naming the field', async () => {
-    await refused('POST', '/v1/users', { first_name: 'x'.repeat(256), last_name: 'B', role: 'driver', username: `l${uniq()}` }, /first_name.*255/);
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'x'.repeat(256), last_name: 'B', role: 'driver', username: `l${uniq()}` },
+      /first_name.*255/,
+    );
   });
 
   test('POST group_ids or group_visibility on a driver or admin → 400', async () => {
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'driver', username: `g${uniq()}`, group_ids: [1] }, /group_ids/);
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'driver', username: `g${uniq()}`, group_ids: [] }, /group_ids/);
-    await refused('POST', '/v1/users', { first_name: 'A', last_name: 'B', role: 'admin', email: `g${uniq()}@x.com`, group_visibility: 'all' }, /group/);
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'A', last_name: 'B', role: 'driver', username: `g${uniq()}`, group_ids: [1] },
+      /group_ids/,
+    );
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'A', last_name: 'B', role: 'driver', username: `g${uniq()}`, group_ids: [] },
+      /group_ids/,
+    );
+    await refused(
+      'POST',
+      '/v1/users',
+      { first_name: 'A', last_name: 'B', role: 'admin', email: `g${uniq()}@x.com`, group_visibility: 'all' },
+      /group/,
+    );
   });
 
   test('POST body that is not an object → 400', async () => {
@@ -127,7 +232,11 @@ eachDialect('users: writing', (dialect) => {
 
   test('PUT partial update changes only the fields sent', async () => {
     const before = (await t.call({ method: 'GET', url: `/v1/users/${driver.id}` })).body.user;
-    const res = await t.call({ method: 'PUT', url: `/v1/users/${driver.id}`, payload: { first_name: 'Erica', phone: '555-0100', duty_status: 'sleeper' } });
+    const res = await t.call({
+      method: 'PUT',
+      url: `/v1/users/${driver.id}`,
+      payload: { first_name: 'Erica', phone: '555-0100', duty_status: 'sleeper' },
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body), ['user']);
     const after = res.body.user;
@@ -162,16 +271,24 @@ eachDialect('users: writing', (dialect) => {
     await refused('PUT', url, { password: 'x' }, /password/);
     await refused('PUT', url, { email: null, username: null }, /email or username/);
     await refused('PUT', url, { group_ids: [1] }, /group_ids/);
-    const after = (await t.call({ method: 'GET', url }).then((r) => r.body.user));
+    const after = await t.call({ method: 'GET', url }).then((r) => r.body.user);
     assert.deepEqual(after, before);
   });
 
   test('PUT of an unknown id is 404', async () => {
-    assertError(await t.call({ method: 'PUT', url: '/v1/users/999999', payload: { first_name: 'X' } }), 404, /not found/);
+    assertError(
+      await t.call({ method: 'PUT', url: '/v1/users/999999', payload: { first_name: 'X' } }),
+      404,
+      /not found/,
+    );
   });
 
   test('PUT may keep its own email and username (not a duplicate of itself)', async () => {
-    const res = await t.call({ method: 'PUT', url: `/v1/users/${driver.id}`, payload: { email: 'erin@example.com', username: 'erin' } });
+    const res = await t.call({
+      method: 'PUT',
+      url: `/v1/users/${driver.id}`,
+      payload: { email: 'erin@example.com', username: 'erin' },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   });
 });

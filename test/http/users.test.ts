@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
 import {
-  DATETIME, DRIVER_KEYS, DRIVER_ONLY_KEYS, MANAGER_KEYS, assertError, assertKeySet, assertList, createUser, idsOf,
+  DATETIME,
+  DRIVER_KEYS,
+  DRIVER_ONLY_KEYS,
+  MANAGER_KEYS,
+  assertError,
+  assertKeySet,
+  assertList,
+  createUser,
+  idsOf,
 } from './fixtures.js';
 
 eachDialect('users: reading', (dialect) => {
@@ -17,11 +25,20 @@ eachDialect('users: reading', (dialect) => {
   before(async () => {
     t = await getApp();
     ann = await createUser(t, {
-      first_name: 'Ann', last_name: 'Archer', duty_status: 'on_duty', email: 'ann.archer@example.com',
-      username: 'ann_archer', driver_company_id: 'DRV-ANN',
+      first_name: 'Ann',
+      last_name: 'Archer',
+      duty_status: 'on_duty',
+      email: 'ann.archer@example.com',
+      username: 'ann_archer',
+      driver_company_id: 'DRV-ANN',
     });
     bob = await createUser(t, { first_name: 'Bob', last_name: 'Baker', status: 'deactivated', duty_status: 'driving' });
-    carol = await createUser(t, { first_name: 'Carol', last_name: 'Cooper', role: 'admin', email: 'carol@example.com' });
+    carol = await createUser(t, {
+      first_name: 'Carol',
+      last_name: 'Cooper',
+      role: 'admin',
+      email: 'carol@example.com',
+    });
     dave = await createUser(t, { first_name: 'Dave', last_name: 'Mac Annan', role: 'fleet_user' });
   });
 
@@ -29,7 +46,10 @@ eachDialect('users: reading', (dialect) => {
     const res = await t.call({ method: 'GET', url: '/v1/users' });
     const items = assertList(res, 'users', 'user');
     assert.deepEqual(res.body.pagination, { per_page: 25, page_no: 1, total: 4 });
-    assert.deepEqual(items.map((u) => u.id), [ann.id, bob.id, carol.id, dave.id]);
+    assert.deepEqual(
+      items.map((u) => u.id),
+      [ann.id, bob.id, carol.id, dave.id],
+    );
     assert.ok(ann.id < bob.id && bob.id < carol.id && carol.id < dave.id);
   });
 
@@ -52,12 +72,27 @@ eachDialect('users: reading', (dialect) => {
     assert.deepEqual(u.external_ids, []);
     assert.equal(u.metric_units, false);
     // no value → null, never left out
-    for (const k of ['phone', 'phone_ext', 'phone_country_code', 'company_reference_id', 'time_zone', 'drivers_license_number',
-      'drivers_license_state', 'joined_at', 'terminal_street', 'terminal_city', 'terminal_state', 'terminal_zip',
-      'mobile_current_sign_in_at', 'web_last_active_at', 'associated_dispatcher_id']) {
+    for (const k of [
+      'phone',
+      'phone_ext',
+      'phone_country_code',
+      'company_reference_id',
+      'time_zone',
+      'drivers_license_number',
+      'drivers_license_state',
+      'joined_at',
+      'terminal_street',
+      'terminal_city',
+      'terminal_state',
+      'terminal_zip',
+      'mobile_current_sign_in_at',
+      'web_last_active_at',
+      'associated_dispatcher_id',
+    ]) {
       assert.equal(u[k], null, `${k} is null`);
     }
-    for (const k of ['carrier_name', 'carrier_street', 'carrier_city', 'carrier_state', 'carrier_zip']) assert.equal(typeof u[k], 'string', k);
+    for (const k of ['carrier_name', 'carrier_street', 'carrier_city', 'carrier_state', 'carrier_zip'])
+      assert.equal(typeof u[k], 'string', k);
     for (const k of DRIVER_ONLY_KEYS.filter((k) => k.startsWith('exception_') || k.startsWith('export_'))) {
       assert.equal(u[k], false, `${k} is false`);
     }
@@ -88,7 +123,9 @@ eachDialect('users: reading', (dialect) => {
 
   test('filter role', async () => {
     const cases: Array<[string, number[]]> = [
-      ['driver', [ann.id, bob.id]], ['admin', [carol.id]], ['fleet_user', [dave.id]],
+      ['driver', [ann.id, bob.id]],
+      ['admin', [carol.id]],
+      ['fleet_user', [dave.id]],
     ];
     for (const [role, ids] of cases) {
       const res = await t.call({ method: 'GET', url: `/v1/users?role=${role}` });
@@ -182,7 +219,11 @@ eachDialect('users: reading', (dialect) => {
 
     test('no parameter is 400', async () => {
       assertError(await t.call({ method: 'GET', url: '/v1/users/lookup' }), 400, /username|email|driver_company_id/);
-      assertError(await t.call({ method: 'GET', url: '/v1/users/lookup?foo=bar' }), 400, /username|email|driver_company_id/);
+      assertError(
+        await t.call({ method: 'GET', url: '/v1/users/lookup?foo=bar' }),
+        400,
+        /username|email|driver_company_id/,
+      );
     });
 
     test('lookup.json and the doubled slash route normally', async () => {

@@ -2,7 +2,16 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { DATETIME, USER_SUMMARY_KEYS, VEHICLE_KEYS, assertError, assertKeySet, createUser, createVehicle, totalOf } from './fixtures.js';
+import {
+  DATETIME,
+  USER_SUMMARY_KEYS,
+  VEHICLE_KEYS,
+  assertError,
+  assertKeySet,
+  createUser,
+  createVehicle,
+  totalOf,
+} from './fixtures.js';
 
 eachDialect('vehicles: writing', (dialect) => {
   const getApp = useApp(dialect);
@@ -18,7 +27,13 @@ eachDialect('vehicles: writing', (dialect) => {
     truck = await createVehicle(t, { number: 'T-1', year: '2018', make: 'Kenworth' });
   });
 
-  async function refused(method: 'POST' | 'PUT', url: string, payload: unknown, message: string | RegExp, status = 400) {
+  async function refused(
+    method: 'POST' | 'PUT',
+    url: string,
+    payload: unknown,
+    message: string | RegExp,
+    status = 400,
+  ) {
     const before = await totalOf(t, '/v1/vehicles');
     const res = await t.call({ method, url, payload: payload as any });
     assertError(res, status, message);
@@ -27,8 +42,18 @@ eachDialect('vehicles: writing', (dialect) => {
 
   test('POST creates: 201, wrapped, full key set, defaults', async () => {
     const res = await t.call({
-      method: 'POST', url: '/v1/vehicles',
-      payload: { number: 'NEW-1', year: 2020, vin: 'VIN1', fuel_type: 'cng', license_plate_number: 'ABC123', license_plate_state: 'CA', ifta: false, notes: 'n' },
+      method: 'POST',
+      url: '/v1/vehicles',
+      payload: {
+        number: 'NEW-1',
+        year: 2020,
+        vin: 'VIN1',
+        fuel_type: 'cng',
+        license_plate_number: 'ABC123',
+        license_plate_state: 'CA',
+        ifta: false,
+        notes: 'n',
+      },
     });
     assert.equal(res.status, 201);
     assert.deepEqual(Object.keys(res.body), ['vehicle']);
@@ -48,7 +73,12 @@ eachDialect('vehicles: writing', (dialect) => {
   });
 
   test('year: "" and "0" are kept as strings; null is null', async () => {
-    for (const [year, expected] of [['', ''], ['0', '0'], [0, '0'], [null, null]] as const) {
+    for (const [year, expected] of [
+      ['', ''],
+      ['0', '0'],
+      [0, '0'],
+      [null, null],
+    ] as const) {
       const v = await createVehicle(t, { year });
       assert.equal(v.year, expected, `year ${JSON.stringify(year)}`);
     }
@@ -96,7 +126,11 @@ eachDialect('vehicles: writing', (dialect) => {
 
   test('PUT partial update changes only the fields sent', async () => {
     const before = (await t.call({ method: 'GET', url: `/v1/vehicles/${truck.id}` })).body.vehicle;
-    const res = await t.call({ method: 'PUT', url: `/v1/vehicles/${truck.id}`, payload: { model: 'T680', year: 2019, permanent_driver_id: driver.id } });
+    const res = await t.call({
+      method: 'PUT',
+      url: `/v1/vehicles/${truck.id}`,
+      payload: { model: 'T680', year: 2019, permanent_driver_id: driver.id },
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body), ['vehicle']);
     const after = res.body.vehicle;
@@ -138,10 +172,22 @@ eachDialect('vehicles: writing', (dialect) => {
   test('availability_status fills availability_details, updated by the acting admin', async () => {
     const boss = await createUser(t, { role: 'admin' });
     const url = `/v1/vehicles/${truck.id}`;
-    let res = await t.call({ method: 'PUT', url, headers: { 'X-User-Id': String(boss.id) }, payload: { availability_status: 'out_of_service' } });
+    let res = await t.call({
+      method: 'PUT',
+      url,
+      headers: { 'X-User-Id': String(boss.id) },
+      payload: { availability_status: 'out_of_service' },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     let ad = res.body.vehicle.availability_details;
-    assert.deepEqual(Object.keys(ad).sort(), ['additional_note', 'availability_status', 'custom_driver_app_warning_prompt', 'out_of_service_reason', 'updated_at', 'updated_by_user']);
+    assert.deepEqual(Object.keys(ad).sort(), [
+      'additional_note',
+      'availability_status',
+      'custom_driver_app_warning_prompt',
+      'out_of_service_reason',
+      'updated_at',
+      'updated_by_user',
+    ]);
     assert.equal(ad.availability_status, 'out_of_service');
     assert.match(ad.updated_at, DATETIME);
     assertKeySet(ad.updated_by_user, USER_SUMMARY_KEYS, 'updated_by_user');

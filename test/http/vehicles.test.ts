@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
 import {
-  DATETIME, USER_SUMMARY_KEYS, VEHICLE_KEYS, assertError, assertKeySet, assertList, createUser, createVehicle, idsOf,
+  DATETIME,
+  USER_SUMMARY_KEYS,
+  VEHICLE_KEYS,
+  assertError,
+  assertKeySet,
+  assertList,
+  createUser,
+  createVehicle,
+  idsOf,
 } from './fixtures.js';
 
 eachDialect('vehicles: reading', (dialect) => {
@@ -22,8 +30,22 @@ eachDialect('vehicles: reading', (dialect) => {
     d1 = await createUser(t, { first_name: 'Dan', last_name: 'One', driver_company_id: 'D-1' });
     d2 = await createUser(t, { first_name: 'Dora', last_name: 'Two' });
     d3 = await createUser(t, { first_name: 'Dirk', last_name: 'Three' });
-    v1 = await createVehicle(t, { number: '101', permanent_driver_id: d1.id, fuel_type: 'diesel', year: 2019, make: 'Volvo', model: 'VNL', vin: '1XKYDP9X0LJ123456' });
-    v2 = await createVehicle(t, { number: '102', permanent_driver_id: d2.id, fuel_type: 'gasoline', status: 'inactive', year: '2021' });
+    v1 = await createVehicle(t, {
+      number: '101',
+      permanent_driver_id: d1.id,
+      fuel_type: 'diesel',
+      year: 2019,
+      make: 'Volvo',
+      model: 'VNL',
+      vin: '1XKYDP9X0LJ123456',
+    });
+    v2 = await createVehicle(t, {
+      number: '102',
+      permanent_driver_id: d2.id,
+      fuel_type: 'gasoline',
+      status: 'inactive',
+      year: '2021',
+    });
     v3 = await createVehicle(t, { number: '103', fuel_type: 'diesel' });
     v4 = await createVehicle(t, { number: '104', status: 'deactivated' });
     await t.db.kysely.updateTable('vehicles').set({ current_driver_id: d3.id }).where('id', '=', v3.id).execute();
@@ -33,7 +55,10 @@ eachDialect('vehicles: reading', (dialect) => {
     const res = await t.call({ method: 'GET', url: '/v1/vehicles' });
     const items = assertList(res, 'vehicles', 'vehicle');
     assert.deepEqual(res.body.pagination, { per_page: 25, page_no: 1, total: 4 });
-    assert.deepEqual(items.map((v) => v.id), [v1.id, v2.id, v3.id, v4.id]);
+    assert.deepEqual(
+      items.map((v) => v.id),
+      [v1.id, v2.id, v3.id, v4.id],
+    );
     for (const v of items) assertKeySet(v, VEHICLE_KEYS, `vehicle ${v.id}`);
   });
 
@@ -57,14 +82,24 @@ eachDialect('vehicles: reading', (dialect) => {
     assert.equal(typeof v.ifta, 'boolean');
     assert.equal(typeof v.metric_units, 'boolean');
     assert.equal(typeof v.prevent_auto_odometer_entry, 'boolean');
-    for (const k of ['incab_alert_live_stream_enable', 'driver_facing_camera', 'incab_audio_recording']) assert.equal(v[k], -1, k);
+    for (const k of ['incab_alert_live_stream_enable', 'driver_facing_camera', 'incab_audio_recording'])
+      assert.equal(v[k], -1, k);
     assert.deepEqual(v.group_ids, []);
     assert.match(v.created_at, DATETIME);
     assert.match(v.updated_at, DATETIME);
     assert.equal(v.availability_details.availability_status, 'in_service', 'every vehicle has an availability');
     assert.deepEqual(v.external_ids, []);
-    for (const k of ['license_plate_state', 'license_plate_number', 'license_plate_country_code', 'notes',
-      'eld_device', 'current_driver', 'carb_ctc_test_enabled', 'carb_ctc_emission_status', 'registration_expiry_date']) {
+    for (const k of [
+      'license_plate_state',
+      'license_plate_number',
+      'license_plate_country_code',
+      'notes',
+      'eld_device',
+      'current_driver',
+      'carb_ctc_test_enabled',
+      'carb_ctc_emission_status',
+      'registration_expiry_date',
+    ]) {
       assert.equal(v[k], null, `${k} is null`);
     }
   });
@@ -80,8 +115,14 @@ eachDialect('vehicles: reading', (dialect) => {
     const v = (await t.call({ method: 'GET', url: `/v1/vehicles/${v1.id}` })).body.vehicle;
     assertKeySet(v.permanent_driver, USER_SUMMARY_KEYS, 'permanent_driver');
     assert.deepEqual(v.permanent_driver, {
-      id: d1.id, first_name: 'Dan', last_name: 'One', username: d1.username, email: d1.email,
-      driver_company_id: 'D-1', status: 'active', role: 'driver',
+      id: d1.id,
+      first_name: 'Dan',
+      last_name: 'One',
+      username: d1.username,
+      email: d1.email,
+      driver_company_id: 'D-1',
+      status: 'active',
+      role: 'driver',
     });
     assert.equal(v.current_driver, null);
   });
@@ -99,7 +140,11 @@ eachDialect('vehicles: reading', (dialect) => {
   });
 
   test('filter status', async () => {
-    const cases: Array<[string, number[]]> = [['active', [v1.id, v3.id]], ['inactive', [v2.id]], ['deactivated', [v4.id]]];
+    const cases: Array<[string, number[]]> = [
+      ['active', [v1.id, v3.id]],
+      ['inactive', [v2.id]],
+      ['deactivated', [v4.id]],
+    ];
     for (const [status, ids] of cases) {
       const res = await t.call({ method: 'GET', url: `/v1/vehicles?status=${status}` });
       assertList(res, 'vehicles', 'vehicle');

@@ -27,8 +27,16 @@ for (const bt of BORDER_TRACKS) {
     assert.ok(odoSpan(track) >= TEN_MILES_KM, `${odoSpan(track)} km`);
     const r = allocate(track, idx, DEFAULT_RULES);
     const got = byCode(r.fragments, idx.codes);
-    for (const [code, km] of counted(bt.expectedKm)) assert.ok(within(got[code], km), `${code}: ${got[code]} km, expected ${km} km`);
-    assert.deepEqual(Object.keys(got).filter((c) => c !== '--').sort(), counted(bt.expectedKm).map(([c]) => c).sort());
+    for (const [code, km] of counted(bt.expectedKm))
+      assert.ok(within(got[code], km), `${code}: ${got[code]} km, expected ${km} km`);
+    assert.deepEqual(
+      Object.keys(got)
+        .filter((c) => c !== '--')
+        .sort(),
+      counted(bt.expectedKm)
+        .map(([c]) => c)
+        .sort(),
+    );
     assert.ok((got['--'] ?? 0) < 0.01, `unplaced ${got['--']} km`);
     assert.ok(Math.abs(sum(r.fragments) - odoSpan(track)) < 1e-6);
   });
@@ -46,7 +54,8 @@ test(`the expected distances are those of the reference outlines (${REFERENCE_DI
   for (const bt of BORDER_TRACKS) {
     const ref = referenceExpectedKm(bt);
     assert.deepEqual(Object.keys(ref).sort(), Object.keys(bt.expectedKm).sort(), bt.name);
-    for (const [code, km] of Object.entries(ref)) assert.ok(Math.abs(km - bt.expectedKm[code]) < 0.0005, `${bt.name} ${code}: ${km}`);
+    for (const [code, km] of Object.entries(ref))
+      assert.ok(Math.abs(km - bt.expectedKm[code]) < 0.0005, `${bt.name} ${code}: ${km}`);
   }
 });
 
@@ -66,14 +75,27 @@ eachDialect('ifta accuracy through the API', (dialect) => {
   });
 
   test('State Line Road and the Ambassador Bridge: the summary within 0.5 % per jurisdiction', async () => {
-    const body = await get(t, `/v1/ifta/summary?start_date=2024-05-06&end_date=2024-05-06&vehicle_ids=${ids.join(',')}`, { 'X-Time-Zone': 'UTC' });
+    const body = await get(
+      t,
+      `/v1/ifta/summary?start_date=2024-05-06&end_date=2024-05-06&vehicle_ids=${ids.join(',')}`,
+      { 'X-Time-Zone': 'UTC' },
+    );
     const rows = body.ifta_trips.map((w: any) => w.ifta_trip);
     picked.forEach((bt, i) => {
       const mine = rows.filter((r: any) => r.vehicle.id === ids[i]);
-      assert.deepEqual(mine.map((r: any) => r.jurisdiction).sort(), counted(bt.expectedKm).map(([c]) => c).sort(), bt.name);
+      assert.deepEqual(
+        mine.map((r: any) => r.jurisdiction).sort(),
+        counted(bt.expectedKm)
+          .map(([c]) => c)
+          .sort(),
+        bt.name,
+      );
       for (const r of mine) {
         const want = mi(bt.expectedKm[r.jurisdiction]);
-        assert.ok(within(r.distance, want), `${bt.name} ${r.jurisdiction}: ${r.distance} mi, expected ${want.toFixed(3)} mi`);
+        assert.ok(
+          within(r.distance, want),
+          `${bt.name} ${r.jurisdiction}: ${r.distance} mi, expected ${want.toFixed(3)} mi`,
+        );
       }
     });
   });

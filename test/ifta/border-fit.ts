@@ -14,16 +14,23 @@ export interface Outline {
 }
 
 export function outlines(shapes: Shape[]): Map<string, Outline> {
-  return new Map(shapes.map((s) => {
-    const vertices: number[][] = [];
-    const bbox: Outline['bbox'] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const p of s.polygons) for (const r of p) for (const v of r) {
-      vertices.push(v);
-      const x = toX(v[0]);
-      bbox[0] = Math.min(bbox[0], x); bbox[1] = Math.min(bbox[1], v[1]); bbox[2] = Math.max(bbox[2], x); bbox[3] = Math.max(bbox[3], v[1]);
-    }
-    return [s.code, { code: s.code, index: new JurisdictionIndex([s], 0.05), bbox, vertices }];
-  }));
+  return new Map(
+    shapes.map((s) => {
+      const vertices: number[][] = [];
+      const bbox: Outline['bbox'] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (const p of s.polygons)
+        for (const r of p)
+          for (const v of r) {
+            vertices.push(v);
+            const x = toX(v[0]);
+            bbox[0] = Math.min(bbox[0], x);
+            bbox[1] = Math.min(bbox[1], v[1]);
+            bbox[2] = Math.max(bbox[2], x);
+            bbox[3] = Math.max(bbox[3], v[1]);
+          }
+      return [s.code, { code: s.code, index: new JurisdictionIndex([s], 0.05), bbox, vertices }];
+    }),
+  );
 }
 
 /** Distance in km from [lon, lat] to the outline, or Infinity beyond maxKm. */
@@ -63,7 +70,11 @@ export interface Fit {
 }
 
 /** Each [state, neighbour, lon, lat] must lie within limitKm of `target`'s outlines of both states. */
-export function fitOf(vertices: Array<[string, string, number, number]>, target: Map<string, Outline>, limitKm: number): Fit {
+export function fitOf(
+  vertices: Array<[string, string, number, number]>,
+  target: Map<string, Outline>,
+  limitKm: number,
+): Fit {
   const fit: Fit = { checked: 0, maxKm: 0, pairs: new Set(), failures: [] };
   for (const [a, b, lon, lat] of vertices) {
     fit.checked++;

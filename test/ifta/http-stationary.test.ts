@@ -12,12 +12,15 @@ import { get, items, mi, near } from './http-fixtures.js';
 import type { Track } from '../../src/domain/ifta/rules.js';
 
 const T0 = Date.parse(`${DAY}T14:00:00Z`);
-const A: LatLon = [39.8, -89.75], B: LatLon = [39.8, -89.65], C: LatLon = [39.8, -89.55];
+const A: LatLon = [39.8, -89.75],
+  B: LatLon = [39.8, -89.65],
+  C: LatLon = [39.8, -89.55];
 
 /** Device records of a track; `extra` adds fields to each (speed, accuracy, ignition). */
 function records(tr: Track, extra: (i: number) => Record<string, unknown>) {
   const out = [];
-  for (let i = 0; i < tr.n; i++) out.push({ type: 'location', time: new Date(tr.t[i]).toISOString(), lat: tr.lat[i], lon: tr.lon[i], ...extra(i) });
+  for (let i = 0; i < tr.n; i++)
+    out.push({ type: 'location', time: new Date(tr.t[i]).toISOString(), lat: tr.lat[i], lon: tr.lon[i], ...extra(i) });
   return out;
 }
 
@@ -30,7 +33,12 @@ eachDialect('ifta stationary', (dialect) => {
   let t: TestApp;
   let stopAndGo: Rig, ignitionOff: Rig;
   let driven: number;
-  const day = async (r: Rig) => items(await get(t, `/v1/ifta/trips?start_date=${DAY}&end_date=${DAY}&vehicle_ids=${r.vehicle.id}`, { 'X-Time-Zone': 'UTC' }));
+  const day = async (r: Rig) =>
+    items(
+      await get(t, `/v1/ifta/trips?start_date=${DAY}&end_date=${DAY}&vehicle_ids=${r.vehicle.id}`, {
+        'X-Time-Zone': 'UTC',
+      }),
+    );
 
   before(async () => {
     t = await getApp();
@@ -47,21 +55,35 @@ eachDialect('ifta stationary', (dialect) => {
       ...records(second.track, () => ({ speed_kph: 90 })),
     ]);
     // An hour parked, the fixes saying only that the ignition is off.
-    await sendAll(t, ignitionOff, records(parked(B, { t0: T0, seconds: 3600, sigmaM: 8, seed: 12 }), () => ({ ignition: false })));
+    await sendAll(
+      t,
+      ignitionOff,
+      records(parked(B, { t0: T0, seconds: 3600, sigmaM: 8, seed: 12 }), () => ({ ignition: false })),
+    );
     await settle(t);
   });
 
-  test('a parked hour between two drives adds nothing: the day has the two drives\' miles', async () => {
+  test("a parked hour between two drives adds nothing: the day has the two drives' miles", async () => {
     const rows = await day(stopAndGo);
-    assert.deepEqual(rows.map((r) => r.jurisdiction), ['IL']);
+    assert.deepEqual(
+      rows.map((r) => r.jurisdiction),
+      ['IL'],
+    );
     near(rows[0].distance, mi(driven), 0);
     assert.equal(rows[0].start_odometer, null);
   });
 
   test('a parked hour with the ignition off adds nothing', async () => {
     const rows = await day(ignitionOff);
-    assert.ok(rows.every((r) => r.distance <= 0.01), JSON.stringify(rows.map((r) => r.distance)));
-    const summary = items(await get(t, `/v1/ifta/summary?start_date=${DAY}&end_date=${DAY}&vehicle_ids=${ignitionOff.vehicle.id}`, { 'X-Time-Zone': 'UTC' }));
+    assert.ok(
+      rows.every((r) => r.distance <= 0.01),
+      JSON.stringify(rows.map((r) => r.distance)),
+    );
+    const summary = items(
+      await get(t, `/v1/ifta/summary?start_date=${DAY}&end_date=${DAY}&vehicle_ids=${ignitionOff.vehicle.id}`, {
+        'X-Time-Zone': 'UTC',
+      }),
+    );
     assert.ok(summary.reduce((s, r) => s + r.distance, 0) <= 0.01);
   });
 });

@@ -9,7 +9,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allocate, DEFAULT_RULES } from '../../src/domain/ifta/allocate.js';
 import type { Fragment, Track } from '../../src/domain/ifta/rules.js';
-import { along, asLoaded, byCode, concat, fixtureIndex, odoSpan, parked, sum, withSpeed, type LatLon } from './tracks.js';
+import {
+  along,
+  asLoaded,
+  byCode,
+  concat,
+  fixtureIndex,
+  odoSpan,
+  parked,
+  sum,
+  withSpeed,
+  type LatLon,
+} from './tracks.js';
 
 const idx = fixtureIndex();
 const DAY = 86_400_000;
@@ -17,13 +28,17 @@ const MIDNIGHT = Date.parse('2024-02-06T00:00:00Z');
 const run = (tr: Track, w = {}) => allocate(tr, idx, DEFAULT_RULES, w);
 const close = (a: number, b: number, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} ≠ ${b}`);
 /** Across the lake in DD ([-96.5, -95.5] × [40.5, 41.5]), 84 km of water, 80 km of it beyond 2 km from the shore. */
-const LAKE: LatLon[] = [[41, -96.8], [41, -95.2]];
+const LAKE: LatLon[] = [
+  [41, -96.8],
+  [41, -95.2],
+];
 
 /** The day-by-day result: each UTC day computed alone from the points the store loads for it. */
 function byDays(tr: Track): Fragment[] {
   const out: Fragment[] = [];
   const first = Math.floor(tr.t[0] / DAY) * DAY;
-  for (let d = first; d <= tr.t[tr.n - 1]; d += DAY) out.push(...run(asLoaded(tr, d, d + DAY, DEFAULT_RULES), { fromT: d, toT: d + DAY }).fragments);
+  for (let d = first; d <= tr.t[tr.n - 1]; d += DAY)
+    out.push(...run(asLoaded(tr, d, d + DAY, DEFAULT_RULES), { fromT: d, toT: d + DAY }).fragments);
   return out;
 }
 
@@ -68,13 +83,38 @@ test('three days computed whole and day by day give the same fragments (crossing
   const d0 = MIDNIGHT - DAY;
   // Day 1, 23:30: AA into BB across midnight; parked at BB's end until 08:00 (speed 0); into the sea
   // east of BB and out of reach (unplaced: the other side is DD, not BB).
-  const a = along([[40.5, -99.5], [40.5, -98.5]], { t0: d0 + 23.5 * H, kph: 90 });
-  const p1 = parked([40.5, -98.5], { t0: a.track.t[a.track.n - 1] + 10_000, seconds: 7 * 3600, everyS: 10, sigmaM: 8, speed: 0, odo: a.track.odo[a.track.n - 1] });
-  const b = along([[40.5, -98.5], [40.8, -97.2]], { t0: p1.t[p1.n - 1] + 10_000, kph: 90, odo0: a.track.odo[a.track.n - 1] });
+  const a = along(
+    [
+      [40.5, -99.5],
+      [40.5, -98.5],
+    ],
+    { t0: d0 + 23.5 * H, kph: 90 },
+  );
+  const p1 = parked([40.5, -98.5], {
+    t0: a.track.t[a.track.n - 1] + 10_000,
+    seconds: 7 * 3600,
+    everyS: 10,
+    sigmaM: 8,
+    speed: 0,
+    odo: a.track.odo[a.track.n - 1],
+  });
+  const b = along(
+    [
+      [40.5, -98.5],
+      [40.8, -97.2],
+    ],
+    { t0: p1.t[p1.n - 1] + 10_000, kph: 90, odo0: a.track.odo[a.track.n - 1] },
+  );
   // A gap over the afternoon (its odometer advance is split along the straight line), then the lake in DD
   // across the next midnight, then parked without a speed past 01:00.
   const c = along(LAKE, { t0: MIDNIGHT + DAY - (67 / 80) * H, kph: 80, odo0: b.track.odo[b.track.n - 1] + 150 });
-  const p2 = parked([41, -95.2], { t0: c.track.t[c.track.n - 1] + 10_000, seconds: 3600, everyS: 10, sigmaM: 8, odo: c.track.odo[c.track.n - 1] });
+  const p2 = parked([41, -95.2], {
+    t0: c.track.t[c.track.n - 1] + 10_000,
+    seconds: 3600,
+    everyS: 10,
+    sigmaM: 8,
+    odo: c.track.odo[c.track.n - 1],
+  });
   const full = concat(withSpeed(a.track, 90), p1, withSpeed(b.track, 90), withSpeed(c.track, 80), p2);
   const coarse = { ...full, odo: full.odo.map((o) => Math.floor(o)) };
   const none = { ...full, odo: new Float64Array(full.n).fill(NaN) };
@@ -87,7 +127,13 @@ test('three days computed whole and day by day give the same fragments (crossing
 });
 
 test('the same trip with UTC midnight anywhere on it gives the same distance per jurisdiction', () => {
-  const route: LatLon[] = [[40.5, -99.5], [40.5, -98.3], [40.7, -96.8], [41, -96.8], [41, -95.2]];
+  const route: LatLon[] = [
+    [40.5, -99.5],
+    [40.5, -98.3],
+    [40.7, -96.8],
+    [41, -96.8],
+    [41, -95.2],
+  ];
   const base = along(route, { t0: 0, kph: 85 });
   const want = byCode(run(base.track).fragments, idx.codes);
   assert.ok(want.DD > 84 && want['--'] > 70, JSON.stringify(want));

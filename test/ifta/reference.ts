@@ -12,12 +12,14 @@ import { crossingParam, distanceKm, toX } from '../../src/domain/ifta/geometry.j
 import { US_DISTRICT, US_STATES } from '../../src/domain/jurisdictions.js';
 import type { LatLon } from './tracks.js';
 
-export const REFERENCE_DIR = process.env.IFTA_REFERENCE_DIR ?? fileURLToPath(new URL('../../../shared/data/us-states-500k/', import.meta.url));
+export const REFERENCE_DIR =
+  process.env.IFTA_REFERENCE_DIR ?? fileURLToPath(new URL('../../../shared/data/us-states-500k/', import.meta.url));
 
 /** The 50 states and DC (the reference also has territories, which are not jurisdictions). */
 export const REFERENCE_CODES: readonly string[] = [...US_STATES, ...US_DISTRICT].sort();
 
-export const referenceAvailable = (): boolean => REFERENCE_CODES.every((c) => existsSync(`${REFERENCE_DIR}/${c}.geojson`));
+export const referenceAvailable = (): boolean =>
+  REFERENCE_CODES.every((c) => existsSync(`${REFERENCE_DIR}/${c}.geojson`));
 
 export interface ReferenceState {
   code: string;
@@ -34,21 +36,31 @@ export function referenceStates(): ReferenceState[] {
     const geom = g.type === 'Feature' ? g.geometry : g;
     const polygons: number[][][][] = geom.type === 'Polygon' ? [geom.coordinates] : geom.coordinates;
     const bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const p of polygons) for (const r of p) for (const [lon, lat] of r) {
-      const x = toX(lon);
-      bbox[0] = Math.min(bbox[0], x); bbox[1] = Math.min(bbox[1], lat); bbox[2] = Math.max(bbox[2], x); bbox[3] = Math.max(bbox[3], lat);
-    }
+    for (const p of polygons)
+      for (const r of p)
+        for (const [lon, lat] of r) {
+          const x = toX(lon);
+          bbox[0] = Math.min(bbox[0], x);
+          bbox[1] = Math.min(bbox[1], lat);
+          bbox[2] = Math.max(bbox[2], x);
+          bbox[3] = Math.max(bbox[3], lat);
+        }
     return { code, polygons, bbox };
   }));
 }
 
-const meets = (b: ReferenceState['bbox'], x0: number, y0: number, x1: number, y1: number) => b[0] <= x1 && b[2] >= x0 && b[1] <= y1 && b[3] >= y0;
+const meets = (b: ReferenceState['bbox'], x0: number, y0: number, x1: number, y1: number) =>
+  b[0] <= x1 && b[2] >= x0 && b[1] <= y1 && b[3] >= y0;
 
 /** The reference state containing a point, or null. */
 export function referenceStateAt(lat: number, lon: number): string | null {
   const x = toX(lon);
   for (const s of referenceStates()) {
-    if (meets(s.bbox, x, lat, x, lat) && booleanPointInPolygon([lon, lat], { type: 'MultiPolygon', coordinates: s.polygons })) return s.code;
+    if (
+      meets(s.bbox, x, lat, x, lat) &&
+      booleanPointInPolygon([lon, lat], { type: 'MultiPolygon', coordinates: s.polygons })
+    )
+      return s.code;
   }
   return null;
 }
@@ -61,18 +73,29 @@ export function referenceStateAt(lat: number, lon: number): string | null {
 export function referenceKm(waypoints: LatLon[], outside = '--'): Record<string, number> {
   const out: Record<string, number> = {};
   for (let w = 0; w + 1 < waypoints.length; w++) {
-    const [lat1, lon1] = waypoints[w], [lat2, lon2] = waypoints[w + 1];
-    const px = toX(lon1), qx = toX(lon2);
-    const x0 = Math.min(px, qx), x1 = Math.max(px, qx), y0 = Math.min(lat1, lat2), y1 = Math.max(lat1, lat2);
+    const [lat1, lon1] = waypoints[w],
+      [lat2, lon2] = waypoints[w + 1];
+    const px = toX(lon1),
+      qx = toX(lon2);
+    const x0 = Math.min(px, qx),
+      x1 = Math.max(px, qx),
+      y0 = Math.min(lat1, lat2),
+      y1 = Math.max(lat1, lat2);
     const ts = [0, 1];
     for (const s of referenceStates()) {
       if (!meets(s.bbox, x0, y0, x1, y1)) continue;
-      for (const p of s.polygons) for (const r of p) for (let i = 0; i + 1 < r.length; i++) {
-        const ax = toX(r[i][0]), ay = r[i][1], bx = toX(r[i + 1][0]), by = r[i + 1][1];
-        if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1) continue;
-        const t = crossingParam(px, lat1, qx, lat2, ax, ay, bx, by);
-        if (t > 0 && t < 1) ts.push(t);
-      }
+      for (const p of s.polygons)
+        for (const r of p)
+          for (let i = 0; i + 1 < r.length; i++) {
+            const ax = toX(r[i][0]),
+              ay = r[i][1],
+              bx = toX(r[i + 1][0]),
+              by = r[i + 1][1];
+            if (Math.max(ax, bx) < x0 || Math.min(ax, bx) > x1 || Math.max(ay, by) < y0 || Math.min(ay, by) > y1)
+              continue;
+            const t = crossingParam(px, lat1, qx, lat2, ax, ay, bx, by);
+            if (t > 0 && t < 1) ts.push(t);
+          }
     }
     ts.sort((a, b) => a - b);
     const legKm = distanceKm(px, lat1, qx, lat2);

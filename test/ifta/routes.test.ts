@@ -7,7 +7,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { allocate, DEFAULT_RULES } from '../../src/domain/ifta/allocate.js';
-import { jurisdictionAt, jurisdictionIndex, jurisdictionOutlines, loadShapes, nearestJurisdiction } from '../../src/domain/ifta/boundaries.js';
+import {
+  jurisdictionAt,
+  jurisdictionIndex,
+  jurisdictionOutlines,
+  loadShapes,
+  nearestJurisdiction,
+} from '../../src/domain/ifta/boundaries.js';
 import { JURISDICTIONS } from '../../src/domain/jurisdictions.js';
 import { along, byCode, concat, km, odoSpan, sum, within, type LatLon } from './tracks.js';
 
@@ -23,7 +29,8 @@ const UT_CO = -109.05994;
 const CO_KS = -102.04486;
 
 test('northbound on the 105th meridian from Colorado into Wyoming: split at the border', () => {
-  const a: LatLon = [40.5, -105], b: LatLon = [41.5, -105];
+  const a: LatLon = [40.5, -105],
+    b: LatLon = [41.5, -105];
   const { track } = along([a, b], { t0: T0, kph: 105 });
   const got = byCode(run(track).fragments, idx.codes);
   assert.deepEqual(Object.keys(got).sort(), ['CO', 'WY']);
@@ -33,7 +40,8 @@ test('northbound on the 105th meridian from Colorado into Wyoming: split at the 
 });
 
 test('eastbound on 38.5° N through Utah, Colorado and Kansas', () => {
-  const a: LatLon = [38.5, -110.5], b: LatLon = [38.5, -101];
+  const a: LatLon = [38.5, -110.5],
+    b: LatLon = [38.5, -101];
   const { track } = along([a, b], { t0: T0, kph: 110, odoFactor: 1.013 });
   const got = byCode(run(track).fragments, idx.codes);
   assert.deepEqual(Object.keys(got).sort(), ['CO', 'KS', 'UT']);
@@ -44,7 +52,13 @@ test('eastbound on 38.5° N through Utah, Colorado and Kansas', () => {
 });
 
 test('across the Great Salt Lake: all of it in Utah', () => {
-  const { track } = along([[41.0, -112.9], [41.0, -112.2]], { t0: T0 });
+  const { track } = along(
+    [
+      [41.0, -112.9],
+      [41.0, -112.2],
+    ],
+    { t0: T0 },
+  );
   const got = byCode(run(track).fragments, idx.codes);
   assert.deepEqual(Object.keys(got), ['UT']);
   close(got.UT, odoSpan(track));
@@ -55,11 +69,23 @@ test('just off the Florida coast: snapped to Florida within 2 km; 15 km out it i
   assert.equal(jurisdictionAt(26.5, -79.98), null);
   assert.equal(nearestJurisdiction(26.5, -79.98)?.code, 'FL');
   assert.equal(nearestJurisdiction(26.5, -79.9), null);
-  const near = along([[26.5, -80.3], [26.5, -79.98]], { t0: T0 });
+  const near = along(
+    [
+      [26.5, -80.3],
+      [26.5, -79.98],
+    ],
+    { t0: T0 },
+  );
   const g1 = byCode(run(near.track).fragments, idx.codes);
   assert.deepEqual(Object.keys(g1), ['FL']);
   close(g1.FL, odoSpan(near.track));
-  const far = along([[26.5, -80.3], [26.5, -79.85]], { t0: T0 });
+  const far = along(
+    [
+      [26.5, -80.3],
+      [26.5, -79.85],
+    ],
+    { t0: T0 },
+  );
   const g2 = byCode(run(far.track).fragments, idx.codes);
   assert.ok(g2.FL > km([26.5, -80.3], [26.5, -79.99431]) && g2['--'] > 8, JSON.stringify(g2));
   close(g2.FL + g2['--'], odoSpan(far.track));
@@ -67,16 +93,25 @@ test('just off the Florida coast: snapped to Florida within 2 km; 15 km out it i
 
 test('a 45-minute gap from Nebraska into Iowa with the odometer running: split on the straight line, flagged, summing to the odometer', () => {
   // Nebraska–Iowa border (the Missouri) near 41.26° N lies at about 95.93° W.
-  const p1: LatLon = [41.26, -96.3], p2: LatLon = [41.26, -96.1], p3: LatLon = [41.26, -95.7], p4: LatLon = [41.26, -95.5];
+  const p1: LatLon = [41.26, -96.3],
+    p2: LatLon = [41.26, -96.1],
+    p3: LatLon = [41.26, -95.7],
+    p4: LatLon = [41.26, -95.5];
   const first = along([p1, p2], { t0: T0 });
   const gapKm = km(p2, p3) * 1.15;
-  const second = along([p3, p4], { t0: first.track.t[first.track.n - 1] + 45 * 60_000, odo0: first.track.odo[first.track.n - 1] + gapKm });
+  const second = along([p3, p4], {
+    t0: first.track.t[first.track.n - 1] + 45 * 60_000,
+    odo0: first.track.odo[first.track.n - 1] + gapKm,
+  });
   const tr = concat(first.track, second.track);
   const r = run(tr);
   const got = byCode(r.fragments, idx.codes);
   assert.deepEqual(Object.keys(got).sort(), ['IA', 'NE']);
   assert.equal(r.gaps, 1);
-  close(r.fragments.reduce((s, f) => s + f.gapKm, 0), gapKm);
+  close(
+    r.fragments.reduce((s, f) => s + f.gapKm, 0),
+    gapKm,
+  );
   assert.ok(got.NE > first.km + 0.3 * gapKm && got.IA > second.km + 0.3 * gapKm, JSON.stringify(got));
   close(sum(r.fragments), odoSpan(tr));
 });
@@ -84,10 +119,13 @@ test('a 45-minute gap from Nebraska into Iowa with the odometer running: split o
 test('the index agrees with turf point-in-polygon on random points', () => {
   const shapes = loadShapes();
   let seed = 7;
-  const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   for (let i = 0; i < 1500; i++) {
-    const lat = 25 + rnd() * 35, lon = -130 + rnd() * 70;
-    const want = shapes.find((s) => booleanPointInPolygon([lon, lat], { type: 'MultiPolygon', coordinates: s.polygons }))?.code ?? null;
+    const lat = 25 + rnd() * 35,
+      lon = -130 + rnd() * 70;
+    const want =
+      shapes.find((s) => booleanPointInPolygon([lon, lat], { type: 'MultiPolygon', coordinates: s.polygons }))?.code ??
+      null;
     assert.equal(jurisdictionAt(lat, lon), want, `${lat},${lon}`);
   }
   assert.equal(jurisdictionAt(38.9, -77.03), 'DC');
@@ -99,7 +137,10 @@ test('the index agrees with turf point-in-polygon on random points', () => {
 
 test('simplified outlines: one feature per jurisdiction with its code, IFTA membership and a valid polygon', () => {
   const o = jurisdictionOutlines();
-  assert.deepEqual(o.features.map((f) => f.properties.code), [...JURISDICTIONS]);
+  assert.deepEqual(
+    o.features.map((f) => f.properties.code),
+    [...JURISDICTIONS],
+  );
   const tx = o.features.find((f) => f.properties.code === 'TX')!;
   assert.equal(tx.properties.ifta_member, true);
   assert.equal(o.features.find((f) => f.properties.code === 'DC')!.properties.ifta_member, false);

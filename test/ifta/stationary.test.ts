@@ -26,8 +26,14 @@ test('a parked hour of 1-second fixes with 8 m of error adds nothing (it added a
   const cases: Record<string, Parameters<typeof parked>[1]> = {
     'speed 0': { t0: T0, seconds: HOUR, sigmaM: 8, speed: 0 },
     'no speed': { t0: T0, seconds: HOUR, sigmaM: 8 },
-    'speed noise up to 3 km/h': { t0: T0, seconds: HOUR, sigmaM: 8, speed: (i) => (i * 7919) % 31 / 10 },
-    'engine off, speed noise up to 6 km/h': { t0: T0, seconds: HOUR, sigmaM: 8, engineOff: true, speed: (i) => (i * 7919) % 61 / 10 },
+    'speed noise up to 3 km/h': { t0: T0, seconds: HOUR, sigmaM: 8, speed: (i) => ((i * 7919) % 31) / 10 },
+    'engine off, speed noise up to 6 km/h': {
+      t0: T0,
+      seconds: HOUR,
+      sigmaM: 8,
+      engineOff: true,
+      speed: (i) => ((i * 7919) % 61) / 10,
+    },
     'accuracy 8 m, no speed': { t0: T0, seconds: HOUR, sigmaM: 8, accuracyM: 8 },
     '10 m of error, no speed': { t0: T0, seconds: HOUR, sigmaM: 10 },
     '25 m of error, speed 0': { t0: T0, seconds: HOUR, sigmaM: 25, speed: 0 },
@@ -62,23 +68,38 @@ test('a yard crawl at 5 km/h over 1 km counts: exactly with its speed reported, 
     assert.equal(sum(run(withSpeed(crawl.track, 5)).fragments), exact, `${everyS} s, speed 5`);
     // Without a speed, then driving on: the chords of a straight crawl add up to it; only the last
     // stretch of the data, within 100 m of the last counted point, waits for a move that never comes.
-    const on = along([b, [40.5, -99.3]], { t0: crawl.track.t[crawl.track.n - 1] + everyS * 1000, everyS, kph: 60, noOdo: true });
+    const on = along([b, [40.5, -99.3]], {
+      t0: crawl.track.t[crawl.track.n - 1] + everyS * 1000,
+      everyS,
+      kph: 60,
+      noOdo: true,
+    });
     const both = sum(run(concat(crawl.track, on.track)).fragments);
     const want = crawl.km + on.km;
     assert.ok(both <= want + 1e-9 && both >= want - 0.1, `${everyS} s, no speed, then on: ${both} vs ${want}`);
     const last = on.track.n - 1;
     const end = { ...on.track, t: on.track.t.slice(), speed: new Float64Array(on.track.n).fill(NaN) };
     end.speed[last] = 60;
-    assert.ok(Math.abs(sum(run(concat(crawl.track, end)).fragments) - want) < 1e-9, 'a last fix with its speed counts everything');
+    assert.ok(
+      Math.abs(sum(run(concat(crawl.track, end)).fragments) - want) < 1e-9,
+      'a last fix with its speed counts everything',
+    );
     // Without a speed, then parked: at most the last 100 m wait for the vehicle to move on.
     const park = parked(b, { t0: crawl.track.t[crawl.track.n - 1] + everyS * 1000, seconds: 1800, sigmaM: 3 });
     const stopped = sum(run(concat(crawl.track, park)).fragments);
-    assert.ok(stopped >= crawl.km - 0.1 && stopped <= crawl.km + 0.01, `${everyS} s, no speed, then parked: ${stopped}`);
+    assert.ok(
+      stopped >= crawl.km - 0.1 && stopped <= crawl.km + 0.01,
+      `${everyS} s, no speed, then parked: ${stopped}`,
+    );
   }
 });
 
 test('a drive is unchanged: 10-second and 1-second fixes, with or without a speed', () => {
-  const route: LatLon[] = [[40.2, -99.8], [40.8, -99.3], [40.5, -98.4]];
+  const route: LatLon[] = [
+    [40.2, -99.8],
+    [40.8, -99.3],
+    [40.5, -98.4],
+  ];
   for (const everyS of [10, 1]) {
     const d = along(route, { t0: T0, everyS, kph: 90, noOdo: true });
     const before = run(d.track, OFF);
@@ -93,7 +114,9 @@ test('a drive is unchanged: 10-second and 1-second fixes, with or without a spee
 });
 
 test('stop and go without an odometer: the stop adds nothing, both drives count in full', () => {
-  const a: LatLon = [40.5, -99.8], b: LatLon = [40.5, -99.7], c: LatLon = [40.5, -99.55];
+  const a: LatLon = [40.5, -99.8],
+    b: LatLon = [40.5, -99.7],
+    c: LatLon = [40.5, -99.55];
   const first = along([a, b], { t0: T0, noOdo: true });
   const stop = parked(b, { t0: first.track.t[first.track.n - 1] + 1000, seconds: HOUR, sigmaM: 8, speed: 0 });
   const second = along([b, c], { t0: stop.t[stop.n - 1] + 1000, noOdo: true });
@@ -107,15 +130,19 @@ test('with an odometer the odometer rules: a parked hour adds 0, a trip its odom
   assert.equal(sum(run(still).fragments), 0);
   assert.equal(sum(run(still, OFF).fragments), 0);
   // Drive, an hour parked, drive on, with a 1 km-step odometer.
-  const a: LatLon = [40.5, -99.9], b: LatLon = [40.5, -99.75], c: LatLon = [40.5, -99.6];
+  const a: LatLon = [40.5, -99.9],
+    b: LatLon = [40.5, -99.75],
+    c: LatLon = [40.5, -99.6];
   const first = along([a, b], { t0: T0, odoStepKm: 1 });
   const lastOdo = first.track.odo[first.track.n - 1];
   const stop = parked(b, { t0: first.track.t[first.track.n - 1] + 1000, seconds: HOUR, sigmaM: 8, odo: lastOdo });
   const second = along([b, c], { t0: stop.t[stop.n - 1] + 1000, odoStepKm: 1, odo0: 1000 + first.km });
   const tr = concat(first.track, stop, second.track);
   for (const rules of [DEFAULT_RULES, OFF]) assert.ok(Math.abs(sum(run(tr, rules).fragments) - odoSpan(tr)) < 1e-9);
-  const inStop = (rules: typeof DEFAULT_RULES) => run(tr, rules).fragments
-    .filter((f) => f.endT > stop.t[1] && f.startT < stop.t[stop.n - 2]).reduce((s, f) => s + f.distanceKm, 0);
+  const inStop = (rules: typeof DEFAULT_RULES) =>
+    run(tr, rules)
+      .fragments.filter((f) => f.endT > stop.t[1] && f.startT < stop.t[stop.n - 2])
+      .reduce((s, f) => s + f.distanceKm, 0);
   assert.ok(inStop(OFF) > 0.5, `without the rule the step after the stop lands in it: ${inStop(OFF)}`);
   assert.equal(inStop(DEFAULT_RULES), 0);
 });

@@ -21,9 +21,20 @@ eachDialect('ifta materialized fragments', (dialect) => {
   let u: Unit;
 
   const fragments = async () =>
-    (await t.db.kysely.selectFrom('ifta_fragments').selectAll().where('vehicle_id', '=', u.vehicle.id)
-      .orderBy('owner_day').orderBy('bucket_start').orderBy('jurisdiction').execute())
-      .map((f) => ({ ...f, distance_km: Math.round(f.distance_km * 1e9) / 1e9, start_odometer_km: f.start_odometer_km === null ? null : Math.round(f.start_odometer_km * 1e6) / 1e6 }));
+    (
+      await t.db.kysely
+        .selectFrom('ifta_fragments')
+        .selectAll()
+        .where('vehicle_id', '=', u.vehicle.id)
+        .orderBy('owner_day')
+        .orderBy('bucket_start')
+        .orderBy('jurisdiction')
+        .execute()
+    ).map((f) => ({
+      ...f,
+      distance_km: Math.round(f.distance_km * 1e9) / 1e9,
+      start_odometer_km: f.start_odometer_km === null ? null : Math.round(f.start_odometer_km * 1e6) / 1e6,
+    }));
   const read = () => refresh(t.db, t.company.id, { vehicleIds: [u.vehicle.id], ...WINDOW });
 
   before(async () => {
@@ -33,11 +44,28 @@ eachDialect('ifta materialized fragments', (dialect) => {
 
   test('pieces stored in any order, each followed by a read, give the from-scratch result', async () => {
     // Nebraska into Iowa and on, from 22:15Z on 06-10 past midnight, 10-second points.
-    const { track } = along([[41.26, -96.6], [41.26, -95.2], [42.0, -94.8]], { t0: T0, kph: 95, odo0: 70_000 });
-    const withSpike = insertPoint(track, 700, { t: (track.t[699] + track.t[700]) / 2, lat: 43.5, lon: -95.9, odo: track.odo[699] });
+    const { track } = along(
+      [
+        [41.26, -96.6],
+        [41.26, -95.2],
+        [42.0, -94.8],
+      ],
+      { t0: T0, kph: 95, odo0: 70_000 },
+    );
+    const withSpike = insertPoint(track, 700, {
+      t: (track.t[699] + track.t[700]) / 2,
+      lat: 43.5,
+      lon: -95.9,
+      odo: track.odo[699],
+    });
     const n = withSpike.n;
     const cuts = [0, Math.floor(n * 0.3), Math.floor(n * 0.55), Math.floor(n * 0.8), n];
-    const pieces = [[2, 3], [0, 1], [3, 4], [1, 2]].map(([a, b]) => slice(withSpike, cuts[a], cuts[b]));
+    const pieces = [
+      [2, 3],
+      [0, 1],
+      [3, 4],
+      [1, 2],
+    ].map(([a, b]) => slice(withSpike, cuts[a], cuts[b]));
     for (const p of pieces) {
       await store(t, u, p);
       await read();
@@ -46,7 +74,11 @@ eachDialect('ifta materialized fragments', (dialect) => {
     const incremental = await fragments();
     assert.ok(incremental.length > 10);
     assert.deepEqual([...new Set(incremental.map((f) => f.owner_day))], ['2024-06-10', '2024-06-11']);
-    const stale = await t.db.kysely.selectFrom('ifta_stale_days').selectAll().where('vehicle_id', '=', u.vehicle.id).execute();
+    const stale = await t.db.kysely
+      .selectFrom('ifta_stale_days')
+      .selectAll()
+      .where('vehicle_id', '=', u.vehicle.id)
+      .execute();
     assert.deepEqual(stale, []);
 
     await t.db.kysely.deleteFrom('ifta_fragments').where('vehicle_id', '=', u.vehicle.id).execute();
@@ -60,15 +92,25 @@ eachDialect('ifta materialized fragments', (dialect) => {
   });
 
   test('a calibration marks the days from its effective time on stale, and the next read applies it', async () => {
-    await createCalibration(t.db, t.company.id, { vehicle_id: u.vehicle.id, effective_from: '2024-06-11T00:00:00Z', offset: 10, unit: 'km' });
-    const stale = await t.db.kysely.selectFrom('ifta_stale_days').select('day').where('vehicle_id', '=', u.vehicle.id).execute();
+    await createCalibration(t.db, t.company.id, {
+      vehicle_id: u.vehicle.id,
+      effective_from: '2024-06-11T00:00:00Z',
+      offset: 10,
+      unit: 'km',
+    });
+    const stale = await t.db.kysely
+      .selectFrom('ifta_stale_days')
+      .select('day')
+      .where('vehicle_id', '=', u.vehicle.id)
+      .execute();
     // The day before too: a stretch over water ending after midnight is placed with the records of 06-11.
     assert.deepEqual(stale.map((s) => s.day).sort(), ['2024-06-10', '2024-06-11']);
     assert.deepEqual(await read(), { days: 2 });
     const after = await fragments();
     for (const f of after) {
       if (f.owner_day === '2024-06-10') assert.equal(f.start_calibrated_km, null);
-      else if (f.start_time >= '2024-06-11') assert.ok(Math.abs(f.start_calibrated_km! - f.start_odometer_km! - 10) < 1e-6);
+      else if (f.start_time >= '2024-06-11')
+        assert.ok(Math.abs(f.start_calibrated_km! - f.start_odometer_km! - 10) < 1e-6);
     }
   });
 });

@@ -37,7 +37,8 @@ export function along(waypoints: LatLon[], o: TrackOptions): Built {
   let done = 0;
   let offset = step;
   for (let w = 0; w + 1 < waypoints.length; w++) {
-    const a = waypoints[w], b = waypoints[w + 1];
+    const a = waypoints[w],
+      b = waypoints[w + 1];
     const len = km(a, b);
     let pos = offset;
     while (pos < len) {
@@ -51,7 +52,13 @@ export function along(waypoints: LatLon[], o: TrackOptions): Built {
   const last = waypoints[waypoints.length - 1];
   if (done - pts[pts.length - 1].d > 1e-9) pts.push({ lat: last[0], lon: last[1], d: done });
   const n = pts.length;
-  const track: Track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n) };
+  const track: Track = {
+    n,
+    t: new Float64Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    odo: new Float64Array(n),
+  };
   let t = o.t0;
   for (let i = 0; i < n; i++) {
     if (i > 0) t += ((pts[i].d - pts[i - 1].d) / step) * every * 1000;
@@ -68,7 +75,13 @@ export function along(waypoints: LatLon[], o: TrackOptions): Built {
 /** Concatenates tracks (their times must already follow each other); speed, accuracy and engine state are kept when any part has them. */
 export function concat(...parts: Track[]): Track {
   const n = parts.reduce((s, p) => s + p.n, 0);
-  const out: Track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n) };
+  const out: Track = {
+    n,
+    t: new Float64Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    odo: new Float64Array(n),
+  };
   if (parts.some((p) => p.speed)) out.speed = new Float64Array(n).fill(NaN);
   if (parts.some((p) => p.accuracy)) out.accuracy = new Float64Array(n).fill(NaN);
   if (parts.some((p) => p.engineOff)) out.engineOff = new Uint8Array(n);
@@ -89,12 +102,24 @@ export function concat(...parts: Track[]): Track {
 /** Inserts one point at index i. */
 export function insertPoint(tr: Track, i: number, p: { t: number; lat: number; lon: number; odo: number }): Track {
   const head = slice(tr, 0, i);
-  const one: Track = { n: 1, t: Float64Array.of(p.t), lat: Float64Array.of(p.lat), lon: Float64Array.of(p.lon), odo: Float64Array.of(p.odo) };
+  const one: Track = {
+    n: 1,
+    t: Float64Array.of(p.t),
+    lat: Float64Array.of(p.lat),
+    lon: Float64Array.of(p.lon),
+    odo: Float64Array.of(p.odo),
+  };
   return concat(head, one, slice(tr, i, tr.n));
 }
 
 export function slice(tr: Track, a: number, b: number): Track {
-  const out: Track = { n: b - a, t: tr.t.slice(a, b), lat: tr.lat.slice(a, b), lon: tr.lon.slice(a, b), odo: tr.odo.slice(a, b) };
+  const out: Track = {
+    n: b - a,
+    t: tr.t.slice(a, b),
+    lat: tr.lat.slice(a, b),
+    lon: tr.lon.slice(a, b),
+    odo: tr.odo.slice(a, b),
+  };
   if (tr.speed) out.speed = tr.speed.slice(a, b);
   if (tr.accuracy) out.accuracy = tr.accuracy.slice(a, b);
   if (tr.engineOff) out.engineOff = tr.engineOff.slice(a, b);
@@ -146,8 +171,15 @@ export function parked(at: LatLon, o: ParkedOptions): Track {
   const every = o.everyS ?? 1;
   const n = Math.floor(o.seconds / every) + 1;
   const r = rng(o.seed ?? 7);
-  const mPerLat = 111_132, mPerLon = 111_320 * Math.cos((at[0] * Math.PI) / 180);
-  const tr: Track = { n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n).fill(o.odo ?? NaN) };
+  const mPerLat = 111_132,
+    mPerLon = 111_320 * Math.cos((at[0] * Math.PI) / 180);
+  const tr: Track = {
+    n,
+    t: new Float64Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    odo: new Float64Array(n).fill(o.odo ?? NaN),
+  };
   if (o.speed !== undefined) tr.speed = new Float64Array(n);
   if (o.accuracyM !== undefined) tr.accuracy = new Float64Array(n).fill(o.accuracyM);
   if (o.engineOff) tr.engineOff = new Uint8Array(n).fill(1);
@@ -177,7 +209,13 @@ export function byCode(frags: Fragment[], codes: readonly string[]): Record<stri
 
 export const sum = (frags: Fragment[]) => frags.reduce((s, f) => s + f.distanceKm, 0);
 
-const rect = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+const rect = (x0: number, y0: number, x1: number, y1: number) => [
+  [x0, y0],
+  [x1, y0],
+  [x1, y1],
+  [x0, y1],
+  [x0, y0],
+];
 
 /**
  * Fixture: AA = [-100, -99] × [40, 41], BB = [-99, -98] × [40, 41], CC = [-100, -98] × [41, 42], and DD =

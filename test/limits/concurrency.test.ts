@@ -24,7 +24,8 @@ import { dialects, makeApp, type TestApp } from '../helper.js';
 import { BACKINGS, SHARED_REDIS_URL, backingEnv, dropPrefix, uniquePrefix } from './redis.js';
 
 const BODY_429 = JSON.stringify({
-  error_message: 'Too many concurrent requests: at most 10 GET /v1/vehicle_locations/:id requests of one company may run at once. Try again in 1 second.',
+  error_message:
+    'Too many concurrent requests: at most 10 GET /v1/vehicle_locations/:id requests of one company may run at once. Try again in 1 second.',
 });
 const KEY = (companyId: number) => `location_history:${companyId}`;
 
@@ -43,22 +44,32 @@ async function heldApp(store: LimitStore) {
   installErrorHandler(app);
   app.decorateRequest('auth', null as never);
   app.addHook('onRequest', async (req) => {
-    req.auth = { companyId: Number(req.headers['x-company'] ?? 1), credential: { type: 'api_key', id: 1 }, scopes: 'all', actingUserId: null };
+    req.auth = {
+      companyId: Number(req.headers['x-company'] ?? 1),
+      credential: { type: 'api_key', id: 1 },
+      scopes: 'all',
+      actingUserId: null,
+    };
   });
   installConcurrencyLimits(app, store, loadConfig({}).limits);
   let open!: () => void;
   let gate = new Promise<void>((r) => (open = r));
-  app.get('/v1/vehicle_locations/:id', { config: { scope: 'locations.vehicle_locations_single', concurrencyLimit: 'location_history' } }, async (req) => {
-    await gate;
-    const id = (req.params as { id: string }).id;
-    if (id === 'missing') throw notFound('vehicle missing');
-    if (id === 'broken') throw new Error('the handler failed');
-    return { id };
-  });
+  app.get(
+    '/v1/vehicle_locations/:id',
+    { config: { scope: 'locations.vehicle_locations_single', concurrencyLimit: 'location_history' } },
+    async (req) => {
+      await gate;
+      const id = (req.params as { id: string }).id;
+      if (id === 'missing') throw notFound('vehicle missing');
+      if (id === 'broken') throw new Error('the handler failed');
+      return { id };
+    },
+  );
   await app.ready();
   return {
     app,
-    get: (id: string, company = 1) => app.inject({ method: 'GET', url: `/v1/vehicle_locations/${id}`, headers: { 'x-company': String(company) } }),
+    get: (id: string, company = 1) =>
+      app.inject({ method: 'GET', url: `/v1/vehicle_locations/${id}`, headers: { 'x-company': String(company) } }),
     open: () => open(),
     close: () => {
       gate = new Promise<void>((r) => (open = r));
@@ -91,7 +102,7 @@ for (const backing of BACKINGS) {
         assert.equal(refused.statusCode, 429);
         assert.equal(refused.headers['retry-after'], '1');
         assert.equal(refused.body, BODY_429);
-        assert.equal((await store.taken(KEY(1))), 10, 'the refused request took no slot');
+        assert.equal(await store.taken(KEY(1)), 10, 'the refused request took no slot');
         const other = h.get('x', 2);
         await until('the other company got its slot', async () => (await store.taken(KEY(2))) === 1);
         h.open();
@@ -115,7 +126,10 @@ for (const backing of BACKINGS) {
         }
         await until('every slot released', async () => (await store.taken(KEY(1))) === 0);
         const many = await Promise.all(Array.from({ length: 10 }, () => h.get('ok')));
-        assert.deepEqual(many.map((r) => r.statusCode), Array(10).fill(200));
+        assert.deepEqual(
+          many.map((r) => r.statusCode),
+          Array(10).fill(200),
+        );
       } finally {
         await h.app.close();
       }
@@ -186,7 +200,8 @@ for (const dialect of dialects()) {
         await t.close();
         await redis.drop();
       });
-      const history = (id: number | string = vehicleId, query = '?date=2024-05-01') => t.call({ method: 'GET', url: `/v1/vehicle_locations/${id}${query}` });
+      const history = (id: number | string = vehicleId, query = '?date=2024-05-01') =>
+        t.call({ method: 'GET', url: `/v1/vehicle_locations/${id}${query}` });
 
       test("the company's 11th request is refused while 10 run; answers and errors free their slots", async () => {
         const store = t.app.limits.store;
@@ -202,8 +217,16 @@ for (const dialect of dialects()) {
         assert.equal(refused.raw, BODY_429);
         const other = await t.newCompany('Other Freight');
         const theirs = (await createVehicle(t.db, { companyId: other.id }, { number: 'CL-2' })).id;
-        assert.equal((await t.call({ method: 'GET', url: `/v1/vehicle_locations/${theirs}?date=2024-05-01`, as: other })).status, 200, 'another company is not affected');
-        assert.equal((await t.call({ method: 'GET', url: '/v1/vehicles' })).status, 200, 'other routes are not affected');
+        assert.equal(
+          (await t.call({ method: 'GET', url: `/v1/vehicle_locations/${theirs}?date=2024-05-01`, as: other })).status,
+          200,
+          'another company is not affected',
+        );
+        assert.equal(
+          (await t.call({ method: 'GET', url: '/v1/vehicles' })).status,
+          200,
+          'other routes are not affected',
+        );
         await running.pop()!.release();
         assert.equal((await history()).status, 200, 'a freed slot serves the next request');
         await until('the request released its slot', async () => (await store.taken(KEY(t.company.id))) === 9);
@@ -212,16 +235,30 @@ for (const dialect of dialects()) {
 
       if (backing === 'redis') {
         test('two app nodes on one database and one Redis share the slots', async () => {
-          const config = loadConfig({ ...TEST_ENV, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', ...redis.env });
+          const config = loadConfig({
+            ...TEST_ENV,
+            DATABASE_URL: 'sqlite::memory:',
+            LOG_LEVEL: 'silent',
+            ...redis.env,
+          });
           const second = await buildApp(config, { db: t.db, skipMigrations: true });
           try {
             const running = [];
-            for (let i = 0; i < 10; i++) running.push((await t.app.limits.store.acquire(KEY(t.company.id), 10, 60_000))!);
-            const res = await second.inject({ method: 'GET', url: `/v1/vehicle_locations/${vehicleId}?date=2024-05-01`, headers: t.company.headers });
+            for (let i = 0; i < 10; i++)
+              running.push((await t.app.limits.store.acquire(KEY(t.company.id), 10, 60_000))!);
+            const res = await second.inject({
+              method: 'GET',
+              url: `/v1/vehicle_locations/${vehicleId}?date=2024-05-01`,
+              headers: t.company.headers,
+            });
             assert.equal(res.statusCode, 429);
             assert.equal(res.body, BODY_429);
             await running[0].release();
-            const ok = await second.inject({ method: 'GET', url: `/v1/vehicle_locations/${vehicleId}?date=2024-05-01`, headers: t.company.headers });
+            const ok = await second.inject({
+              method: 'GET',
+              url: `/v1/vehicle_locations/${vehicleId}?date=2024-05-01`,
+              headers: t.company.headers,
+            });
             assert.equal(ok.statusCode, 200);
             for (const s of running) await s.release();
           } finally {

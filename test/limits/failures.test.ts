@@ -7,7 +7,13 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FailureGuard, addressKey, failurePolicy, refusalMessage, type FailurePolicy } from '../../src/limits/failures.js';
+import {
+  FailureGuard,
+  addressKey,
+  failurePolicy,
+  refusalMessage,
+  type FailurePolicy,
+} from '../../src/limits/failures.js';
 import { MemoryStore } from '../../src/limits/memory-store.js';
 import { RedisStore, limitsRedisClient } from '../../src/limits/redis-store.js';
 import type { LimitStore } from '../../src/limits/store.js';
@@ -71,10 +77,18 @@ function contract(name: string, make: () => Promise<Subject>) {
       await g.succeed('a@x.test', '10.0.3.1');
       assert.equal(await g.check('a@x.test', '10.0.3.1'), null);
       await failTimes(g, 2, 'a@x.test', '10.0.3.2');
-      assert.deepEqual(await g.check('a@x.test', '10.0.3.3'), { limit: 'account', retryAfterS: 1 }, 'the 3 earlier failures still count');
+      assert.deepEqual(
+        await g.check('a@x.test', '10.0.3.3'),
+        { limit: 'account', retryAfterS: 1 },
+        'the 3 earlier failures still count',
+      );
       assert.equal(await g.check('a@x.test', '10.0.3.1'), null, 'the address that succeeded is known');
       await failTimes(g, 3, 'b@x.test', '10.0.3.1');
-      assert.deepEqual(await g.check('c@x.test', '10.0.3.1'), { limit: 'ip', retryAfterS: 1 }, 'the address total was not cleared');
+      assert.deepEqual(
+        await g.check('c@x.test', '10.0.3.1'),
+        { limit: 'ip', retryAfterS: 1 },
+        'the address total was not cleared',
+      );
     });
   });
 }
@@ -122,7 +136,10 @@ describe('failed-attempt guard: addresses, messages and settings', () => {
   });
 
   test('messages name the count that refused', () => {
-    assert.equal(refusalMessage({ limit: 'ip', retryAfterS: 1 }, 'failed sign-ins', 'account'), 'Too many failed sign-ins from this address. Try again in 1 second.');
+    assert.equal(
+      refusalMessage({ limit: 'ip', retryAfterS: 1 }, 'failed sign-ins', 'account'),
+      'Too many failed sign-ins from this address. Try again in 1 second.',
+    );
     assert.equal(
       refusalMessage({ limit: 'account_ip', retryAfterS: 90 }, 'failed sign-ins', 'account'),
       'Too many failed sign-ins for this account from this address. Try again in 90 seconds.',
@@ -135,11 +152,22 @@ describe('failed-attempt guard: addresses, messages and settings', () => {
 
   test('settings: defaults, ranges, and a per-account ceiling below the per-address lock is refused', () => {
     const err = (m: string) => new ConfigError(m);
-    assert.deepEqual(failurePolicy({}, err), { windowS: 900, perAccountIp: 10, perIp: 100, perAccount: 200, knownAddressTtlS: 2_592_000 });
-    assert.throws(() => failurePolicy({ AUTH_MAX_FAILURES_PER_ACCOUNT_IP: '0' }, err), { message: 'AUTH_MAX_FAILURES_PER_ACCOUNT_IP must be between 1 and 1000000, got 0' });
-    assert.throws(() => failurePolicy({ AUTH_KNOWN_ADDRESS_TTL_S: 'soon' }, err), { message: 'AUTH_KNOWN_ADDRESS_TTL_S must be a whole number, got "soon"' });
+    assert.deepEqual(failurePolicy({}, err), {
+      windowS: 900,
+      perAccountIp: 10,
+      perIp: 100,
+      perAccount: 200,
+      knownAddressTtlS: 2_592_000,
+    });
+    assert.throws(() => failurePolicy({ AUTH_MAX_FAILURES_PER_ACCOUNT_IP: '0' }, err), {
+      message: 'AUTH_MAX_FAILURES_PER_ACCOUNT_IP must be between 1 and 1000000, got 0',
+    });
+    assert.throws(() => failurePolicy({ AUTH_KNOWN_ADDRESS_TTL_S: 'soon' }, err), {
+      message: 'AUTH_KNOWN_ADDRESS_TTL_S must be a whole number, got "soon"',
+    });
     assert.throws(() => failurePolicy({ AUTH_MAX_FAILURES_PER_ACCOUNT: '5' }, err), {
-      message: 'AUTH_MAX_FAILURES_PER_ACCOUNT (5) must be at least AUTH_MAX_FAILURES_PER_ACCOUNT_IP (10): the per-account ceiling is meant for attackers spread over many addresses',
+      message:
+        'AUTH_MAX_FAILURES_PER_ACCOUNT (5) must be at least AUTH_MAX_FAILURES_PER_ACCOUNT_IP (10): the per-account ceiling is meant for attackers spread over many addresses',
     });
   });
 });

@@ -7,7 +7,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { dialects } from '../helper.js';
-import { Browser, assertOAuthError, formBody, token, tokensFor, useOAuthApp, type OAuthTestApp, type Res } from '../oauth/helper.js';
+import {
+  Browser,
+  assertOAuthError,
+  formBody,
+  token,
+  tokensFor,
+  useOAuthApp,
+  type OAuthTestApp,
+  type Res,
+} from '../oauth/helper.js';
 import { createVehicle } from '../../src/domain/vehicles/service.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { at } from '../telemetry/fixtures.js';
@@ -20,9 +29,12 @@ const LIMITS = {
   RATE_LIMIT_REQUESTS_PER_IP: '20',
 };
 
-const apiMessage = (waitS: number) => `Too many requests for this credential: the limit is 5 requests per 60 seconds. Try again in ${waitS} seconds.`;
-const deviceMessage = (waitS: number) => `Too many requests for this device credential: the limit is 3 requests per 60 seconds. Try again in ${waitS} seconds.`;
-const ipMessage = (waitS: number) => `Too many requests from this IP address to the sign-in and OAuth endpoints: the limit is 20 requests per 60 seconds. Try again in ${waitS} seconds.`;
+const apiMessage = (waitS: number) =>
+  `Too many requests for this credential: the limit is 5 requests per 60 seconds. Try again in ${waitS} seconds.`;
+const deviceMessage = (waitS: number) =>
+  `Too many requests for this device credential: the limit is 3 requests per 60 seconds. Try again in ${waitS} seconds.`;
+const ipMessage = (waitS: number) =>
+  `Too many requests from this IP address to the sign-in and OAuth endpoints: the limit is 20 requests per 60 seconds. Try again in ${waitS} seconds.`;
 
 let ipSeq = 0;
 const freshIp = () => `10.77.${Math.floor(++ipSeq / 250)}.${(ipSeq % 250) + 1}`;
@@ -56,7 +68,8 @@ for (const dialect of dialects()) {
         assert.match(String(res.headers['content-type']), /^application\/json/);
       }
 
-      const get = (headers: Record<string, string>, url = '/v1/vehicles') => new Browser(t.app).request({ method: 'GET', url, headers });
+      const get = (headers: Record<string, string>, url = '/v1/vehicles') =>
+        new Browser(t.app).request({ method: 'GET', url, headers });
 
       test('an API key: 5 requests in the window, the 6th is 429 with Retry-After; successes carry no rate-limit headers', async () => {
         const fleet = await t.newFleet();
@@ -64,13 +77,20 @@ for (const dialect of dialects()) {
         for (let i = 0; i < 5; i++) {
           const res = await get({ 'x-api-key': fleet.apiKey });
           assert.equal(res.status, 200, res.body);
-          assert.deepEqual(Object.keys(res.headers).filter((h) => /ratelimit|retry-after/i.test(h)), []);
+          assert.deepEqual(
+            Object.keys(res.headers).filter((h) => /ratelimit|retry-after/i.test(h)),
+            [],
+          );
           if (i === 0) t.clock.advance(15_000);
         }
         assertLimited(await get({ 'x-api-key': fleet.apiKey }), apiMessage, expectedWait(45, started));
         const other = await t.newFleet();
         assert.equal((await get({ 'x-api-key': other.apiKey })).status, 200, 'another key has its own count');
-        assert.equal((await get({ 'X-API-KEY': ` ${other.apiKey} ` })).status, 200, 'the same key, however it is written, is one count');
+        assert.equal(
+          (await get({ 'X-API-KEY': ` ${other.apiKey} ` })).status,
+          200,
+          'the same key, however it is written, is one count',
+        );
         if (backing === 'memory') {
           t.clock.advance(44_999);
           assertLimited(await get({ 'x-api-key': fleet.apiKey }), apiMessage, [1]);
@@ -95,19 +115,33 @@ for (const dialect of dialects()) {
           assert.equal((await get(headers)).status, 200);
         }
         assertLimited(await get({ authorization: `Bearer ${access}` }), apiMessage, expectedWait(60, started));
-        assertLimited(await get({ authorization: `bearer   ${access}`, 'x-api-key': fleet.apiKey }), apiMessage, expectedWait(60, started));
-        assert.equal((await get({ 'x-api-key': fleet.apiKey })).status, 200, 'the API key sent alongside was not counted');
+        assertLimited(
+          await get({ authorization: `bearer   ${access}`, 'x-api-key': fleet.apiKey }),
+          apiMessage,
+          expectedWait(60, started),
+        );
+        assert.equal(
+          (await get({ 'x-api-key': fleet.apiKey })).status,
+          200,
+          'the API key sent alongside was not counted',
+        );
       });
 
       test('a device credential on the device API: 3 batches, the 4th is 429', async () => {
         const fleet = await t.newFleet();
         const vehicle = await createVehicle(t.db, { companyId: fleet.companyId }, { number: 'RL-1' });
-        const device = await provisionDevice(t.db, { companyId: fleet.companyId }, { identifier: `RL-${fleet.companyId}`, vehicleId: vehicle.id });
-        const batch = (seq: number) => new Browser(t.app).request({
-          method: 'POST', url: '/device/v1/batches',
-          headers: { authorization: `Bearer ${device.device_token}`, 'content-type': 'application/json' },
-          payload: JSON.stringify({ records: [{ type: 'engine', time: at(seq), state: 'on', seq }] }),
-        });
+        const device = await provisionDevice(
+          t.db,
+          { companyId: fleet.companyId },
+          { identifier: `RL-${fleet.companyId}`, vehicleId: vehicle.id },
+        );
+        const batch = (seq: number) =>
+          new Browser(t.app).request({
+            method: 'POST',
+            url: '/device/v1/batches',
+            headers: { authorization: `Bearer ${device.device_token}`, 'content-type': 'application/json' },
+            payload: JSON.stringify({ records: [{ type: 'engine', time: at(seq), state: 'on', seq }] }),
+          });
         const started = Date.now();
         for (let seq = 1; seq <= 3; seq++) {
           const res = await batch(seq);
@@ -115,7 +149,11 @@ for (const dialect of dialects()) {
           assert.equal(res.json.accepted, 1);
         }
         assertLimited(await batch(4), deviceMessage, expectedWait(60, started));
-        assert.equal((await get({ 'x-api-key': fleet.apiKey })).status, 200, "the company's API key is not the device's count");
+        assert.equal(
+          (await get({ 'x-api-key': fleet.apiKey })).status,
+          200,
+          "the company's API key is not the device's count",
+        );
       });
 
       test('the token endpoint per IP: 20 requests, the 21st is 429 temporarily_unavailable; another IP is not affected', async () => {
@@ -128,7 +166,12 @@ for (const dialect of dialects()) {
         const waitS = Number(res.headers['retry-after']);
         assert.ok(expectedWait(60, started).includes(waitS), `Retry-After ${waitS}`);
         assertOAuthError(res, 429, 'temporarily_unavailable', ipMessage(waitS));
-        const revoke = await new Browser(t.app, ip).request({ method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: formBody({ token: 'x' }) });
+        const revoke = await new Browser(t.app, ip).request({
+          method: 'POST',
+          url: '/oauth/revoke',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: formBody({ token: 'x' }),
+        });
         assertOAuthError(revoke, 429, 'temporarily_unavailable', ipMessage(Number(revoke.headers['retry-after'])));
         assertOAuthError(await token(t, { grant_type: 'password' }, { ip: freshIp() }), 400, 'unsupported_grant_type');
       });

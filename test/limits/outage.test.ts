@@ -43,7 +43,8 @@ async function quick<T>(op: () => Promise<T>, ms: number): Promise<T> {
   return result;
 }
 
-const WARNING = /^Redis is unavailable \(.+\): rate limits and concurrency slots are counted per node, in memory, until it answers again$/;
+const WARNING =
+  /^Redis is unavailable \(.+\): rate limits and concurrency slots are counted per node, in memory, until it answers again$/;
 const BACK = 'Redis answers again: rate limits and concurrency slots are shared through Redis again';
 
 // A private redis-server per test: run where Redis is installed (TEST_REDIS_URL set, as in CI).
@@ -61,7 +62,11 @@ if (SHARED_REDIS_URL) {
       servers.push(redis);
       const log = recordingLog();
       const memory = new MemoryStore();
-      const store = new FailoverStore(new RedisStore(limitsRedisClient(redis.url, { commandTimeoutMs: COMMAND_TIMEOUT_MS }), 'p:'), memory, log);
+      const store = new FailoverStore(
+        new RedisStore(limitsRedisClient(redis.url, { commandTimeoutMs: COMMAND_TIMEOUT_MS }), 'p:'),
+        memory,
+        log,
+      );
       stores.push(store);
       return { redis, log, memory, store };
     }
@@ -91,7 +96,8 @@ if (SHARED_REDIS_URL) {
       assert.ok(redisSlot);
       assert.deepEqual(await keysUnder(redis.url, 'p:'), ['p:s:c', 'p:w:k']);
       await redis.stop();
-      for (let i = 1; i <= 5; i++) assert.equal((await quick(() => store.hit('k', 60_000), 500)).count, i, 'the memory count starts afresh');
+      for (let i = 1; i <= 5; i++)
+        assert.equal((await quick(() => store.hit('k', 60_000), 500)).count, i, 'the memory count starts afresh');
       await quick(() => redisSlot.release(), 500);
       const a = await store.acquire('c', 2, 60_000);
       const b = await store.acquire('c', 2, 60_000);
@@ -114,8 +120,13 @@ if (SHARED_REDIS_URL) {
       await store.hit('k', 60_000);
       redis.pause();
       try {
-        assert.equal((await quick(() => store.hit('k', 60_000), COMMAND_TIMEOUT_MS + 400)).count, 1, 'answered from memory after the timeout');
-        for (let i = 2; i <= 5; i++) assert.equal((await quick(() => store.hit('k', 60_000), 50)).count, i, 'no wait while degraded');
+        assert.equal(
+          (await quick(() => store.hit('k', 60_000), COMMAND_TIMEOUT_MS + 400)).count,
+          1,
+          'answered from memory after the timeout',
+        );
+        for (let i = 2; i <= 5; i++)
+          assert.equal((await quick(() => store.hit('k', 60_000), 50)).count, i, 'no wait while degraded');
         assert.equal(log.warnings().length, 1);
         assert.match(log.warnings()[0], /Command timed out/);
       } finally {
@@ -135,7 +146,11 @@ if (SHARED_REDIS_URL) {
   describe('the app during a Redis outage', () => {
     test('requests never fail or hang, limits hold in memory with one warning, and Redis is used again once back', async () => {
       const redis = await PrivateRedis.start();
-      const t = await makeApp('sqlite', { REDIS_URL: redis.url, REDIS_KEY_PREFIX: 'o:', RATE_LIMIT_REQUESTS_PER_CREDENTIAL: '5' });
+      const t = await makeApp('sqlite', {
+        REDIS_URL: redis.url,
+        REDIS_KEY_PREFIX: 'o:',
+        RATE_LIMIT_REQUESTS_PER_CREDENTIAL: '5',
+      });
       const log = recordingLog();
       t.app.log.warn = log.warn as never;
       t.app.log.info = log.info as never;
@@ -150,8 +165,15 @@ if (SHARED_REDIS_URL) {
         const refused = await get(during);
         assert.equal(refused.status, 429, 'the limit holds in memory');
         assert.equal(refused.headers['retry-after'], '60');
-        assert.deepEqual(refused.body, { error_message: 'Too many requests for this credential: the limit is 5 requests per 60 seconds. Try again in 60 seconds.' });
-        assert.equal((await get(during, '/v1/vehicle_locations/1?date=2024-05-01')).status, 429, 'the same credential, another route');
+        assert.deepEqual(refused.body, {
+          error_message:
+            'Too many requests for this credential: the limit is 5 requests per 60 seconds. Try again in 60 seconds.',
+        });
+        assert.equal(
+          (await get(during, '/v1/vehicle_locations/1?date=2024-05-01')).status,
+          429,
+          'the same credential, another route',
+        );
         const history = await get(t.company, '/v1/vehicle_locations/999?date=2024-05-01');
         assert.equal(history.status, 404, 'the concurrency limit takes its slot in memory');
         assert.equal(log.warnings().length, 1, JSON.stringify(log.lines));

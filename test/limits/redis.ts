@@ -70,7 +70,11 @@ export class PrivateRedis {
   }
 
   async start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     this.child = child;
     let out = '';
     await new Promise<void>((resolve, reject) => {
@@ -118,5 +122,8 @@ export const BACKINGS: Backing[] = SHARED_REDIS_URL ? ['memory', 'redis'] : ['me
 export function backingEnv(backing: Backing, what: string): { env: Record<string, string>; drop(): Promise<void> } {
   if (backing === 'memory') return { env: {}, drop: async () => {} };
   const prefix = uniquePrefix(what);
-  return { env: { REDIS_URL: SHARED_REDIS_URL, REDIS_KEY_PREFIX: prefix }, drop: () => dropPrefix(SHARED_REDIS_URL, prefix) };
+  return {
+    env: { REDIS_URL: SHARED_REDIS_URL, REDIS_KEY_PREFIX: prefix },
+    drop: () => dropPrefix(SHARED_REDIS_URL, prefix),
+  };
 }

@@ -32,7 +32,10 @@ function contract(name: string, make: () => Promise<Subject>) {
       await pass(WINDOW_MS / 2);
       const third = await store.hit('w', WINDOW_MS);
       assert.equal(third.count, 3);
-      assert.ok(third.resetInMs <= WINDOW_MS / 2 && third.resetInMs >= WINDOW_MS / 2 - slackMs, `the window did not restart: ${third.resetInMs}`);
+      assert.ok(
+        third.resetInMs <= WINDOW_MS / 2 && third.resetInMs >= WINDOW_MS / 2 - slackMs,
+        `the window did not restart: ${third.resetInMs}`,
+      );
       assert.equal((await store.peek('w')).count, 3);
       await pass(WINDOW_MS / 2 + slackMs);
       assert.deepEqual(await store.peek('w'), { count: 0, resetInMs: 0 }, 'the window has ended');

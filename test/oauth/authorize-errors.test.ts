@@ -15,7 +15,13 @@ eachDialect('oauth authorize errors', (dialect) => {
   before(async () => {
     t = await getApp();
   });
-  const base = () => ({ client_id: t.client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'vehicles.read', state: 'abc' });
+  const base = () => ({
+    client_id: t.client.client_id,
+    redirect_uri: REDIRECT,
+    response_type: 'code',
+    scope: 'vehicles.read',
+    state: 'abc',
+  });
   const get = (params: Record<string, string | undefined>) => new Browser(t.app).get(authorizeUrl(params));
 
   function assertErrorPage(res: { status: number; headers: Record<string, any>; body: string }, text: RegExp) {
@@ -25,7 +31,12 @@ eachDialect('oauth authorize errors', (dialect) => {
     assert.match(res.body, text);
   }
 
-  function assertRedirectError(res: { status: number; headers: Record<string, any> }, error: string, description?: string, state: string | null = 'abc') {
+  function assertRedirectError(
+    res: { status: number; headers: Record<string, any> },
+    error: string,
+    description?: string,
+    state: string | null = 'abc',
+  ) {
     assert.equal(res.status, 302);
     const to = new URL(res.headers.location);
     assert.equal(`${to.origin}${to.pathname}`, REDIRECT);
@@ -57,20 +68,35 @@ eachDialect('oauth authorize errors', (dialect) => {
   });
 
   test('an error page comes before any other check: unknown client with a bad scope is still a page', async () => {
-    assertErrorPage(await get({ ...base(), client_id: 'nope', scope: 'bogus', response_type: 'token' }), /not registered/);
+    assertErrorPage(
+      await get({ ...base(), client_id: 'nope', scope: 'bogus', response_type: 'token' }),
+      /not registered/,
+    );
   });
 
   test('unknown scope → redirect with invalid_scope and the exact description, state echoed', async () => {
-    assertRedirectError(await get({ ...base(), scope: 'vehicles.read trucks.fly' }), 'invalid_scope', INVALID_SCOPE_DESCRIPTION);
+    assertRedirectError(
+      await get({ ...base(), scope: 'vehicles.read trucks.fly' }),
+      'invalid_scope',
+      INVALID_SCOPE_DESCRIPTION,
+    );
     assert.equal(INVALID_SCOPE_DESCRIPTION, 'The requested scope is invalid, unknown, or malformed.');
   });
 
   test('a scope the app may not ask for → invalid_scope (a subset of the app scopes is required)', async () => {
-    assertRedirectError(await get({ ...base(), scope: 'vehicles.read hos_logs.logs' }), 'invalid_scope', INVALID_SCOPE_DESCRIPTION);
+    assertRedirectError(
+      await get({ ...base(), scope: 'vehicles.read hos_logs.logs' }),
+      'invalid_scope',
+      INVALID_SCOPE_DESCRIPTION,
+    );
   });
 
   test('comma-joined scopes are one unknown scope → invalid_scope; missing or empty scope → invalid_scope', async () => {
-    assertRedirectError(await get({ ...base(), scope: 'vehicles.read,users.read' }), 'invalid_scope', INVALID_SCOPE_DESCRIPTION);
+    assertRedirectError(
+      await get({ ...base(), scope: 'vehicles.read,users.read' }),
+      'invalid_scope',
+      INVALID_SCOPE_DESCRIPTION,
+    );
     assertRedirectError(await get({ ...base(), scope: undefined }), 'invalid_scope', INVALID_SCOPE_DESCRIPTION);
     assertRedirectError(await get({ ...base(), scope: '' }), 'invalid_scope', INVALID_SCOPE_DESCRIPTION);
   });
@@ -93,7 +119,12 @@ eachDialect('oauth authorize errors', (dialect) => {
   });
 
   test('an error without state carries no state', async () => {
-    assertRedirectError(await get({ ...base(), state: undefined, scope: 'nope' }), 'invalid_scope', INVALID_SCOPE_DESCRIPTION, null);
+    assertRedirectError(
+      await get({ ...base(), state: undefined, scope: 'nope' }),
+      'invalid_scope',
+      INVALID_SCOPE_DESCRIPTION,
+      null,
+    );
   });
 
   test('an app without the authorization_code grant → unauthorized_client', async () => {
@@ -113,7 +144,8 @@ eachDialect('oauth authorize errors', (dialect) => {
     const url = authorizeUrl({ ...base(), client_id: client.client_id, redirect_uri: uri });
     const page = await signInAt(b, url, t.fleet.admin.email);
     const form: Record<string, string> = {};
-    for (const m of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form[m[1]] = m[2].replace(/&amp;/g, '&');
+    for (const m of page.body.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+      form[m[1]] = m[2].replace(/&amp;/g, '&');
     const res = await b.post('/oauth/authorize', { ...form, decision: 'allow' });
     const to = new URL(res.headers.location);
     assert.equal(to.searchParams.get('tenant'), '7');
@@ -127,15 +159,29 @@ eachDialect('oauth authorize errors', (dialect) => {
     const b = new Browser(t.app);
     const page = await signInAt(b, authorizeUrl(base()), t.fleet.admin.email);
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1];
-    const res = await b.post('/oauth/authorize', { ...base(), redirect_uri: 'https://evil.example/cb', csrf_token: csrf, decision: 'allow' });
+    const res = await b.post('/oauth/authorize', {
+      ...base(),
+      redirect_uri: 'https://evil.example/cb',
+      csrf_token: csrf,
+      decision: 'allow',
+    });
     assertErrorPage(res, /not one that Route Planner registered/);
-    const scoped = await b.post('/oauth/authorize', { ...base(), scope: 'vehicles.read hos_logs.logs', csrf_token: csrf, decision: 'allow' });
+    const scoped = await b.post('/oauth/authorize', {
+      ...base(),
+      scope: 'vehicles.read hos_logs.logs',
+      csrf_token: csrf,
+      decision: 'allow',
+    });
     assertRedirectError(scoped, 'invalid_scope', INVALID_SCOPE_DESCRIPTION);
   });
 
   test('PKCE parameters are ignored (not documented for the real API)', async () => {
     const b = new Browser(t.app);
-    const page = await signInAt(b, authorizeUrl({ ...base(), code_challenge: 'abc', code_challenge_method: 'S256' }), t.fleet.admin.email);
+    const page = await signInAt(
+      b,
+      authorizeUrl({ ...base(), code_challenge: 'abc', code_challenge_method: 'S256' }),
+      t.fleet.admin.email,
+    );
     assert.equal(page.status, 200);
     assert.match(page.body, /Install Route Planner/);
   });

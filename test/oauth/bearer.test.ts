@@ -45,7 +45,10 @@ eachDialect('oauth bearer tokens', (dialect) => {
 
   test('a revoked token → 401 invalid_token "revoked"', async () => {
     const tok = await tokensFor(t);
-    await t.db.kysely.updateTable('oauth_tokens').set({ revoked_at: new Date(t.clock.now).toISOString() }).execute();
+    await t.db.kysely
+      .updateTable('oauth_tokens')
+      .set({ revoked_at: new Date(t.clock.now).toISOString() })
+      .execute();
     assertInvalidToken(await api(t, tok.access_token, { url: '/v1/vehicles' }), /revoked/);
   });
 
@@ -66,7 +69,10 @@ eachDialect('oauth bearer tokens', (dialect) => {
     assert.equal(res.status, 403);
     assert.deepEqual(Object.keys(res.json), ['error_message']);
     assert.match(res.json.error_message, /users\.read/);
-    assert.equal(res.headers['www-authenticate'], `Bearer realm="api", error="insufficient_scope", error_description="${res.json.error_message}", scope="users.read"`);
+    assert.equal(
+      res.headers['www-authenticate'],
+      `Bearer realm="api", error="insufficient_scope", error_description="${res.json.error_message}", scope="users.read"`,
+    );
     const write = await api(t, tok.access_token, { method: 'POST', url: '/v1/vehicles', payload: { number: 'X-1' } });
     assert.equal(write.status, 403, 'a read scope does not allow a POST');
     assert.match(write.json.error_message, /vehicles\.manage/);
@@ -75,7 +81,11 @@ eachDialect('oauth bearer tokens', (dialect) => {
   test('vehicles.manage grants vehicles.read; a write with it succeeds', async () => {
     const tok = await tokensFor(t, 'vehicles.manage');
     assert.equal((await api(t, tok.access_token, { url: `/v1/vehicles/${mine}` })).status, 200);
-    const created = await api(t, tok.access_token, { method: 'POST', url: '/v1/vehicles', payload: { number: 'OAUTH-1' } });
+    const created = await api(t, tok.access_token, {
+      method: 'POST',
+      url: '/v1/vehicles',
+      payload: { number: 'OAUTH-1' },
+    });
     assert.equal(created.status, 201, created.body);
     assert.equal(created.json.vehicle.company_id, t.fleet.companyId);
   });
@@ -90,9 +100,17 @@ eachDialect('oauth bearer tokens', (dialect) => {
     const tok = await tokensFor(t);
     assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles' })).status, 200);
     // Another node revokes: only the database changes, this node's cache does not hear of it.
-    await t.db.kysely.updateTable('oauth_grants').set({ revoked_at: new Date(t.clock.now).toISOString() }).where('company_id', '=', t.fleet.companyId).execute();
+    await t.db.kysely
+      .updateTable('oauth_grants')
+      .set({ revoked_at: new Date(t.clock.now).toISOString() })
+      .where('company_id', '=', t.fleet.companyId)
+      .execute();
     t.clock.advance(999);
-    assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles' })).status, 200, 'served from the cache, no database read');
+    assert.equal(
+      (await api(t, tok.access_token, { url: '/v1/vehicles' })).status,
+      200,
+      'served from the cache, no database read',
+    );
     t.clock.advance(1);
     assertInvalidToken(await api(t, tok.access_token, { url: '/v1/vehicles' }), /revoked/);
   });
@@ -101,8 +119,14 @@ eachDialect('oauth bearer tokens', (dialect) => {
     const tok = await tokensFor(t);
     assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles' })).status, 200);
     const res = await t.app.inject({
-      method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token: tok.access_token, client_id: t.client.client_id, client_secret: t.client.client_secret }).toString(),
+      method: 'POST',
+      url: '/oauth/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        token: tok.access_token,
+        client_id: t.client.client_id,
+        client_secret: t.client.client_secret,
+      }).toString(),
     });
     assert.equal(res.statusCode, 200);
     assertInvalidToken(await api(t, tok.access_token, { url: '/v1/vehicles' }), /revoked/);
@@ -110,8 +134,15 @@ eachDialect('oauth bearer tokens', (dialect) => {
 
   test('X-User-Id works with a bearer token as with an API key', async () => {
     const tok = await tokensFor(t);
-    assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles', headers: { 'x-user-id': String(t.fleet.admin.id) } })).status, 200);
-    const other = await api(t, tok.access_token, { url: '/v1/vehicles', headers: { 'x-user-id': String(t.fleet.driver.id) } });
+    assert.equal(
+      (await api(t, tok.access_token, { url: '/v1/vehicles', headers: { 'x-user-id': String(t.fleet.admin.id) } }))
+        .status,
+      200,
+    );
+    const other = await api(t, tok.access_token, {
+      url: '/v1/vehicles',
+      headers: { 'x-user-id': String(t.fleet.driver.id) },
+    });
     assert.equal(other.status, 403);
   });
 });

@@ -13,7 +13,14 @@ import { eachDialect } from '../helper.js';
 import { PASSWORD, authorizeUrl, useOAuthApp, vehicle, type OAuthTestApp } from './helper.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
@@ -30,13 +37,18 @@ eachDialect('oauth in a real browser', (dialect) => {
   const nextCallback = () => new Promise<URL>((resolve) => (captured = resolve));
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with "apt-get install -y chromium" (.ci/run does)`);
+    assert.ok(
+      existsSync(CHROMIUM),
+      `${CHROMIUM} is missing: install it with "apt-get install -y chromium" (.ci/run does)`,
+    );
     t = await getApp();
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
     callback = createServer((req, res) => {
       captured?.(new URL(req.url ?? '/', callbackUrl));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Connected</title><h1>Connected</h1>');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Connected</title><h1>Connected</h1>');
     });
     callbackUrl = `http://127.0.0.1:${await listen(callback)}/callback`;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
@@ -49,11 +61,24 @@ eachDialect('oauth in a real browser', (dialect) => {
 
   test('sign in and Allow in chromium; the captured code becomes a token that reads /v1/vehicles', async () => {
     const vehicleId = await vehicle(t);
-    const client = await t.newClient({ name: 'Browser Test App', redirectUris: [callbackUrl], scopes: ['vehicles.read', 'locations.vehicle_locations_list'] });
+    const client = await t.newClient({
+      name: 'Browser Test App',
+      redirectUris: [callbackUrl],
+      scopes: ['vehicles.read', 'locations.vehicle_locations_list'],
+    });
     const context = await browser.newContext();
     const page = await context.newPage();
     const arrived = nextCallback();
-    await page.goto(base + authorizeUrl({ client_id: client.client_id, redirect_uri: callbackUrl, response_type: 'code', scope: 'vehicles.read locations.vehicle_locations_list', state: 'browser-state' }));
+    await page.goto(
+      base +
+        authorizeUrl({
+          client_id: client.client_id,
+          redirect_uri: callbackUrl,
+          response_type: 'code',
+          scope: 'vehicles.read locations.vehicle_locations_list',
+          state: 'browser-state',
+        }),
+    );
 
     await page.getByLabel('Email').fill(t.fleet.admin.email);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -79,11 +104,19 @@ eachDialect('oauth in a real browser', (dialect) => {
     const tokenRes = await fetch(`${base}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: callbackUrl, client_id: client.client_id, client_secret: client.client_secret }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: callbackUrl,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }),
     });
     assert.equal(tokenRes.status, 200);
     const tokens = (await tokenRes.json()) as { access_token: string; token_type: string };
-    const list = await fetch(`${base}/v1/vehicles`, { headers: { authorization: `${tokens.token_type} ${tokens.access_token}` } });
+    const list = await fetch(`${base}/v1/vehicles`, {
+      headers: { authorization: `${tokens.token_type} ${tokens.access_token}` },
+    });
     assert.equal(list.status, 200);
     const body = (await list.json()) as { vehicles: Array<{ vehicle: { id: number } }> };
     assert.ok(body.vehicles.some((w) => w.vehicle.id === vehicleId));
@@ -95,7 +128,16 @@ eachDialect('oauth in a real browser', (dialect) => {
     const context = await browser.newContext();
     const page = await context.newPage();
     const arrived = nextCallback();
-    await page.goto(base + authorizeUrl({ client_id: client.client_id, redirect_uri: callbackUrl, response_type: 'code', scope: 'vehicles.read', state: 'd' }));
+    await page.goto(
+      base +
+        authorizeUrl({
+          client_id: client.client_id,
+          redirect_uri: callbackUrl,
+          response_type: 'code',
+          scope: 'vehicles.read',
+          state: 'd',
+        }),
+    );
     await page.getByLabel('Email').fill(fleet.admin.email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();

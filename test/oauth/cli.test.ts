@@ -24,14 +24,19 @@ after(() => rmSync(TMP, { recursive: true, force: true }));
 
 function fleet(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`fleet ${args.join(' ')} timed out`))), 60_000);
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`fleet ${args.join(' ')} timed out`))),
+      60_000,
+    );
     child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
   });
 }
@@ -59,18 +64,57 @@ eachDialect('oauth CLI', (dialect) => {
     const app = await buildApp(config, { db, clock: clock.fn });
     const company = await createCompany(db, { name: 'Cli Freight' });
     const email = `cli.admin.${process.pid}@fleet.test`;
-    const admin = await createUser(db, { companyId: company.id }, { role: 'admin', email, password: 'correct horse battery', first_name: 'Cli', last_name: 'Admin' });
-    const fleetRec = { companyId: company.id, apiKey: '', admin: { id: admin.id, email }, manager: { id: 0, email: '' }, driver: { id: 0, email: '' } };
+    const admin = await createUser(
+      db,
+      { companyId: company.id },
+      { role: 'admin', email, password: 'correct horse battery', first_name: 'Cli', last_name: 'Admin' },
+    );
+    const fleetRec = {
+      companyId: company.id,
+      apiKey: '',
+      admin: { id: admin.id, email },
+      manager: { id: 0, email: '' },
+      driver: { id: 0, email: '' },
+    };
     t = {
-      app, db, dialect, databaseUrl: url, clock, fleet: fleetRec, client: null as never,
-      newFleet: () => { throw new Error('not used'); }, newClient: () => { throw new Error('not used'); },
-      async close() { await app.close(); await db.close(); await drop(); },
+      app,
+      db,
+      dialect,
+      databaseUrl: url,
+      clock,
+      fleet: fleetRec,
+      client: null as never,
+      newFleet: () => {
+        throw new Error('not used');
+      },
+      newClient: () => {
+        throw new Error('not used');
+      },
+      async close() {
+        await app.close();
+        await db.close();
+        await drop();
+      },
     };
   });
   after(async () => t?.close());
 
   test('fleet app create --json prints id, client_id, client_secret, name, redirect_uris, scopes; installed, revoke-install (seen by the server within 1000 ms), rotate-secret', async () => {
-    const out = await json(['app', 'create', '--name', 'Cli App', '--redirect-uri', REDIRECT, '--redirect-uri', 'https://client.example/two', '--scopes', 'vehicles.read users.read'], url);
+    const out = await json(
+      [
+        'app',
+        'create',
+        '--name',
+        'Cli App',
+        '--redirect-uri',
+        REDIRECT,
+        '--redirect-uri',
+        'https://client.example/two',
+        '--scopes',
+        'vehicles.read users.read',
+      ],
+      url,
+    );
     assert.deepEqual(Object.keys(out), ['id', 'client_id', 'client_secret', 'name', 'redirect_uris', 'scopes']);
     assert.equal(out.name, 'Cli App');
     assert.deepEqual(out.redirect_uris, [REDIRECT, 'https://client.example/two']);
@@ -81,16 +125,32 @@ eachDialect('oauth CLI', (dialect) => {
     assert.equal(tok.status, 200, tok.body);
 
     const listed = await json(['app', 'installed', '--company', String(t.fleet.companyId)], url);
-    assert.deepEqual(listed.installed_apps.map((a: any) => [a.client_id, a.name, a.scopes]), [[out.client_id, 'Cli App', ['vehicles.read']]]);
+    assert.deepEqual(
+      listed.installed_apps.map((a: any) => [a.client_id, a.name, a.scopes]),
+      [[out.client_id, 'Cli App', ['vehicles.read']]],
+    );
     assert.equal((await api(t, tok.json.access_token, { url: '/v1/vehicles' })).status, 200);
-    const revoked = await json(['app', 'revoke-install', '--company', String(t.fleet.companyId), '--client-id', out.client_id], url);
+    const revoked = await json(
+      ['app', 'revoke-install', '--company', String(t.fleet.companyId), '--client-id', out.client_id],
+      url,
+    );
     assert.deepEqual(revoked, { company_id: t.fleet.companyId, client_id: out.client_id, revoked: true });
     // The CLI is another process, like another node: the server sees the revocation within 1000 ms.
     assert.equal((await api(t, tok.json.access_token, { url: '/v1/vehicles' })).status, 200, 'still cached');
     t.clock.advance(1000);
-    assert.equal((await api(t, tok.json.access_token, { url: '/v1/vehicles' })).status, 401, 'the server refuses the token');
-    assert.deepEqual((await json(['app', 'installed', '--company', String(t.fleet.companyId)], url)).installed_apps, []);
-    const again = await fleet(['app', 'revoke-install', '--company', String(t.fleet.companyId), '--client-id', out.client_id, '--json'], url);
+    assert.equal(
+      (await api(t, tok.json.access_token, { url: '/v1/vehicles' })).status,
+      401,
+      'the server refuses the token',
+    );
+    assert.deepEqual(
+      (await json(['app', 'installed', '--company', String(t.fleet.companyId)], url)).installed_apps,
+      [],
+    );
+    const again = await fleet(
+      ['app', 'revoke-install', '--company', String(t.fleet.companyId), '--client-id', out.client_id, '--json'],
+      url,
+    );
     assert.equal(again.code, 1);
     assert.match(JSON.parse(again.stdout).error_message, /not found/);
 
@@ -105,10 +165,16 @@ eachDialect('oauth CLI', (dialect) => {
     const usage = await fleet(['app', 'create', '--name', 'X', '--scopes', 'vehicles.read'], url);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--redirect-uri is required/);
-    const scope = await fleet(['app', 'create', '--name', 'X', '--redirect-uri', REDIRECT, '--scopes', 'trucks.fly', '--json'], url);
+    const scope = await fleet(
+      ['app', 'create', '--name', 'X', '--redirect-uri', REDIRECT, '--scopes', 'trucks.fly', '--json'],
+      url,
+    );
     assert.equal(scope.code, 1);
     assert.match(JSON.parse(scope.stdout).error_message, /unknown scope/);
-    const uri = await fleet(['app', 'create', '--name', 'X', '--redirect-uri', 'https://a.example/#x', '--scopes', 'vehicles.read', '--json'], url);
+    const uri = await fleet(
+      ['app', 'create', '--name', 'X', '--redirect-uri', 'https://a.example/#x', '--scopes', 'vehicles.read', '--json'],
+      url,
+    );
     assert.equal(uri.code, 1);
     assert.match(JSON.parse(uri.stdout).error_message, /fragment/);
   });

@@ -2,7 +2,20 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../helper.js';
-import { Browser, REDIRECT, api, assertOAuthError, authorize, authorizeUrl, exchange, refresh, signInAt, tokensFor, useOAuthApp, type OAuthTestApp } from './helper.js';
+import {
+  Browser,
+  REDIRECT,
+  api,
+  assertOAuthError,
+  authorize,
+  authorizeUrl,
+  exchange,
+  refresh,
+  signInAt,
+  tokensFor,
+  useOAuthApp,
+  type OAuthTestApp,
+} from './helper.js';
 
 const S = 1000;
 
@@ -63,7 +76,12 @@ eachDialect('oauth expiry', (dialect) => {
 
   test('a web session ends after WEB_SESSION_TTL_S: the sign-in page comes back', async () => {
     const b = new Browser(t.app);
-    const url = authorizeUrl({ client_id: t.client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'vehicles.read' });
+    const url = authorizeUrl({
+      client_id: t.client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'vehicles.read',
+    });
     const consent = await signInAt(b, url, (await t.newFleet('Session Co')).admin.email);
     assert.match(consent.body, /Install Route Planner/);
     t.clock.advance(3599 * S);
@@ -78,7 +96,11 @@ eachDialect('oauth expiry', (dialect) => {
     const b = new Browser(t.app);
     const page = await b.get('/sign-in');
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.body)![1];
-    const res = await b.post('/sign-in', { csrf_token: csrf, email: t.fleet.admin.email, password: 'correct horse battery' });
+    const res = await b.post('/sign-in', {
+      csrf_token: csrf,
+      email: t.fleet.admin.email,
+      password: 'correct horse battery',
+    });
     const c = res.cookies.find((x) => x.name === 'fleet_session')!;
     assert.equal(c.maxAge, 3600);
   });

@@ -4,7 +4,17 @@ import { before, test } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { installedApps, revokeGrant } from '../../src/auth/oauth/grants.js';
 import { runtimeFor } from '../../src/auth/oauth/runtime.js';
-import { Browser, PASSWORD, api, inputValue, refresh, tokensFor, useOAuthApp, assertOAuthError, type OAuthTestApp } from './helper.js';
+import {
+  Browser,
+  PASSWORD,
+  api,
+  inputValue,
+  refresh,
+  tokensFor,
+  useOAuthApp,
+  assertOAuthError,
+  type OAuthTestApp,
+} from './helper.js';
 
 eachDialect('oauth installed apps', (dialect) => {
   const getApp = useOAuthApp(dialect);
@@ -19,7 +29,12 @@ eachDialect('oauth installed apps', (dialect) => {
     assert.equal(page.status, 303);
     assert.equal(page.headers.location, '/sign-in?return_to=%2Ffleet%2Fapps');
     const form = await b.get(page.headers.location);
-    const res = await b.post('/sign-in', { csrf_token: inputValue(form.body, 'csrf_token'), return_to: inputValue(form.body, 'return_to'), email, password: PASSWORD });
+    const res = await b.post('/sign-in', {
+      csrf_token: inputValue(form.body, 'csrf_token'),
+      return_to: inputValue(form.body, 'return_to'),
+      email,
+      password: PASSWORD,
+    });
     assert.equal(res.status, 303);
     assert.equal(res.headers.location, '/fleet/apps');
     return b;
@@ -42,16 +57,25 @@ eachDialect('oauth installed apps', (dialect) => {
 
     const grant = (await installedApps(t.db, fleet.companyId)).find((a) => a.name === 'Route Planner')!;
     assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles' })).status, 200, 'cached before the revocation');
-    const res = await b.post(`/fleet/apps/${grant.grant_id}/revoke`, { csrf_token: inputValue(page.body, 'csrf_token') });
+    const res = await b.post(`/fleet/apps/${grant.grant_id}/revoke`, {
+      csrf_token: inputValue(page.body, 'csrf_token'),
+    });
     assert.equal(res.status, 303);
     assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles' })).status, 401, 'revoked at once on this node');
     assertOAuthError(await refresh(t, tok.refresh_token), 400, 'invalid_grant');
     assert.equal((await api(t, tok2.access_token, { url: '/v1/users' })).status, 200, 'the other app is untouched');
     const after = await b.get(res.headers.location);
     assert.match(after.body, /Removed Route Planner/);
-    assert.doesNotMatch((await b.get('/fleet/apps?removed=Evil%20Corp')).body, /Removed/, 'the notice never echoes the URL');
+    assert.doesNotMatch(
+      (await b.get('/fleet/apps?removed=Evil%20Corp')).body,
+      /Removed/,
+      'the notice never echoes the URL',
+    );
     assert.doesNotMatch(after.body, /Remove Route Planner/);
-    assert.deepEqual((await installedApps(t.db, fleet.companyId)).map((a) => a.name), ['Payroll Sync']);
+    assert.deepEqual(
+      (await installedApps(t.db, fleet.companyId)).map((a) => a.name),
+      ['Payroll Sync'],
+    );
   });
 
   test('revoke CSRF: missing → 400, wrong → 403, and the app stays installed', async () => {
@@ -73,7 +97,9 @@ eachDialect('oauth installed apps', (dialect) => {
     const browser = await signedIn(a.admin.email);
     const page = await browser.get('/fleet/apps');
     assert.doesNotMatch(page.body, /Route Planner/);
-    const res = await browser.post(`/fleet/apps/${theirs.grant_id}/revoke`, { csrf_token: inputValue(page.body, 'csrf_token') });
+    const res = await browser.post(`/fleet/apps/${theirs.grant_id}/revoke`, {
+      csrf_token: inputValue(page.body, 'csrf_token'),
+    });
     assert.equal(res.status, 404);
     assert.equal((await installedApps(t.db, bco.companyId)).length, 1);
   });
@@ -90,7 +116,11 @@ eachDialect('oauth installed apps', (dialect) => {
     const fleet = await t.newFleet('Cli Co');
     const tok = await tokensFor(t, 'vehicles.read', { email: fleet.admin.email });
     const [grant] = await installedApps(t.db, fleet.companyId);
-    assert.equal(await revokeGrant(t.db, runtimeFor(t.db), grant.grant_id, fleet.companyId + 1000), false, 'scoped to the company');
+    assert.equal(
+      await revokeGrant(t.db, runtimeFor(t.db), grant.grant_id, fleet.companyId + 1000),
+      false,
+      'scoped to the company',
+    );
     assert.equal(await revokeGrant(t.db, runtimeFor(t.db), grant.grant_id, fleet.companyId), true);
     assert.equal(await revokeGrant(t.db, runtimeFor(t.db), grant.grant_id, fleet.companyId), false);
     assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles' })).status, 401);

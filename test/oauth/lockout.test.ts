@@ -9,7 +9,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { dialects } from '../helper.js';
-import { Browser, PASSWORD, assertOAuthError, authorize, inputValue, token, type OAuthTestApp, type Res, useOAuthApp } from './helper.js';
+import {
+  Browser,
+  PASSWORD,
+  assertOAuthError,
+  authorize,
+  inputValue,
+  token,
+  type OAuthTestApp,
+  type Res,
+  useOAuthApp,
+} from './helper.js';
 import type { RegisteredApp } from '../../src/auth/oauth/apps.js';
 import { BACKINGS, backingEnv } from '../limits/redis.js';
 
@@ -49,7 +59,11 @@ for (const dialect of dialects()) {
       async function signIn(ip: string, email: string, password: string): Promise<Res & { browser: Browser }> {
         const browser = new Browser(t.app, ip);
         const page = await browser.get('/sign-in');
-        const res = await browser.post('/sign-in', { csrf_token: inputValue(page.body, 'csrf_token'), email, password });
+        const res = await browser.post('/sign-in', {
+          csrf_token: inputValue(page.body, 'csrf_token'),
+          email,
+          password,
+        });
         return { ...res, browser };
       }
 
@@ -57,18 +71,33 @@ for (const dialect of dialects()) {
       function assertRefusedPage(res: Res, message: (wait: number) => string): void {
         assert.equal(res.status, 429, res.body);
         const wait = Number(res.headers['retry-after']);
-        assert.ok(backing === 'memory' ? wait === 60 : wait >= 58 && wait <= 60, `Retry-After ${res.headers['retry-after']}`);
+        assert.ok(
+          backing === 'memory' ? wait === 60 : wait >= 58 && wait <= 60,
+          `Retry-After ${res.headers['retry-after']}`,
+        );
         assert.ok(res.body.includes(message(wait)), res.body);
         assert.ok(!res.cookies.some((c) => c.name === 'fleet_session'), 'no session');
       }
 
       function secretCheck(client: RegisteredApp, secret: string, ip: string): Promise<Res> {
-        return token(t, { grant_type: 'refresh_token', refresh_token: 'fr_unknown', client_id: client.client_id, client_secret: secret }, { ip });
+        return token(
+          t,
+          {
+            grant_type: 'refresh_token',
+            refresh_token: 'fr_unknown',
+            client_id: client.client_id,
+            client_secret: secret,
+          },
+          { ip },
+        );
       }
 
       function assertRefusedClient(res: Res, kind: 'account_ip' | 'account'): void {
         const wait = Number(res.headers['retry-after']);
-        assert.ok(backing === 'memory' ? wait === 60 : wait >= 58 && wait <= 60, `Retry-After ${res.headers['retry-after']}`);
+        assert.ok(
+          backing === 'memory' ? wait === 60 : wait >= 58 && wait <= 60,
+          `Retry-After ${res.headers['retry-after']}`,
+        );
         assertOAuthError(res, 429, 'temporarily_unavailable', clientMessage(kind, wait));
       }
 
@@ -117,10 +146,21 @@ for (const dialect of dialects()) {
       test('client authentication: the attacker address is refused after 3 wrong secrets; the client elsewhere gets its tokens', async () => {
         const client = await t.newClient();
         const attacker = freshIp();
-        for (let i = 0; i < 3; i++) assertOAuthError(await secretCheck(client, 'wrong', attacker), 401, 'invalid_client');
+        for (let i = 0; i < 3; i++)
+          assertOAuthError(await secretCheck(client, 'wrong', attacker), 401, 'invalid_client');
         assertRefusedClient(await secretCheck(client, client.client_secret, attacker), 'account_ip');
         const code = await authorize(t, { client });
-        const res = await token(t, { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uris[0], client_id: client.client_id, client_secret: client.client_secret }, { ip: freshIp() });
+        const res = await token(
+          t,
+          {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: client.redirect_uris[0],
+            client_id: client.client_id,
+            client_secret: client.client_secret,
+          },
+          { ip: freshIp() },
+        );
         assert.equal(res.status, 200, res.body);
         assert.equal(res.json.token_type, 'Bearer');
       });
@@ -135,7 +175,17 @@ for (const dialect of dialects()) {
         }
         assertRefusedClient(await secretCheck(client, client.client_secret, freshIp()), 'account');
         const code = await authorize(t, { client });
-        const res = await token(t, { grant_type: 'authorization_code', code, redirect_uri: client.redirect_uris[0], client_id: client.client_id, client_secret: client.client_secret }, { ip: server });
+        const res = await token(
+          t,
+          {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: client.redirect_uris[0],
+            client_id: client.client_id,
+            client_secret: client.client_secret,
+          },
+          { ip: server },
+        );
         assert.equal(res.status, 200, res.body);
       });
     });

@@ -36,6 +36,10 @@ describe('password policy', () => {
     assert.equal(passwordProblem('jane.doe@acme.test!!', { email: 'jane.doe@acme.test' }), own);
     assert.equal(passwordProblem('my name is JANE.DOE ok', { email: 'jane.doe@acme.test' }), own);
     assert.equal(passwordProblem('bwalker-drives-far', { username: 'bwalker' }), own);
-    assert.equal(passwordProblem('administrator of trucks', { email: 'admin@acme.test' }), null, 'names under 6 characters are not checked');
+    assert.equal(
+      passwordProblem('administrator of trucks', { email: 'admin@acme.test' }),
+      null,
+      'names under 6 characters are not checked',
+    );
   });
 });

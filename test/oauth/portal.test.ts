@@ -3,7 +3,18 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { digest } from '../../src/auth/secrets.js';
-import { Browser, REDIRECT, assertOAuthError, authorize, exchange, inputValue, uniq, useOAuthApp, type OAuthTestApp, type Res } from './helper.js';
+import {
+  Browser,
+  REDIRECT,
+  assertOAuthError,
+  authorize,
+  exchange,
+  inputValue,
+  uniq,
+  useOAuthApp,
+  type OAuthTestApp,
+  type Res,
+} from './helper.js';
 
 const DEV_PASSWORD = 'a long developer password';
 
@@ -18,7 +29,12 @@ eachDialect('oauth developer portal', (dialect) => {
     const page = await b.get('/developers/sign-up');
     assert.equal(page.status, 200);
     assert.match(page.body, /<label for="password">/);
-    const res = await b.post('/developers/sign-up', { csrf_token: inputValue(page.body, 'csrf_token'), name: 'Dana Dev', email, password: DEV_PASSWORD });
+    const res = await b.post('/developers/sign-up', {
+      csrf_token: inputValue(page.body, 'csrf_token'),
+      name: 'Dana Dev',
+      email,
+      password: DEV_PASSWORD,
+    });
     assert.equal(res.status, 303, res.body);
     assert.equal(res.headers.location, '/developers/apps');
     return email;
@@ -38,13 +54,21 @@ eachDialect('oauth developer portal', (dialect) => {
     await signUp(b);
     const empty = await b.get('/developers/apps');
     assert.match(empty.body, /not registered an application yet/);
-    const res = await register(b, { name: 'Dispatch Board', redirect_uris: `${REDIRECT}\r\nhttps://client.example/other`, scopes: ['vehicles.read', 'users.read'] });
+    const res = await register(b, {
+      name: 'Dispatch Board',
+      redirect_uris: `${REDIRECT}\r\nhttps://client.example/other`,
+      scopes: ['vehicles.read', 'users.read'],
+    });
     assert.equal(res.status, 201, res.body);
     const secret = secretOf(res.body)!;
     const clientId = clientIdOf(res.body)!;
     assert.match(secret, /^fs_[A-Za-z0-9_-]{43}$/);
     assert.match(res.body, /shown only this once/);
-    const row = await t.db.kysely.selectFrom('oauth_apps').selectAll().where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await t.db.kysely
+      .selectFrom('oauth_apps')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     assert.equal(row.client_secret_hash, digest(secret));
     assert.ok(!JSON.stringify(row).includes(secret));
     assert.deepEqual(JSON.parse(row.redirect_uris), [REDIRECT, 'https://client.example/other']);
@@ -56,7 +80,15 @@ eachDialect('oauth developer portal', (dialect) => {
     assert.equal(secretOf(detail.body), undefined, 'the secret is never shown again');
     assert.ok(!detail.body.includes(secret));
 
-    const client = { id: row.id, client_id: clientId, client_secret: secret, name: row.name, redirect_uris: [REDIRECT], scopes: ['vehicles.read'], grant_types: [] as any };
+    const client = {
+      id: row.id,
+      client_id: clientId,
+      client_secret: secret,
+      name: row.name,
+      redirect_uris: [REDIRECT],
+      scopes: ['vehicles.read'],
+      grant_types: [] as any,
+    };
     const tok = await exchange(t, await authorize(t, { client }), client);
     assert.equal(tok.status, 200, tok.body);
   });
@@ -67,14 +99,28 @@ eachDialect('oauth developer portal', (dialect) => {
     const created = await register(b, { name: 'Rotator', redirect_uris: REDIRECT, scopes: 'vehicles.read' });
     const oldSecret = secretOf(created.body)!;
     const clientId = clientIdOf(created.body)!;
-    const row = await t.db.kysely.selectFrom('oauth_apps').select('id').where('client_id', '=', clientId).executeTakeFirstOrThrow();
+    const row = await t.db.kysely
+      .selectFrom('oauth_apps')
+      .select('id')
+      .where('client_id', '=', clientId)
+      .executeTakeFirstOrThrow();
     const detail = await b.get(`/developers/apps/${row.id}`);
     assert.equal((await b.post(`/developers/apps/${row.id}/secret`, {})).status, 400, 'CSRF missing');
-    const rotated = await b.post(`/developers/apps/${row.id}/secret`, { csrf_token: inputValue(detail.body, 'csrf_token') });
+    const rotated = await b.post(`/developers/apps/${row.id}/secret`, {
+      csrf_token: inputValue(detail.body, 'csrf_token'),
+    });
     assert.equal(rotated.status, 200);
     const newSecret = secretOf(rotated.body)!;
     assert.ok(newSecret && newSecret !== oldSecret);
-    const client = { id: row.id, client_id: clientId, client_secret: oldSecret, name: 'Rotator', redirect_uris: [REDIRECT], scopes: ['vehicles.read'], grant_types: [] as any };
+    const client = {
+      id: row.id,
+      client_id: clientId,
+      client_secret: oldSecret,
+      name: 'Rotator',
+      redirect_uris: [REDIRECT],
+      scopes: ['vehicles.read'],
+      grant_types: [] as any,
+    };
     const code = await authorize(t, { client });
     assertOAuthError(await exchange(t, code, client), 401, 'invalid_client');
     assert.equal((await exchange(t, code, { ...client, client_secret: newSecret })).status, 200);
@@ -103,13 +149,22 @@ eachDialect('oauth developer portal', (dialect) => {
     const a = new Browser(t.app);
     await signUp(a);
     const created = await register(a, { name: 'Private App', redirect_uris: REDIRECT, scopes: 'vehicles.read' });
-    const id = (await t.db.kysely.selectFrom('oauth_apps').select('id').where('client_id', '=', clientIdOf(created.body)!).executeTakeFirstOrThrow()).id;
+    const id = (
+      await t.db.kysely
+        .selectFrom('oauth_apps')
+        .select('id')
+        .where('client_id', '=', clientIdOf(created.body)!)
+        .executeTakeFirstOrThrow()
+    ).id;
     const other = new Browser(t.app);
     await signUp(other);
     assert.equal((await other.get(`/developers/apps/${id}`)).status, 404);
     assert.doesNotMatch((await other.get('/developers/apps')).body, /Private App/);
     const detail = await other.get('/developers/apps');
-    assert.equal((await other.post(`/developers/apps/${id}/secret`, { csrf_token: inputValue(detail.body, 'csrf_token') })).status, 404);
+    assert.equal(
+      (await other.post(`/developers/apps/${id}/secret`, { csrf_token: inputValue(detail.body, 'csrf_token') })).status,
+      404,
+    );
     assert.equal((await other.get('/developers/apps/abc')).status, 404);
   });
 
@@ -117,28 +172,54 @@ eachDialect('oauth developer portal', (dialect) => {
     const b = new Browser(t.app);
     const email = await signUp(b);
     const apps = await b.get('/developers/apps');
-    assert.equal((await b.post('/developers/sign-out', { csrf_token: inputValue(apps.body, 'csrf_token') })).status, 303);
+    assert.equal(
+      (await b.post('/developers/sign-out', { csrf_token: inputValue(apps.body, 'csrf_token') })).status,
+      303,
+    );
     assert.equal((await b.get('/developers/apps')).status, 303);
     const page = await b.get('/developers/sign-in');
     const csrf = inputValue(page.body, 'csrf_token');
     const wrong = await b.post('/developers/sign-in', { csrf_token: csrf, email, password: 'nope' });
     assert.equal(wrong.status, 401);
-    const ok = await b.post('/developers/sign-in', { csrf_token: csrf, email: email.toUpperCase(), password: DEV_PASSWORD });
+    const ok = await b.post('/developers/sign-in', {
+      csrf_token: csrf,
+      email: email.toUpperCase(),
+      password: DEV_PASSWORD,
+    });
     assert.equal(ok.status, 303);
     assert.equal((await b.get('/developers/apps')).status, 200);
 
     const c = new Browser(t.app);
     const form = await c.get('/developers/sign-up');
-    const dup = await c.post('/developers/sign-up', { csrf_token: inputValue(form.body, 'csrf_token'), name: 'Again', email, password: DEV_PASSWORD });
+    const dup = await c.post('/developers/sign-up', {
+      csrf_token: inputValue(form.body, 'csrf_token'),
+      name: 'Again',
+      email,
+      password: DEV_PASSWORD,
+    });
     assert.equal(dup.status, 400);
     assert.match(dup.body, /already taken/);
-    const short = await c.post('/developers/sign-up', { csrf_token: inputValue(form.body, 'csrf_token'), name: 'S', email: `s.${uniq()}@x.test`, password: 'short' });
+    const short = await c.post('/developers/sign-up', {
+      csrf_token: inputValue(form.body, 'csrf_token'),
+      name: 'S',
+      email: `s.${uniq()}@x.test`,
+      password: 'short',
+    });
     assert.equal(short.status, 400);
     assert.match(short.body, /password must be at least 15 characters long \(it has 5\)/);
-    const common = await c.post('/developers/sign-up', { csrf_token: inputValue(form.body, 'csrf_token'), name: 'S', email: `s.${uniq()}@x.test`, password: 'passwordpassword' });
+    const common = await c.post('/developers/sign-up', {
+      csrf_token: inputValue(form.body, 'csrf_token'),
+      name: 'S',
+      email: `s.${uniq()}@x.test`,
+      password: 'passwordpassword',
+    });
     assert.equal(common.status, 400);
     assert.match(common.body, /password is too common/);
-    const noCsrf = await c.post('/developers/sign-up', { name: 'S', email: `s.${uniq()}@x.test`, password: DEV_PASSWORD });
+    const noCsrf = await c.post('/developers/sign-up', {
+      name: 'S',
+      email: `s.${uniq()}@x.test`,
+      password: DEV_PASSWORD,
+    });
     assert.equal(noCsrf.status, 400);
   });
 

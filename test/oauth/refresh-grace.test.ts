@@ -11,19 +11,41 @@ import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { openDb } from '../../src/storage/db.js';
 import { eachDialect, POSTGRES_URL } from '../helper.js';
 import { TEST_ENV } from '../test-env.js';
-import { Browser, api, assertOAuthError, formBody, refresh, tokensFor, useOAuthApp, type OAuthTestApp, type Res } from './helper.js';
+import {
+  Browser,
+  api,
+  assertOAuthError,
+  formBody,
+  refresh,
+  tokensFor,
+  useOAuthApp,
+  type OAuthTestApp,
+  type Res,
+} from './helper.js';
 
 const REUSED = 'The refresh token has already been used; the authorization is revoked. Authorize again.';
 
 /** The exact token response of a refresh at the clock's time. */
-function assertPair(t: OAuthTestApp, res: Res, scope = 'vehicles.read'): { access_token: string; refresh_token: string } {
+function assertPair(
+  t: OAuthTestApp,
+  res: Res,
+  scope = 'vehicles.read',
+): { access_token: string; refresh_token: string } {
   assert.equal(res.status, 200, res.body);
   assert.equal(res.headers['cache-control'], 'no-store');
   assert.match(res.json.access_token, /^fa_[A-Za-z0-9_-]{43}$/);
   assert.match(res.json.refresh_token, /^fr_[A-Za-z0-9_-]{43}$/);
-  assert.deepEqual(Object.entries(res.json), Object.entries({
-    access_token: res.json.access_token, token_type: 'Bearer', expires_in: 7200, refresh_token: res.json.refresh_token, scope, created_at: Math.floor(t.clock.now / 1000),
-  }));
+  assert.deepEqual(
+    Object.entries(res.json),
+    Object.entries({
+      access_token: res.json.access_token,
+      token_type: 'Bearer',
+      expires_in: 7200,
+      refresh_token: res.json.refresh_token,
+      scope,
+      created_at: Math.floor(t.clock.now / 1000),
+    }),
+  );
   return res.json;
 }
 
@@ -31,8 +53,13 @@ const vehicles = async (t: OAuthTestApp, access: string) => (await api(t, access
 
 /** Whether the latest grant of the test client (the one the test authorized) is revoked. */
 async function grantRevoked(t: OAuthTestApp): Promise<boolean> {
-  const g = await t.db.kysely.selectFrom('oauth_grants').select('revoked_at').where('company_id', '=', t.fleet.companyId).where('app_id', '=', t.client.id)
-    .orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const g = await t.db.kysely
+    .selectFrom('oauth_grants')
+    .select('revoked_at')
+    .where('company_id', '=', t.fleet.companyId)
+    .where('app_id', '=', t.client.id)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return g.revoked_at !== null;
 }
 
@@ -49,7 +76,8 @@ eachDialect('oauth concurrent refreshes', (dialect) => {
     const pairs = results.map((r) => assertPair(t, r));
     assert.equal(new Set(pairs.flatMap((p) => [p.access_token, p.refresh_token])).size, 8, 'every pair is new');
     assert.equal(await grantRevoked(t), false);
-    for (const access of [tok.access_token, ...pairs.map((p) => p.access_token)]) assert.equal(await vehicles(t, access), 200);
+    for (const access of [tok.access_token, ...pairs.map((p) => p.access_token)])
+      assert.equal(await vehicles(t, access), 200);
     for (const p of pairs) assertPair(t, await refresh(t, p.refresh_token));
   });
 
@@ -63,16 +91,24 @@ eachDialect('oauth concurrent refreshes', (dialect) => {
     t.clock.advance(1);
     assertOAuthError(await refresh(t, tok.refresh_token), 400, 'invalid_grant', REUSED);
     assert.equal(await grantRevoked(t), true);
-    for (const access of [tok.access_token, first.access_token, second.access_token]) assert.equal(await vehicles(t, access), 401);
-    for (const p of [first, second]) assertOAuthError(await refresh(t, p.refresh_token), 400, 'invalid_grant', 'The refresh token has been revoked.');
+    for (const access of [tok.access_token, first.access_token, second.access_token])
+      assert.equal(await vehicles(t, access), 401);
+    for (const p of [first, second])
+      assertOAuthError(await refresh(t, p.refresh_token), 400, 'invalid_grant', 'The refresh token has been revoked.');
   });
 
   test('the grace period does not outlive a revocation: a revoked chain is refused and the grant stays', async () => {
     const tok = await tokensFor(t);
     const first = assertPair(t, await refresh(t, tok.refresh_token));
     const revoked = await new Browser(t.app).request({
-      method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: formBody({ token: first.refresh_token, client_id: t.client.client_id, client_secret: t.client.client_secret }),
+      method: 'POST',
+      url: '/oauth/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: formBody({
+        token: first.refresh_token,
+        client_id: t.client.client_id,
+        client_secret: t.client.client_secret,
+      }),
     });
     assert.equal(revoked.status, 200);
     assertOAuthError(await refresh(t, tok.refresh_token), 400, 'invalid_grant', 'The refresh token has been revoked.');
@@ -89,7 +125,8 @@ eachDialect('oauth refresh reuse without a grace period', (dialect) => {
     const results = await Promise.all([1, 2, 3].map(() => refresh(t, tok.refresh_token)));
     const ok = results.filter((r) => r.status === 200);
     assert.ok(ok.length <= 1, `${ok.length} refreshes succeeded`);
-    for (const r of results.filter((x) => x.status !== 200)) assertOAuthError(r, 400, 'invalid_grant', /already been used|revoked/);
+    for (const r of results.filter((x) => x.status !== 200))
+      assertOAuthError(r, 400, 'invalid_grant', /already been used|revoked/);
     assert.equal(await grantRevoked(t), true);
     for (const r of ok) assert.equal(await vehicles(t, r.json.access_token), 401);
   });
@@ -124,7 +161,9 @@ if (POSTGRES_URL) {
       t.clock.advance(30_000);
       assertOAuthError(await refresh(other, tok.refresh_token), 400, 'invalid_grant', REUSED);
       assert.equal(await grantRevoked(t), true);
-      for (const node of [t, other]) for (const p of pairs) assert.equal(await vehicles(node, p.access_token), 401, 'cache entries outlived by the clock');
+      for (const node of [t, other])
+        for (const p of pairs)
+          assert.equal(await vehicles(node, p.access_token), 401, 'cache entries outlived by the clock');
     });
   });
 }
@@ -134,7 +173,10 @@ test('OAUTH_REFRESH_REUSE_GRACE_S: 30 s by default, 0 to 300, a bad value names 
   assert.equal(loadConfig({ OAUTH_REFRESH_REUSE_GRACE_S: '0' }).oauthRefreshReuseGraceS, 0);
   assert.equal(loadConfig({ OAUTH_REFRESH_REUSE_GRACE_S: '300' }).oauthRefreshReuseGraceS, 300);
   const refused = (value: string, message: string) =>
-    assert.throws(() => loadConfig({ OAUTH_REFRESH_REUSE_GRACE_S: value }), (e: unknown) => e instanceof ConfigError && e.message === message);
+    assert.throws(
+      () => loadConfig({ OAUTH_REFRESH_REUSE_GRACE_S: value }),
+      (e: unknown) => e instanceof ConfigError && e.message === message,
+    );
   refused('301', 'OAUTH_REFRESH_REUSE_GRACE_S must be between 0 and 300, got 301');
   refused('30s', 'OAUTH_REFRESH_REUSE_GRACE_S must be a whole number, got "30s"');
 });

@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { SCOPES } from '../../src/auth/scopes.js';
-import { Browser, api, assertOAuthError, formBody, refresh, tokensFor, useOAuthApp, type OAuthTestApp } from './helper.js';
+import {
+  Browser,
+  api,
+  assertOAuthError,
+  formBody,
+  refresh,
+  tokensFor,
+  useOAuthApp,
+  type OAuthTestApp,
+} from './helper.js';
 
 eachDialect('oauth revocation and metadata', (dialect) => {
   const getApp = useOAuthApp(dialect, { PUBLIC_URL: 'https://fleet.example' });
@@ -12,7 +21,12 @@ eachDialect('oauth revocation and metadata', (dialect) => {
     t = await getApp();
   });
   const revoke = (params: Record<string, string | undefined>, headers: Record<string, string> = {}) =>
-    new Browser(t.app).request({ method: 'POST', url: '/oauth/revoke', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: formBody(params) });
+    new Browser(t.app).request({
+      method: 'POST',
+      url: '/oauth/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: formBody(params),
+    });
   const creds = () => ({ client_id: t.client.client_id, client_secret: t.client.client_secret });
 
   test('revoking an access token: 200, and the token stops working; the refresh token still works', async () => {
@@ -43,14 +57,26 @@ eachDialect('oauth revocation and metadata', (dialect) => {
     assert.equal((await revoke({ token: 'fa_' + 'q'.repeat(43), ...creds() })).status, 200);
     assert.equal((await revoke({ token: 'garbage', ...creds() })).status, 200);
     const other = await t.newClient();
-    assert.equal((await revoke({ token: tok.access_token, client_id: other.client_id, client_secret: other.client_secret })).status, 200);
-    assert.equal((await api(t, tok.access_token, { url: '/v1/vehicles' })).status, 200, "another client cannot revoke this client's token");
+    assert.equal(
+      (await revoke({ token: tok.access_token, client_id: other.client_id, client_secret: other.client_secret }))
+        .status,
+      200,
+    );
+    assert.equal(
+      (await api(t, tok.access_token, { url: '/v1/vehicles' })).status,
+      200,
+      "another client cannot revoke this client's token",
+    );
   });
 
   test('revocation needs client authentication (401 invalid_client) and a token (400 invalid_request)', async () => {
     const tok = await tokensFor(t);
     assertOAuthError(await revoke({ token: tok.access_token }), 401, 'invalid_client');
-    assertOAuthError(await revoke({ token: tok.access_token, client_id: t.client.client_id, client_secret: 'wrong' }), 401, 'invalid_client');
+    assertOAuthError(
+      await revoke({ token: tok.access_token, client_id: t.client.client_id, client_secret: 'wrong' }),
+      401,
+      'invalid_client',
+    );
     assertOAuthError(await revoke({ ...creds() }), 400, 'invalid_request', /token/);
     const basic = `Basic ${Buffer.from(`${t.client.client_id}:${t.client.client_secret}`).toString('base64')}`;
     assert.equal((await revoke({ token: tok.access_token }, { authorization: basic })).status, 200);

@@ -25,7 +25,8 @@ ifta_reports.summary utilization.driver_utilization utilization.vehicle_utilizat
 dispatches.read dispatches.manage dispatch_locations.read dispatch_locations.manage forms.read form_entries.read
 freight_visibility_vehicle_locations.read freight_visibility_vehicle_locations.manage freight_visibility_asset_locations.read
 freight_visibility_asset_locations.manage`.split(/\s+/);
-const WIRE_SCOPES = `scorecard_summary.read hos_logs.manage locations.asset_locations driving_periods.read speeding_events.read
+const WIRE_SCOPES =
+  `scorecard_summary.read hos_logs.manage locations.asset_locations driving_periods.read speeding_events.read
 camera_connections.read motive_card_transactions.read freight_visibility.manage assets.read geofence_events.read
 company_webhooks.manage`.split(/\s+/);
 
@@ -91,24 +92,47 @@ eachDialect('oauth scope map', (dialect) => {
       const now = rt.nowIso();
       const g = await t.db.kysely
         .insertInto('oauth_grants')
-        .values({ company_id: t.fleet.companyId, app_id: client.id, user_id: null, scopes: json(scopes), created_at: now, updated_at: now, revoked_at: null })
+        .values({
+          company_id: t.fleet.companyId,
+          app_id: client.id,
+          user_id: null,
+          scopes: json(scopes),
+          created_at: now,
+          updated_at: now,
+          revoked_at: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const tok = await issueTokens(t.db.kysely, rt, { grantId: g.id, appId: client.id, companyId: t.fleet.companyId, codeId: null, parentId: null, accessScopes: scopes, refreshScopes: null });
+      const tok = await issueTokens(t.db.kysely, rt, {
+        grantId: g.id,
+        appId: client.id,
+        companyId: t.fleet.companyId,
+        codeId: null,
+        parentId: null,
+        accessScopes: scopes,
+        refreshScopes: null,
+      });
       return tok.access_token;
     };
     const none = await mint(['camera_connections.read']);
     const byScope = new Map<string, string>();
     for (const r of routes) {
       const url = r.url.replace(/:[^/]+/g, '1');
-      const opts = { method: r.method as 'GET', url, ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: {} }) };
+      const opts = {
+        method: r.method as 'GET',
+        url,
+        ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { payload: {} }),
+      };
       const refused = await api(t, none, opts);
       assert.equal(refused.status, 403, `${r.method} ${r.url} without ${r.scope}: ${refused.body}`);
       assert.ok(refused.json.error_message.includes(r.scope!), `${r.method} ${r.url} names ${r.scope}`);
       assert.match(refused.headers['www-authenticate'], new RegExp(`scope="${r.scope!.replace(/\./g, '\\.')}"`));
       if (!byScope.has(r.scope!)) byScope.set(r.scope!, await mint([r.scope!]));
       const allowed = await api(t, byScope.get(r.scope!)!, opts);
-      assert.ok(![401, 403].includes(allowed.status), `${r.method} ${r.url} with only ${r.scope}: ${allowed.status} ${allowed.body}`);
+      assert.ok(
+        ![401, 403].includes(allowed.status),
+        `${r.method} ${r.url} with only ${r.scope}: ${allowed.status} ${allowed.body}`,
+      );
     }
   });
 });

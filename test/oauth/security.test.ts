@@ -8,7 +8,16 @@ import { before, describe, test } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { digest } from '../../src/auth/secrets.js';
 import {
-  Browser, PASSWORD, REDIRECT, authorizeUrl, inputValue, makeOAuthApp, signInAt, tokensFor, useOAuthApp, type OAuthTestApp,
+  Browser,
+  PASSWORD,
+  REDIRECT,
+  authorizeUrl,
+  inputValue,
+  makeOAuthApp,
+  signInAt,
+  tokensFor,
+  useOAuthApp,
+  type OAuthTestApp,
 } from './helper.js';
 
 eachDialect('oauth web security', (dialect) => {
@@ -17,7 +26,14 @@ eachDialect('oauth web security', (dialect) => {
   before(async () => {
     t = await getApp();
   });
-  const url = () => authorizeUrl({ client_id: t.client.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'vehicles.read', state: 's' });
+  const url = () =>
+    authorizeUrl({
+      client_id: t.client.client_id,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'vehicles.read',
+      state: 's',
+    });
 
   test('session and CSRF cookies: HttpOnly, SameSite=Lax, Path=/, not Secure on an http PUBLIC_URL', async () => {
     const b = new Browser(t.app);
@@ -28,14 +44,22 @@ eachDialect('oauth web security', (dialect) => {
     assert.equal(csrf.path, '/');
     assert.ok(!csrf.secure);
     assert.match(csrf.value, /\./, 'the CSRF cookie is signed');
-    const res = await b.post('/sign-in', { csrf_token: inputValue(page.body, 'csrf_token'), return_to: url(), email: t.fleet.admin.email, password: PASSWORD });
+    const res = await b.post('/sign-in', {
+      csrf_token: inputValue(page.body, 'csrf_token'),
+      return_to: url(),
+      email: t.fleet.admin.email,
+      password: PASSWORD,
+    });
     const session = res.cookies.find((c) => c.name === 'fleet_session')!;
     assert.ok(session.httpOnly);
     assert.equal(session.sameSite, 'Lax');
     assert.ok(!session.secure);
     assert.match(session.value, /^fw_[A-Za-z0-9_-]{43}$/);
     const stored = await t.db.kysely.selectFrom('web_sessions').select('session_hash').execute();
-    assert.ok(stored.some((s) => s.session_hash === digest(session.value)), 'the session id is stored as its digest');
+    assert.ok(
+      stored.some((s) => s.session_hash === digest(session.value)),
+      'the session id is stored as its digest',
+    );
     assert.ok(stored.every((s) => s.session_hash !== session.value));
   });
 
@@ -44,8 +68,13 @@ eachDialect('oauth web security', (dialect) => {
     const rows = await t.db.kysely.selectFrom('oauth_tokens').select(['token_hash', 'kind']).execute();
     const hashes = new Set(rows.map((r) => r.token_hash));
     assert.ok(hashes.has(digest(tok.access_token)) && hashes.has(digest(tok.refresh_token)));
-    const dump = JSON.stringify([rows, await t.db.kysely.selectFrom('oauth_codes').selectAll().execute(), await t.db.kysely.selectFrom('oauth_apps').selectAll().execute()]);
-    for (const secret of [tok.access_token, tok.refresh_token, t.client.client_secret]) assert.ok(!dump.includes(secret));
+    const dump = JSON.stringify([
+      rows,
+      await t.db.kysely.selectFrom('oauth_codes').selectAll().execute(),
+      await t.db.kysely.selectFrom('oauth_apps').selectAll().execute(),
+    ]);
+    for (const secret of [tok.access_token, tok.refresh_token, t.client.client_secret])
+      assert.ok(!dump.includes(secret));
     assert.ok(!dump.includes('fc_'), 'no authorization code in clear');
   });
 
@@ -57,7 +86,11 @@ eachDialect('oauth web security', (dialect) => {
     assert.equal(missing.status, 400);
     const wrong = await b.post('/sign-in', { csrf_token: 'forged', email: t.fleet.admin.email, password: PASSWORD });
     assert.equal(wrong.status, 403);
-    const noCookie = await new Browser(t.app).post('/sign-in', { csrf_token: 'forged', email: t.fleet.admin.email, password: PASSWORD });
+    const noCookie = await new Browser(t.app).post('/sign-in', {
+      csrf_token: 'forged',
+      email: t.fleet.admin.email,
+      password: PASSWORD,
+    });
     assert.equal(noCookie.status, 403);
     assert.equal((await t.db.kysely.selectFrom('web_sessions').select('id').execute()).length, before);
     assert.equal(b.jar.has('fleet_session'), false);
@@ -68,27 +101,49 @@ eachDialect('oauth web security', (dialect) => {
     const b = new Browser(t.app);
     const consent = await signInAt(b, url(), fleet.admin.email);
     const form: Record<string, string | undefined> = { decision: 'allow' };
-    for (const n of ['client_id', 'redirect_uri', 'response_type', 'scope', 'state']) form[n] = inputValue(consent.body, n);
+    for (const n of ['client_id', 'redirect_uri', 'response_type', 'scope', 'state'])
+      form[n] = inputValue(consent.body, n);
     const missing = await b.post('/oauth/authorize', form);
     assert.equal(missing.status, 400);
     assert.equal(missing.headers.location, undefined);
     const wrong = await b.post('/oauth/authorize', { ...form, csrf_token: 'x'.repeat(43) });
     assert.equal(wrong.status, 403);
-    const grants = await t.db.kysely.selectFrom('oauth_grants').select('id').where('company_id', '=', fleet.companyId).execute();
-    const codes = await t.db.kysely.selectFrom('oauth_codes').select('id').where('company_id', '=', fleet.companyId).execute();
+    const grants = await t.db.kysely
+      .selectFrom('oauth_grants')
+      .select('id')
+      .where('company_id', '=', fleet.companyId)
+      .execute();
+    const codes = await t.db.kysely
+      .selectFrom('oauth_codes')
+      .select('id')
+      .where('company_id', '=', fleet.companyId)
+      .execute();
     assert.equal(grants.length + codes.length, 0);
     // The CSRF token of another session does not work either.
     const other = new Browser(t.app);
     const otherConsent = await signInAt(other, url(), (await t.newFleet('Other Csrf Co')).admin.email);
     assert.equal(otherConsent.status, 200);
-    const foreign = await b.post('/oauth/authorize', { ...form, csrf_token: inputValue(otherConsent.body, 'csrf_token') });
+    const foreign = await b.post('/oauth/authorize', {
+      ...form,
+      csrf_token: inputValue(otherConsent.body, 'csrf_token'),
+    });
     assert.equal(foreign.status, 403);
   });
 
   test('pages: no-store, no framing, no referrer, a strict content security policy, HTML escaping', async () => {
     const evil = await t.newClient({ name: '<script>alert(1)</script> & "Co"' });
     const b = new Browser(t.app);
-    const consent = await signInAt(b, authorizeUrl({ client_id: evil.client_id, redirect_uri: REDIRECT, response_type: 'code', scope: 'vehicles.read', state: '"><img src=x>' }), t.fleet.admin.email);
+    const consent = await signInAt(
+      b,
+      authorizeUrl({
+        client_id: evil.client_id,
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'vehicles.read',
+        state: '"><img src=x>',
+      }),
+      t.fleet.admin.email,
+    );
     assert.equal(consent.status, 200);
     assert.ok(!consent.body.includes('<script>alert(1)</script>'));
     assert.ok(consent.body.includes('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;'));
@@ -96,7 +151,10 @@ eachDialect('oauth web security', (dialect) => {
     assert.equal(consent.headers['cache-control'], 'no-store');
     assert.equal(consent.headers['x-frame-options'], 'DENY');
     assert.equal(consent.headers['referrer-policy'], 'no-referrer');
-    assert.match(consent.headers['content-security-policy'], /default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; frame-ancestors 'none'/);
+    assert.match(
+      consent.headers['content-security-policy'],
+      /default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; frame-ancestors 'none'/,
+    );
     assert.ok(!/<script/i.test(consent.body), 'no scripts on the page');
   });
 
@@ -104,7 +162,12 @@ eachDialect('oauth web security', (dialect) => {
     for (const evil of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
       const b = new Browser(t.app);
       const page = await b.get('/sign-in');
-      const res = await b.post('/sign-in', { csrf_token: inputValue(page.body, 'csrf_token'), return_to: evil, email: t.fleet.manager.email, password: PASSWORD });
+      const res = await b.post('/sign-in', {
+        csrf_token: inputValue(page.body, 'csrf_token'),
+        return_to: evil,
+        email: t.fleet.manager.email,
+        password: PASSWORD,
+      });
       assert.equal(res.status, 303);
       assert.equal(res.headers.location, '/console', `return_to ${evil}`);
     }
@@ -119,7 +182,11 @@ describe('oauth web security: https', () => {
       const b = new Browser(t.app);
       const page = await b.get('/sign-in');
       assert.ok(page.cookies.find((c) => c.name === 'fleet_csrf')!.secure);
-      const res = await b.post('/sign-in', { csrf_token: inputValue(page.body, 'csrf_token'), email: t.fleet.admin.email, password: PASSWORD });
+      const res = await b.post('/sign-in', {
+        csrf_token: inputValue(page.body, 'csrf_token'),
+        email: t.fleet.admin.email,
+        password: PASSWORD,
+      });
       const session = res.cookies.find((c) => c.name === 'fleet_session')!;
       assert.ok(session.secure && session.httpOnly);
       assert.equal(session.sameSite, 'Lax');

@@ -7,10 +7,22 @@ import { before, test } from 'node:test';
 import { eachDialect } from '../helper.js';
 import { INVALID_SCOPE_DESCRIPTION } from '../../src/auth/oauth/errors.js';
 import {
-  Browser, REDIRECT, api, assertOAuthError, authorize, exchange, formBody, refresh, token, tokensFor, useOAuthApp, type OAuthTestApp,
+  Browser,
+  REDIRECT,
+  api,
+  assertOAuthError,
+  authorize,
+  exchange,
+  formBody,
+  refresh,
+  token,
+  tokensFor,
+  useOAuthApp,
+  type OAuthTestApp,
 } from './helper.js';
 
-const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
+const basic = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 
 eachDialect('oauth token endpoint', (dialect) => {
   const getApp = useOAuthApp(dialect);
@@ -22,10 +34,18 @@ eachDialect('oauth token endpoint', (dialect) => {
 
   test('parameters in the query string of the POST (MotiveProvider style) work for both grants', async () => {
     const code = await authorize(t);
-    const res = await token(t, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...creds() }, { query: true });
+    const res = await token(
+      t,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...creds() },
+      { query: true },
+    );
     assert.equal(res.status, 200, res.body);
     assert.equal(res.json.token_type, 'Bearer');
-    const r = await token(t, { grant_type: 'refresh_token', refresh_token: res.json.refresh_token, redirect_uri: REDIRECT, ...creds() }, { query: true });
+    const r = await token(
+      t,
+      { grant_type: 'refresh_token', refresh_token: res.json.refresh_token, redirect_uri: REDIRECT, ...creds() },
+      { query: true },
+    );
     assert.equal(r.status, 200, r.body);
     assert.ok(r.json.refresh_token);
   });
@@ -43,53 +63,106 @@ eachDialect('oauth token endpoint', (dialect) => {
 
   test('client authentication by HTTP Basic (RFC 6749 §2.3.1)', async () => {
     const code = await authorize(t);
-    const res = await token(t, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, { headers: { authorization: basic(t.client.client_id, t.client.client_secret) } });
+    const res = await token(
+      t,
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+      { headers: { authorization: basic(t.client.client_id, t.client.client_secret) } },
+    );
     assert.equal(res.status, 200, res.body);
-    const again = await token(t, { grant_type: 'refresh_token', refresh_token: res.json.refresh_token, client_id: t.client.client_id }, { headers: { authorization: basic(t.client.client_id, t.client.client_secret) } });
+    const again = await token(
+      t,
+      { grant_type: 'refresh_token', refresh_token: res.json.refresh_token, client_id: t.client.client_id },
+      { headers: { authorization: basic(t.client.client_id, t.client.client_secret) } },
+    );
     assert.equal(again.status, 200, 'client_id repeated in the body is fine when it is the same');
   });
 
   test('a JSON body is accepted as well', async () => {
     const code = await authorize(t);
-    const res = await new Browser(t.app).request({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...creds() } });
+    const res = await new Browser(t.app).request({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...creds() },
+    });
     assert.equal(res.status, 200, res.body);
   });
 
   test('invalid_request (400): grant_type missing, code missing, redirect_uri missing, refresh_token missing', async () => {
     assertOAuthError(await token(t, { ...creds() }), 400, 'invalid_request', /grant_type/);
-    assertOAuthError(await token(t, { grant_type: 'authorization_code', redirect_uri: REDIRECT, ...creds() }), 400, 'invalid_request', /code/);
-    assertOAuthError(await token(t, { grant_type: 'authorization_code', code: await authorize(t), ...creds() }), 400, 'invalid_request', /redirect_uri/);
-    assertOAuthError(await token(t, { grant_type: 'refresh_token', ...creds() }), 400, 'invalid_request', /refresh_token/);
+    assertOAuthError(
+      await token(t, { grant_type: 'authorization_code', redirect_uri: REDIRECT, ...creds() }),
+      400,
+      'invalid_request',
+      /code/,
+    );
+    assertOAuthError(
+      await token(t, { grant_type: 'authorization_code', code: await authorize(t), ...creds() }),
+      400,
+      'invalid_request',
+      /redirect_uri/,
+    );
+    assertOAuthError(
+      await token(t, { grant_type: 'refresh_token', ...creds() }),
+      400,
+      'invalid_request',
+      /refresh_token/,
+    );
   });
 
   test('invalid_request: a parameter given twice, or Basic and body credentials that differ', async () => {
     const res = await new Browser(t.app).request({
-      method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `grant_type=authorization_code&code=a&code=b&redirect_uri=${encodeURIComponent(REDIRECT)}`,
     });
     assertOAuthError(res, 400, 'invalid_request', /code must be given once/);
     const other = await t.newClient();
-    const mixed = await token(t, { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: other.client_id }, { headers: { authorization: basic(t.client.client_id, t.client.client_secret) } });
+    const mixed = await token(
+      t,
+      { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, client_id: other.client_id },
+      { headers: { authorization: basic(t.client.client_id, t.client.client_secret) } },
+    );
     assertOAuthError(mixed, 400, 'invalid_request', /once/);
   });
 
   test('an empty body labelled as JSON or form, with the parameters in the query string, works', async () => {
     for (const type of ['application/json', 'application/x-www-form-urlencoded; charset=UTF-8']) {
       const code = await authorize(t);
-      const res = await new Browser(t.app).request({ method: 'POST', url: `/oauth/token?${formBody({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...creds() })}`, headers: { 'content-type': type } });
+      const res = await new Browser(t.app).request({
+        method: 'POST',
+        url: `/oauth/token?${formBody({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...creds() })}`,
+        headers: { 'content-type': type },
+      });
       assert.equal(res.status, 200, `${type}: ${res.body}`);
     }
-    const bad = await new Browser(t.app).request({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/json' }, payload: '{nope' });
+    const bad = await new Browser(t.app).request({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/json' },
+      payload: '{nope',
+    });
     assertOAuthError(bad, 400, 'invalid_request', /JSON/);
   });
 
   test('invalid_request: a body that is neither form nor JSON', async () => {
-    const res = await new Browser(t.app).request({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'text/plain' }, payload: 'grant_type=x' });
+    const res = await new Browser(t.app).request({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'grant_type=x',
+    });
     assertOAuthError(res, 400, 'invalid_request', /x-www-form-urlencoded/);
   });
 
   test('unsupported_grant_type (400) for password, client_credentials, implicit or made-up grants', async () => {
-    for (const g of ['password', 'client_credentials', 'implicit', 'toString', 'urn:ietf:params:oauth:grant-type:device_code']) {
+    for (const g of [
+      'password',
+      'client_credentials',
+      'implicit',
+      'toString',
+      'urn:ietf:params:oauth:grant-type:device_code',
+    ]) {
       assertOAuthError(await token(t, { grant_type: g, ...creds() }), 400, 'unsupported_grant_type');
     }
   });
@@ -101,8 +174,16 @@ eachDialect('oauth token endpoint', (dialect) => {
       await exchange(t, code, { ...t.client, client_id: 'unknown-client' }),
       await token(t, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
       await token(t, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: t.client.client_id }),
-      await token(t, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, { headers: { authorization: basic(t.client.client_id, 'nope') } }),
-      await token(t, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, { headers: { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` } }),
+      await token(
+        t,
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+        { headers: { authorization: basic(t.client.client_id, 'nope') } },
+      ),
+      await token(
+        t,
+        { grant_type: 'authorization_code', code, redirect_uri: REDIRECT },
+        { headers: { authorization: `Basic ${Buffer.from('no-colon').toString('base64')}` } },
+      ),
     ];
     for (const res of cases) {
       assertOAuthError(res, 401, 'invalid_client');
@@ -126,7 +207,12 @@ eachDialect('oauth token endpoint', (dialect) => {
     const other = await t.newClient();
     const code = await authorize(t);
     assertOAuthError(await exchange(t, code, other), 400, 'invalid_grant', /another client/);
-    assertOAuthError(await exchange(t, code, t.client, { redirect_uri: 'https://client.example/callback/' }), 400, 'invalid_grant', /redirect_uri/);
+    assertOAuthError(
+      await exchange(t, code, t.client, { redirect_uri: 'https://client.example/callback/' }),
+      400,
+      'invalid_grant',
+      /redirect_uri/,
+    );
     assert.equal((await exchange(t, code)).status, 200, 'the right client with the right redirect_uri still succeeds');
   });
 
@@ -150,7 +236,12 @@ eachDialect('oauth token endpoint', (dialect) => {
     const ok = results.filter((r) => r.status === 200);
     assert.ok(ok.length <= 1, `${ok.length} exchanges succeeded`);
     for (const r of results.filter((x) => x.status !== 200)) assertOAuthError(r, 400, 'invalid_grant');
-    for (const r of ok) assert.equal((await api(t, r.json.access_token, { url: '/v1/vehicles' })).status, 401, 'the winner is revoked by the reuse');
+    for (const r of ok)
+      assert.equal(
+        (await api(t, r.json.access_token, { url: '/v1/vehicles' })).status,
+        401,
+        'the winner is revoked by the reuse',
+      );
   });
 
   test('invalid_grant for refresh: unknown, another client, an access token presented as refresh token', async () => {
@@ -165,7 +256,10 @@ eachDialect('oauth token endpoint', (dialect) => {
     const tok = await tokensFor(t, 'vehicles.read users.read');
     const widened = await refresh(t, tok.refresh_token, t.client, { scope: 'vehicles.read companies.read' });
     assertOAuthError(widened, 400, 'invalid_scope', INVALID_SCOPE_DESCRIPTION);
-    const narrowed = await refresh(t, tok.refresh_token, t.client, { scope: 'users.read', redirect_uri: 'https://anything.example/' });
+    const narrowed = await refresh(t, tok.refresh_token, t.client, {
+      scope: 'users.read',
+      redirect_uri: 'https://anything.example/',
+    });
     assert.equal(narrowed.status, 200, narrowed.body);
     assert.equal(narrowed.json.scope, 'users.read');
     assert.equal((await api(t, narrowed.json.access_token, { url: '/v1/vehicles' })).status, 403);

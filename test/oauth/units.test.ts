@@ -45,7 +45,15 @@ describe('oauth units', () => {
     assert.deepEqual(splitScopes('a\tb'), ['a\tb']);
     const allowed = ['vehicles.read', 'users.read'];
     assert.deepEqual(requestedScopes('vehicles.read users.read', allowed), ['vehicles.read', 'users.read']);
-    for (const bad of [undefined, '', ' ', 'vehicles.read,users.read', 'vehicles.read hos_logs.logs', 'nope', 'VEHICLES.READ']) {
+    for (const bad of [
+      undefined,
+      '',
+      ' ',
+      'vehicles.read,users.read',
+      'vehicles.read hos_logs.logs',
+      'nope',
+      'VEHICLES.READ',
+    ]) {
       assert.equal(requestedScopes(bad, allowed), null, String(bad));
     }
   });
@@ -68,12 +76,32 @@ describe('oauth units', () => {
     assert.match(redirectUriProblem('/relative')!, /absolute/);
     assert.match(redirectUriProblem('javascript:alert(1)')!, /https/);
     assert.match(redirectUriProblem('https://a.example/a b')!, /spaces/);
-    assert.throws(() => validateAppInput({ name: 'x', redirectUris: Array.from({ length: 11 }, (_, i) => `https://a.example/${i}`), scopes: ['vehicles.read'] }), /at most 10/);
-    assert.throws(() => validateAppInput({ name: 'x', redirectUris: ['https://a.example/'], scopes: ['vehicles.read'], grantTypes: ['password'] }), /grant type/);
+    assert.throws(
+      () =>
+        validateAppInput({
+          name: 'x',
+          redirectUris: Array.from({ length: 11 }, (_, i) => `https://a.example/${i}`),
+          scopes: ['vehicles.read'],
+        }),
+      /at most 10/,
+    );
+    assert.throws(
+      () =>
+        validateAppInput({
+          name: 'x',
+          redirectUris: ['https://a.example/'],
+          scopes: ['vehicles.read'],
+          grantTypes: ['password'],
+        }),
+      /grant type/,
+    );
   });
 
   test('withQuery adds parameters and keeps the registered query', () => {
-    assert.equal(withQuery('https://a.example/cb?t=1', { code: 'c', state: 'a b&c', none: undefined }), 'https://a.example/cb?t=1&code=c&state=a+b%26c');
+    assert.equal(
+      withQuery('https://a.example/cb?t=1', { code: 'c', state: 'a b&c', none: undefined }),
+      'https://a.example/cb?t=1&code=c&state=a+b%26c',
+    );
   });
 
   test('tokens: 256 bits of randomness in an opaque, prefixed string; the format check', () => {
@@ -90,19 +118,32 @@ describe('oauth units', () => {
   });
 
   test('bearer challenge: quoted values with no quotes or backslashes inside', () => {
-    assert.equal(bearerChallenge('invalid_token', 'say "hi" \\ bye'), `Bearer realm="api", error="invalid_token", error_description="say 'hi' ' bye"`);
-    assert.equal(bearerChallenge('insufficient_scope', 'd', { scope: 'users.read' }), 'Bearer realm="api", error="insufficient_scope", error_description="d", scope="users.read"');
+    assert.equal(
+      bearerChallenge('invalid_token', 'say "hi" \\ bye'),
+      `Bearer realm="api", error="invalid_token", error_description="say 'hi' ' bye"`,
+    );
+    assert.equal(
+      bearerChallenge('insufficient_scope', 'd', { scope: 'users.read' }),
+      'Bearer realm="api", error="insufficient_scope", error_description="d", scope="users.read"',
+    );
   });
 
   test('HTML: every interpolation escaped, nested fragments kept', () => {
-    assert.equal(escapeHtml(`<a href="x" onclick='y'>&\``), '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&#96;');
+    assert.equal(
+      escapeHtml(`<a href="x" onclick='y'>&\``),
+      '&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&#96;',
+    );
     const inner = html`<b>${'<i>'}</b>`;
-    assert.equal(html`<p title="${'"q"'}">${inner}${['<', html`<br>`]}${null}${undefined}${false}</p>`.value, '<p title="&quot;q&quot;"><b>&lt;i&gt;</b>&lt;<br></p>');
+    assert.equal(
+      html`<p title="${'"q"'}">${inner}${['<', html`<br>`]}${null}${undefined}${false}</p>`.value,
+      '<p title="&quot;q&quot;"><b>&lt;i&gt;</b>&lt;<br></p>',
+    );
   });
 
   test('return paths after sign-in stay on this origin', () => {
     assert.equal(localPath('/oauth/authorize?a=1', '/x'), '/oauth/authorize?a=1');
-    for (const bad of [undefined, '', 'https://evil.example', '//evil.example', '/\\evil', 'evil', '/a b']) assert.equal(localPath(bad, '/x'), '/x', String(bad));
+    for (const bad of [undefined, '', 'https://evil.example', '//evil.example', '/\\evil', 'evil', '/a b'])
+      assert.equal(localPath(bad, '/x'), '/x', String(bad));
   });
 });
 
@@ -110,8 +151,23 @@ test('client ids never start with "-" (the CLI would read `--client-id -x…` as
   await withSqliteFile(async (db) => {
     const now = new Date().toISOString();
     const ids: string[] = [];
-    for (let i = 0; i < 400; i++) ids.push((await registerApp(db, { name: `App ${i}`, redirectUris: ['https://app.example/cb'], scopes: ['vehicles.read'] }, now)).client_id);
-    assert.deepEqual(ids.filter((id) => id.startsWith('-')), []);
-    assert.ok(ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{31}$/.test(id)), ids[0]);
+    for (let i = 0; i < 400; i++)
+      ids.push(
+        (
+          await registerApp(
+            db,
+            { name: `App ${i}`, redirectUris: ['https://app.example/cb'], scopes: ['vehicles.read'] },
+            now,
+          )
+        ).client_id,
+      );
+    assert.deepEqual(
+      ids.filter((id) => id.startsWith('-')),
+      [],
+    );
+    assert.ok(
+      ids.every((id) => /^[A-Za-z0-9_][A-Za-z0-9_-]{31}$/.test(id)),
+      ids[0],
+    );
   });
 });

@@ -27,14 +27,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host: 'fleet.example.com', ...headers }, rejectUnauthorized: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (body += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, headers: { host: 'fleet.example.com', ...headers }, rejectUnauthorized: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', reject);
     req.setTimeout(10_000, () => req.destroy(new Error('timed out')));
     req.end();
@@ -55,12 +62,38 @@ describe('deploy/nginx.conf in front of the server', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fleet-nginx-'));
-    const ssl = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=fleet.example.com',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { encoding: 'utf8' });
+    const ssl = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=fleet.example.com',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(ssl.status, 0, ssl.stderr);
     server = await serve(
-      loadConfig({ ...TEST_ENV, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', TRUST_PROXY: 'loopback',
-        RATE_LIMIT_REQUESTS_PER_IP: '3', WEBHOOK_WORKER: '0', TELEMETRY_SWEEP_MS: '0' }),
+      loadConfig({
+        ...TEST_ENV,
+        DATABASE_URL: 'sqlite::memory:',
+        LOG_LEVEL: 'silent',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        TRUST_PROXY: 'loopback',
+        RATE_LIMIT_REQUESTS_PER_IP: '3',
+        WEBHOOK_WORKER: '0',
+        TELEMETRY_SWEEP_MS: '0',
+      }),
       { handleSignals: false, out: () => {} },
     );
     httpsPort = await freePort();
@@ -74,15 +107,24 @@ describe('deploy/nginx.conf in front of the server', () => {
     assert.ok(!site.includes('letsencrypt') && !site.includes(':3000'), site);
     writeFileSync(join(dir, 'site.conf'), site);
     // The minimal main configuration around the site, as /etc/nginx/nginx.conf would be.
-    writeFileSync(join(dir, 'nginx.conf'), `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n` +
-      ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};\n`).join('') +
-      `  include ${dir}/site.conf;\n}\n`);
+    writeFileSync(
+      join(dir, 'nginx.conf'),
+      `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n` +
+        ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};\n`).join('') +
+        `  include ${dir}/site.conf;\n}\n`,
+    );
     const check = spawnSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { encoding: 'utf8' });
     assert.equal(check.error, undefined, 'nginx is not installed (.ci/run installs it)');
     assert.equal(check.status, 0, check.stderr);
     nginx = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
     for (let i = 0; i < 100; i++) {
-      if (await get(httpsPort, '/healthz').then(() => true, () => false)) break;
+      if (
+        await get(httpsPort, '/healthz').then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 50));
     }
   });

@@ -8,10 +8,13 @@ import { test } from 'node:test';
 import { BODY_UNIT_BYTES, InFlightWork, UPLOAD_GRACE_MS, weightOf } from '../../src/ops/in-flight.js';
 
 test('a request weighs one, plus one for every full 8 KiB of its body', () => {
-  assert.deepEqual([0, 1, BODY_UNIT_BYTES - 1, BODY_UNIT_BYTES, 95_000, 1_048_576].map(weightOf), [1, 1, 1, 2, 12, 129]);
+  assert.deepEqual(
+    [0, 1, BODY_UNIT_BYTES - 1, BODY_UNIT_BYTES, 95_000, 1_048_576].map(weightOf),
+    [1, 1, 1, 2, 12, 129],
+  );
 });
 
-test('counted from the headers, settled at the body\'s real size, released once', () => {
+test("counted from the headers, settled at the body's real size, released once", () => {
   let now = 0;
   const work = new InFlightWork(() => now);
   const read = work.admit(1, false);

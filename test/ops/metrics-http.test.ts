@@ -17,12 +17,19 @@ async function withApp(dialect: 'sqlite' | 'postgres', env: Record<string, strin
 }
 
 test('METRICS_TOKEN must be 16+ characters without spaces; SLOW_REQUEST_MS a whole number or off; SLOW_REQUEST_QUERIES a flag', () => {
-  assert.throws(() => loadConfig({ METRICS_TOKEN: 'short' }), (e: unknown) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message));
+  assert.throws(
+    () => loadConfig({ METRICS_TOKEN: 'short' }),
+    (e: unknown) => e instanceof ConfigError && /METRICS_TOKEN must be at least 16 characters/.test(e.message),
+  );
   assert.throws(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' }), ConfigError);
   assert.throws(() => loadConfig({ SLOW_REQUEST_MS: '1.5' }), /SLOW_REQUEST_MS must be a whole number/);
   assert.throws(() => loadConfig({ SLOW_REQUEST_QUERIES: 'maybe' }), /SLOW_REQUEST_QUERIES must be 1 or 0/);
   assert.deepEqual(loadConfig({}).ops, { metricsToken: null, slowRequestMs: 1000, slowRequestQueries: false });
-  assert.deepEqual(loadConfig({ METRICS_TOKEN: TOKEN, SLOW_REQUEST_MS: 'off', SLOW_REQUEST_QUERIES: '1' }).ops, { metricsToken: TOKEN, slowRequestMs: null, slowRequestQueries: true });
+  assert.deepEqual(loadConfig({ METRICS_TOKEN: TOKEN, SLOW_REQUEST_MS: 'off', SLOW_REQUEST_QUERIES: '1' }).ops, {
+    metricsToken: TOKEN,
+    slowRequestMs: null,
+    slowRequestQueries: true,
+  });
   assert.equal(loadConfig({ SLOW_REQUEST_MS: '0' }).ops.slowRequestMs, 0);
 });
 
@@ -38,14 +45,20 @@ eachDialect('GET /metrics', (dialect) => {
     withApp(dialect, METRICS_ENV, async (t) => {
       const none = await t.app.inject({ url: '/metrics' });
       assert.equal(none.statusCode, 401);
-      assert.equal(none.body, '{"error_message":"metrics need the operator token: send Authorization: Bearer <METRICS_TOKEN>"}');
+      assert.equal(
+        none.body,
+        '{"error_message":"metrics need the operator token: send Authorization: Bearer <METRICS_TOKEN>"}',
+      );
       assert.equal(none.headers['www-authenticate'], 'Bearer realm="metrics"');
       for (const authorization of [`Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, 'Bearer x', `Basic ${TOKEN}`]) {
         const res = await t.app.inject({ url: '/metrics', headers: { authorization } });
         assert.equal(res.statusCode, 401, authorization);
-        assert.equal(res.body, authorization.startsWith('Basic')
-          ? '{"error_message":"metrics need the operator token: send Authorization: Bearer <METRICS_TOKEN>"}'
-          : '{"error_message":"invalid metrics token"}');
+        assert.equal(
+          res.body,
+          authorization.startsWith('Basic')
+            ? '{"error_message":"metrics need the operator token: send Authorization: Bearer <METRICS_TOKEN>"}'
+            : '{"error_message":"invalid metrics token"}',
+        );
       }
       const key = await t.app.inject({ url: '/metrics', headers: t.company.headers });
       assert.equal(key.statusCode, 401);
@@ -64,20 +77,42 @@ eachDialect('GET /metrics', (dialect) => {
       for (let i = 0; i < 3; i++) assert.equal((await t.call({ url: `/v1/vehicles/${v.id}` })).status, 200);
       assert.equal((await t.call({ url: `/v1/vehicles/${v.id + 1000}` })).status, 404);
       assert.equal((await t.app.inject({ url: `/v1/vehicles/${v.id}` })).statusCode, 401);
-      for (const path of ['/v1/nope', '/v1/nope/12345', '/zzz']) assert.equal((await t.app.inject({ url: path })).statusCode, 404);
+      for (const path of ['/v1/nope', '/v1/nope/12345', '/zzz'])
+        assert.equal((await t.app.inject({ url: path })).statusCode, 404);
       assert.equal((await t.app.inject({ method: 'DELETE', url: '/healthz' })).statusCode, 405);
       const s = await scrape(t.app);
-      assert.deepEqual(s.lines('fleet_http_requests_total').filter((l) => l.includes('/v1/') || l.includes('unmatched')).sort(), [
-        'fleet_http_requests_total{method="DELETE",route="(unmatched)",status_code="405"} 1',
-        'fleet_http_requests_total{method="GET",route="(unmatched)",status_code="404"} 3',
-        'fleet_http_requests_total{method="GET",route="/v1/vehicles/:id",status_code="200"} 3',
-        'fleet_http_requests_total{method="GET",route="/v1/vehicles/:id",status_code="401"} 1',
-        'fleet_http_requests_total{method="GET",route="/v1/vehicles/:id",status_code="404"} 1',
-        'fleet_http_requests_total{method="POST",route="/v1/vehicles",status_code="201"} 1',
-      ]);
-      assert.equal(s.samples.get('fleet_http_request_duration_seconds_count{method="GET",route="/v1/vehicles/:id",status_class="2xx"}'), 3);
-      assert.equal(s.samples.get('fleet_http_request_duration_seconds_count{method="GET",route="/v1/vehicles/:id",status_class="4xx"}'), 2);
-      assert.equal(s.samples.get('fleet_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v1/vehicles/:id",status_class="2xx"}'), 3);
+      assert.deepEqual(
+        s
+          .lines('fleet_http_requests_total')
+          .filter((l) => l.includes('/v1/') || l.includes('unmatched'))
+          .sort(),
+        [
+          'fleet_http_requests_total{method="DELETE",route="(unmatched)",status_code="405"} 1',
+          'fleet_http_requests_total{method="GET",route="(unmatched)",status_code="404"} 3',
+          'fleet_http_requests_total{method="GET",route="/v1/vehicles/:id",status_code="200"} 3',
+          'fleet_http_requests_total{method="GET",route="/v1/vehicles/:id",status_code="401"} 1',
+          'fleet_http_requests_total{method="GET",route="/v1/vehicles/:id",status_code="404"} 1',
+          'fleet_http_requests_total{method="POST",route="/v1/vehicles",status_code="201"} 1',
+        ],
+      );
+      assert.equal(
+        s.samples.get(
+          'fleet_http_request_duration_seconds_count{method="GET",route="/v1/vehicles/:id",status_class="2xx"}',
+        ),
+        3,
+      );
+      assert.equal(
+        s.samples.get(
+          'fleet_http_request_duration_seconds_count{method="GET",route="/v1/vehicles/:id",status_class="4xx"}',
+        ),
+        2,
+      );
+      assert.equal(
+        s.samples.get(
+          'fleet_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/v1/vehicles/:id",status_class="2xx"}',
+        ),
+        3,
+      );
       assert.ok(!s.text.includes(`/v1/vehicles/${v.id}"`) && !s.text.includes('nope'), 'no raw URL in a label');
       // The scrape itself is counted on the next one.
       const again = await scrape(t.app);
@@ -114,7 +149,8 @@ eachDialect('GET /metrics', (dialect) => {
       await new Promise((r) => setTimeout(r, 300));
       await t.call({ method: 'GET', url: '/v1/companies' });
       const before = await scrape(t.app);
-      for (let i = 0; i < 3; i++) assert.equal((await t.call({ method: 'GET', url: `/v1/vehicles/${v.id}` })).status, 200);
+      for (let i = 0; i < 3; i++)
+        assert.equal((await t.call({ method: 'GET', url: `/v1/vehicles/${v.id}` })).status, 200);
       const after = await scrape(t.app);
       const stat = (x: typeof after, k: string) => x.samples.get(`fleet_read_cache{stat="${k}"}`)!;
       // The first GET computes the body and stores it, the next two are hits (the API key is a hit each time).
@@ -140,7 +176,9 @@ eachDialect('GET /metrics', (dialect) => {
 if (POSTGRES_URL) {
   test('PostgreSQL: a scrape does not wait behind a lock on a table it reads [postgres]', () =>
     withApp('postgres', METRICS_ENV, async (t) => {
-      const schema = (await t.db.kysely.selectNoFrom((eb) => eb.fn<string>('current_schema').as('s')).executeTakeFirstOrThrow()).s;
+      const schema = (
+        await t.db.kysely.selectNoFrom((eb) => eb.fn<string>('current_schema').as('s')).executeTakeFirstOrThrow()
+      ).s;
       const locker = new pg.Client({ connectionString: POSTGRES_URL });
       await locker.connect();
       try {

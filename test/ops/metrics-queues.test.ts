@@ -71,7 +71,9 @@ eachDialect('metrics read from the database', (dialect) => {
       const first = await t.run();
       assert.equal(first.attempts, 1);
       const failed = await scrape(t.app);
-      assert.deepEqual(failed.lines('fleet_webhook_attempts_total'), ['fleet_webhook_attempts_total{outcome="retry",result="5xx"} 1']);
+      assert.deepEqual(failed.lines('fleet_webhook_attempts_total'), [
+        'fleet_webhook_attempts_total{outcome="retry",result="5xx"} 1',
+      ]);
       assert.equal(failed.samples.get('fleet_webhook_deliveries{state="pending"}'), 1);
       assert.equal(failed.samples.get('fleet_webhook_deliveries{state="delivering"}'), 0);
       assert.equal(failed.samples.get('fleet_outbox_events_pending'), 0);
@@ -101,7 +103,9 @@ eachDialect('metrics read from the database', (dialect) => {
       await registerHook(t, receiver, ['vehicle_upserted']);
       assert.equal((await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'M-2' } })).status, 201);
       await t.run();
-      assert.deepEqual((await scrape(t.app)).lines('fleet_webhook_attempts_total'), ['fleet_webhook_attempts_total{outcome="failed",result="5xx"} 1']);
+      assert.deepEqual((await scrape(t.app)).lines('fleet_webhook_attempts_total'), [
+        'fleet_webhook_attempts_total{outcome="failed",result="5xx"} 1',
+      ]);
     } finally {
       await t.close();
       await receiver.close();

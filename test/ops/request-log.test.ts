@@ -18,11 +18,20 @@ import { ConfigError, loadConfig } from '../../src/config/index.js';
 
 type Line = Record<string, any>;
 
-async function logged(dialect: Dialect, env: Record<string, string>, fn: (t: TestApp, lines: () => Line[]) => Promise<void>, tty = false) {
+async function logged(
+  dialect: Dialect,
+  env: Record<string, string>,
+  fn: (t: TestApp, lines: () => Line[]) => Promise<void>,
+  tty = false,
+) {
   const raw: string[] = [];
-  const t = await makeApp(dialect, { TELEMETRY_SWEEP_MS: '0', TELEMETRY_REORDER_WINDOW_S: '0', ...env }, {
-    logStream: { write: (l) => void raw.push(l), isTTY: tty },
-  });
+  const t = await makeApp(
+    dialect,
+    { TELEMETRY_SWEEP_MS: '0', TELEMETRY_REORDER_WINDOW_S: '0', ...env },
+    {
+      logStream: { write: (l) => void raw.push(l), isTTY: tty },
+    },
+  );
   try {
     await fn(t, () => raw.map((l) => JSON.parse(l) as Line));
   } finally {
@@ -38,7 +47,8 @@ const waitFor = async (what: string, cond: () => boolean, ms = 5000) => {
 };
 const summaries = (lines: Line[]) => lines.filter((l) => l.component === 'device-traffic');
 const COUNTS = ['batches', 'refused', 'records', 'accepted', 'duplicates', 'rejected'] as const;
-const total = (lines: Line[]) => Object.fromEntries(COUNTS.map((k) => [k, summaries(lines).reduce((n, l) => n + l[k], 0)]));
+const total = (lines: Line[]) =>
+  Object.fromEntries(COUNTS.map((k) => [k, summaries(lines).reduce((n, l) => n + l[k], 0)]));
 
 eachDialect('request log', (dialect) => {
   test('info: one line per request, with method, URL (secrets redacted), status, duration and request id; device batches none', () =>
@@ -48,7 +58,12 @@ eachDialect('request log', (dialect) => {
       const missing = await t.call({ url: '/v1/no-such-thing' });
       assert.equal(missing.status, 404);
       const v = await rig(t);
-      const batch = await t.app.inject({ method: 'POST', url: '/device/v1/batches', headers: { authorization: `Bearer ${v.device.device_token}` }, payload: { records: [{ seq: 1, type: 'location', time: at(0), lat: 39.8, lon: -89.6 }] } });
+      const batch = await t.app.inject({
+        method: 'POST',
+        url: '/device/v1/batches',
+        headers: { authorization: `Bearer ${v.device.device_token}` },
+        payload: { records: [{ seq: 1, type: 'location', time: at(0), lat: 39.8, lon: -89.6 }] },
+      });
       assert.equal(batch.statusCode, 200);
 
       const [line, ...more] = of(lines(), ok.headers['x-request-id']);
@@ -60,26 +75,49 @@ eachDialect('request log', (dialect) => {
       assert.equal(typeof line.duration_ms, 'number');
       assert.equal(line.msg, `GET /v1/vehicles?per_page=5&client_secret=[redacted] 200 ${line.duration_ms} ms`);
       // A 404 too: no separate "Route … not found" line.
-      assert.deepEqual(of(lines(), missing.headers['x-request-id']).map((l) => [l.level, l.status_code]), [[30, 404]]);
+      assert.deepEqual(
+        of(lines(), missing.headers['x-request-id']).map((l) => [l.level, l.status_code]),
+        [[30, 404]],
+      );
       assert.deepEqual(of(lines(), batch.headers['x-request-id']), [], 'a device batch is not logged at info');
-      assert.equal(lines().some((l) => /incoming request|request completed/.test(l.msg)), false);
-      assert.equal(lines().map((l) => JSON.stringify(l)).join('').includes('s3cr3t'), false);
+      assert.equal(
+        lines().some((l) => /incoming request|request completed/.test(l.msg)),
+        false,
+      );
+      assert.equal(
+        lines()
+          .map((l) => JSON.stringify(l))
+          .join('')
+          .includes('s3cr3t'),
+        false,
+      );
     }));
 
   test('debug: a device batch is one line at debug; trace adds "incoming request" as the request is routed', async () => {
     await logged(dialect, { LOG_LEVEL: 'debug', SLOW_REQUEST_MS: 'off' }, async (t, lines) => {
       const v = await rig(t);
-      const res = await t.app.inject({ method: 'POST', url: '/device/v1/batches', headers: { authorization: `Bearer ${v.device.device_token}` }, payload: { records: [{ seq: 1, type: 'location', time: at(0), lat: 39.8, lon: -89.6 }] } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/device/v1/batches',
+        headers: { authorization: `Bearer ${v.device.device_token}` },
+        payload: { records: [{ seq: 1, type: 'location', time: at(0), lat: 39.8, lon: -89.6 }] },
+      });
       assert.equal(res.statusCode, 200);
       const mine = of(lines(), res.headers['x-request-id']);
-      assert.deepEqual(mine.map((l) => [l.level, l.msg]), [[20, `POST /device/v1/batches 200 ${mine[0].duration_ms} ms`]]);
+      assert.deepEqual(
+        mine.map((l) => [l.level, l.msg]),
+        [[20, `POST /device/v1/batches 200 ${mine[0].duration_ms} ms`]],
+      );
     });
     await logged(dialect, { LOG_LEVEL: 'trace', SLOW_REQUEST_MS: 'off' }, async (t, lines) => {
       const res = await t.call({ url: '/v1/vehicles' });
-      assert.deepEqual(of(lines(), res.headers['x-request-id']).map((l) => [l.level, l.msg.replace(/[\d.]+ ms$/, '… ms')]), [
-        [10, 'incoming request'],
-        [30, 'GET /v1/vehicles 200 … ms'],
-      ]);
+      assert.deepEqual(
+        of(lines(), res.headers['x-request-id']).map((l) => [l.level, l.msg.replace(/[\d.]+ ms$/, '… ms')]),
+        [
+          [10, 'incoming request'],
+          [30, 'GET /v1/vehicles 200 … ms'],
+        ],
+      );
     });
   });
 
@@ -97,11 +135,22 @@ eachDialect('request log', (dialect) => {
       assert.deepEqual([again.status, again.body.accepted, again.body.duplicates, again.body.rejected], [200, 0, 2, 1]);
       assert.equal((await post(t, 'fd_not-a-device', { records })).status, 401);
 
-      const osmand = await startOsmand(telemetryFor(t.db, t.app.config.telemetry), { host: '127.0.0.1', port: 0, log: t.app.log, requests: t.app.deviceLog.osmand });
+      const osmand = await startOsmand(telemetryFor(t.db, t.app.config.telemetry), {
+        host: '127.0.0.1',
+        port: 0,
+        log: t.app.log,
+        requests: t.app.deviceLog.osmand,
+      });
       try {
         const ts = Math.floor(Date.now() / 1000) - 60;
-        assert.equal((await fetch(`${osmand.url}/?id=${v.device.identifier}&lat=39.8&lon=-89.3&timestamp=${ts}`)).status, 200);
-        assert.equal((await fetch(`${osmand.url}/?id=NO-SUCH-${uniq()}&lat=39.8&lon=-89.3&timestamp=${ts}`)).status, 404);
+        assert.equal(
+          (await fetch(`${osmand.url}/?id=${v.device.identifier}&lat=39.8&lon=-89.3&timestamp=${ts}`)).status,
+          200,
+        );
+        assert.equal(
+          (await fetch(`${osmand.url}/?id=NO-SUCH-${uniq()}&lat=39.8&lon=-89.3&timestamp=${ts}`)).status,
+          404,
+        );
       } finally {
         await osmand.close();
       }
@@ -109,27 +158,45 @@ eachDialect('request log', (dialect) => {
       await waitFor('the summary line', () => total(lines()).batches === 5);
       const line = summaries(lines())[0];
       assert.equal(line.level, 30);
-      assert.match(line.msg, /^device traffic in the last \d+ s: \d+ batch(es)? \(\d+ refused\), \d+ records? \(\d+ accepted, \d+ duplicates, \d+ rejected\)$/);
+      assert.match(
+        line.msg,
+        /^device traffic in the last \d+ s: \d+ batch(es)? \(\d+ refused\), \d+ records? \(\d+ accepted, \d+ duplicates, \d+ rejected\)$/,
+      );
       assert.deepEqual(total(lines()), { batches: 5, refused: 2, records: 7, accepted: 3, duplicates: 2, rejected: 2 });
       // No traffic, no line.
       const written = summaries(lines()).length;
       await new Promise((r) => setTimeout(r, 1500));
       assert.equal(summaries(lines()).length, written);
-      assert.equal(lines().some((l) => l.listener === 'osmand'), false, 'OsmAnd requests are not logged at info');
+      assert.equal(
+        lines().some((l) => l.listener === 'osmand'),
+        false,
+        'OsmAnd requests are not logged at info',
+      );
     }));
 
   test('OsmAnd requests at debug: path without the query (it carries the device identifier)', () =>
     logged(dialect, { LOG_LEVEL: 'debug', SLOW_REQUEST_MS: 'off' }, async (t, lines) => {
       const v = await rig(t);
-      const osmand = await startOsmand(telemetryFor(t.db, t.app.config.telemetry), { host: '127.0.0.1', port: 0, log: t.app.log, requests: t.app.deviceLog.osmand });
+      const osmand = await startOsmand(telemetryFor(t.db, t.app.config.telemetry), {
+        host: '127.0.0.1',
+        port: 0,
+        log: t.app.log,
+        requests: t.app.deviceLog.osmand,
+      });
       try {
         const ts = Math.floor(Date.now() / 1000) - 60;
-        assert.equal((await fetch(`${osmand.url}/gps?id=${v.device.identifier}&lat=39.8&lon=-89.3&timestamp=${ts}`)).status, 200);
+        assert.equal(
+          (await fetch(`${osmand.url}/gps?id=${v.device.identifier}&lat=39.8&lon=-89.3&timestamp=${ts}`)).status,
+          200,
+        );
       } finally {
         await osmand.close();
       }
       const mine = lines().filter((l) => l.listener === 'osmand');
-      assert.deepEqual(mine.map((l) => [l.level, l.method, l.url, l.status_code]), [[20, 'GET', '/gps', 200]]);
+      assert.deepEqual(
+        mine.map((l) => [l.level, l.method, l.url, l.status_code]),
+        [[20, 'GET', '/gps', 200]],
+      );
       assert.equal(JSON.stringify(lines()).includes(v.device.identifier), false);
     }));
 
@@ -140,16 +207,34 @@ eachDialect('request log', (dialect) => {
       const refused = await t.app.inject({ url: '/console/api/stream' });
       assert.equal(refused.statusCode, 401);
       assert.equal((await t.app.inject({ url: '/healthz' })).statusCode, 200);
-      assert.deepEqual(of(lines(), refused.headers['x-request-id']).map((l) => [l.level, l.status_code]), [[20, 401]]);
+      assert.deepEqual(
+        of(lines(), refused.headers['x-request-id']).map((l) => [l.level, l.status_code]),
+        [[20, 401]],
+      );
       const m = await scrape(t.app);
-      assert.equal(m.samples.get('fleet_http_requests_total{method="GET",route="/console/api/stream",status_code="401"}'), 1);
-      assert.equal(m.samples.get('fleet_http_request_duration_seconds_count{method="GET",route="/console/api/stream",status_class="4xx"}') ?? 0, 0);
-      assert.ok(m.lines('fleet_http_request_duration_seconds_count').some((l) => l.includes('route="/healthz"')), 'other requests are timed');
+      assert.equal(
+        m.samples.get('fleet_http_requests_total{method="GET",route="/console/api/stream",status_code="401"}'),
+        1,
+      );
+      assert.equal(
+        m.samples.get(
+          'fleet_http_request_duration_seconds_count{method="GET",route="/console/api/stream",status_class="4xx"}',
+        ) ?? 0,
+        0,
+      );
+      assert.ok(
+        m.lines('fleet_http_request_duration_seconds_count').some((l) => l.includes('route="/healthz"')),
+        'other requests are timed',
+      );
 
       // Open until the server ends it (here: at shutdown; else after 5 minutes). A stream the browser
       // closes first gets no line: Fastify sees no answer finish.
       const email = `admin.${uniq()}@fleet.test`;
-      await createUser(t.db, { companyId: t.company.id }, { role: 'admin', email, password: PASSWORD, first_name: 'Pat', last_name: 'Admin' });
+      await createUser(
+        t.db,
+        { companyId: t.company.id },
+        { role: 'admin', email, password: PASSWORD, first_name: 'Pat', last_name: 'Admin' },
+      );
       // consoleBrowser signs in through the app's pages; of the OAuth test app it uses only the app.
       const { b } = await consoleBrowser({ app: t.app } as OAuthTestApp, email);
       const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -165,9 +250,15 @@ eachDialect('request log', (dialect) => {
 
       // The stream writes its own headers (no X-Request-Id): its line is the one with status 200.
       const mine = lines().filter((l) => l.url === '/console/api/stream' && l.status_code === 200);
-      assert.deepEqual(mine.map((l) => [l.level, l.msg]), [[20, `GET /console/api/stream 200 ${mine[0]?.duration_ms} ms`]]);
+      assert.deepEqual(
+        mine.map((l) => [l.level, l.msg]),
+        [[20, `GET /console/api/stream 200 ${mine[0]?.duration_ms} ms`]],
+      );
       assert.ok(mine[0].duration_ms >= 50, String(mine[0].duration_ms));
-      assert.ok(lines().some((l) => l.msg === 'slow request' && l.route === '/console'), 'SLOW_REQUEST_MS=0 logs other requests as slow');
+      assert.ok(
+        lines().some((l) => l.msg === 'slow request' && l.route === '/console'),
+        'SLOW_REQUEST_MS=0 logs other requests as slow',
+      );
       assert.equal(lines().some(isSlowStream), false);
     }));
 });
@@ -180,7 +271,11 @@ test('on a terminal (LOG_FORMAT unset) lines are pretty, in local time; LOG_FORM
   process.env.TZ = 'Asia/Kolkata';
   try {
     const raw: string[] = [];
-    const t = await makeApp('sqlite', { LOG_LEVEL: 'info', SLOW_REQUEST_MS: 'off' }, { logStream: { write: (l) => void raw.push(l), isTTY: true } });
+    const t = await makeApp(
+      'sqlite',
+      { LOG_LEVEL: 'info', SLOW_REQUEST_MS: 'off' },
+      { logStream: { write: (l) => void raw.push(l), isTTY: true } },
+    );
     try {
       const before = new Date();
       const res = await t.call({ url: '/healthz', headers: { 'x-request-id': 'pretty-1' } });
@@ -188,7 +283,9 @@ test('on a terminal (LOG_FORMAT unset) lines are pretty, in local time; LOG_FORM
       assert.equal(res.status, 200);
       const line = raw.map((l) => l.replace(ANSI, '')).find((l) => l.includes('pretty-1'));
       assert.ok(line, raw.join(''));
-      const m = /^\[(\d\d):(\d\d):(\d\d)\.(\d{3})\] INFO: GET \/healthz 200 [\d.]+ ms \{"reqId":"pretty-1"\}\n$/.exec(line);
+      const m = /^\[(\d\d):(\d\d):(\d\d)\.(\d{3})\] INFO: GET \/healthz 200 [\d.]+ ms \{"reqId":"pretty-1"\}\n$/.exec(
+        line,
+      );
       assert.ok(m, line);
       const shown = `${m[1]}:${m[2]}`;
       const local = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
@@ -202,16 +299,30 @@ test('on a terminal (LOG_FORMAT unset) lines are pretty, in local time; LOG_FORM
   }
 
   const json: string[] = [];
-  const j = await makeApp('sqlite', { LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, { logStream: { write: (l) => void json.push(l), isTTY: true } });
+  const j = await makeApp(
+    'sqlite',
+    { LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    { logStream: { write: (l) => void json.push(l), isTTY: true } },
+  );
   await j.call({ url: '/healthz', headers: { 'x-request-id': 'json-1' } });
   await j.close();
   assert.equal(JSON.parse(json.find((l) => l.includes('json-1'))!).msg.startsWith('GET /healthz 200 '), true);
 
   const pretty: string[] = [];
-  const p = await makeApp('sqlite', { LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' }, { logStream: { write: (l) => void pretty.push(l) } });
+  const p = await makeApp(
+    'sqlite',
+    { LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' },
+    { logStream: { write: (l) => void pretty.push(l) } },
+  );
   await p.call({ url: '/healthz', headers: { 'x-request-id': 'pretty-2' } });
   await p.close();
-  assert.match(pretty.find((l) => l.includes('pretty-2'))!.replace(ANSI, ''), /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/healthz 200 /);
+  assert.match(
+    pretty.find((l) => l.includes('pretty-2'))!.replace(ANSI, ''),
+    /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: GET \/healthz 200 /,
+  );
 
-  assert.throws(() => loadConfig({ LOG_FORMAT: 'xml' }), (e: Error) => e instanceof ConfigError && e.message === 'LOG_FORMAT must be one of auto, pretty, json, got "xml"');
+  assert.throws(
+    () => loadConfig({ LOG_FORMAT: 'xml' }),
+    (e: Error) => e instanceof ConfigError && e.message === 'LOG_FORMAT must be one of auto, pretty, json, got "xml"',
+  );
 });

@@ -14,9 +14,17 @@ interface Captured {
   countQueries<T>(fn: () => Promise<T>): Promise<{ result: T; queries: number }>;
 }
 
-async function capture(dialect: 'sqlite' | 'postgres', env: Record<string, string>, fn: (c: Captured) => Promise<void>) {
+async function capture(
+  dialect: 'sqlite' | 'postgres',
+  env: Record<string, string>,
+  fn: (c: Captured) => Promise<void>,
+) {
   const raw: string[] = [];
-  const t = await makeApp(dialect, { LOG_LEVEL: 'info', TELEMETRY_SWEEP_MS: '0', ...env }, { logStream: { write: (line) => void raw.push(line) } });
+  const t = await makeApp(
+    dialect,
+    { LOG_LEVEL: 'info', TELEMETRY_SWEEP_MS: '0', ...env },
+    { logStream: { write: (line) => void raw.push(line) } },
+  );
   const c: Captured = {
     t,
     raw,
@@ -41,12 +49,23 @@ async function capture(dialect: 'sqlite' | 'postgres', env: Record<string, strin
 }
 
 /** A POST whose body is sent 50 ms after its headers, so that the server reads it from a later socket event. */
-function postSlowly(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; requestId: string }> {
+function postSlowly(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; requestId: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, requestId: String(res.headers['x-request-id']) }));
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, requestId: String(res.headers['x-request-id']) }));
+      },
+    );
     req.on('error', reject);
     req.flushHeaders();
     setTimeout(() => req.end(body), 50);
@@ -68,9 +87,24 @@ eachDialect('slow-request log', (dialect) => {
       const [line, ...more] = slowLines(c, res.headers['x-request-id']);
       assert.equal(more.length, 0);
       assert.equal(line.level, 40, 'warn');
-      assert.deepEqual(Object.keys(line).filter((k) => !['level', 'time', 'pid', 'hostname'].includes(k)).sort(), [
-        'company_id', 'credential_id', 'credential_type', 'db_queries', 'db_time_ms', 'duration_ms', 'method', 'msg', 'reqId', 'route', 'status_code',
-      ]);
+      assert.deepEqual(
+        Object.keys(line)
+          .filter((k) => !['level', 'time', 'pid', 'hostname'].includes(k))
+          .sort(),
+        [
+          'company_id',
+          'credential_id',
+          'credential_type',
+          'db_queries',
+          'db_time_ms',
+          'duration_ms',
+          'method',
+          'msg',
+          'reqId',
+          'route',
+          'status_code',
+        ],
+      );
       assert.equal(line.method, 'GET');
       assert.equal(line.route, '/v1/vehicles/:id');
       assert.equal(line.status_code, 200);
@@ -89,7 +123,9 @@ eachDialect('slow-request log', (dialect) => {
   test('queries made after a body that arrives later over the socket are counted on the request too', () =>
     capture(dialect, QUERIES, async (c) => {
       const base = await c.t.app.listen({ host: '127.0.0.1', port: 0 });
-      const { result: res, queries } = await c.countQueries(() => postSlowly(`${base}/v1/vehicles`, c.t.company.headers, JSON.stringify({ number: 'SLOW-1' })));
+      const { result: res, queries } = await c.countQueries(() =>
+        postSlowly(`${base}/v1/vehicles`, c.t.company.headers, JSON.stringify({ number: 'SLOW-1' })),
+      );
       assert.equal(res.status, 201);
       const [line] = slowLines(c, res.requestId);
       assert.equal(line.route, '/v1/vehicles');
@@ -103,8 +139,14 @@ eachDialect('slow-request log', (dialect) => {
       const { t } = c;
       const r = await rig(t);
       const batch = await t.app.inject({
-        method: 'POST', url: '/device/v1/batches', headers: { authorization: `Bearer ${r.device.device_token}` },
-        payload: { records: [{ seq: 1, type: 'location', time: new Date(Date.now() - 60_000).toISOString(), lat: 39.8, lon: -89.6 }] },
+        method: 'POST',
+        url: '/device/v1/batches',
+        headers: { authorization: `Bearer ${r.device.device_token}` },
+        payload: {
+          records: [
+            { seq: 1, type: 'location', time: new Date(Date.now() - 60_000).toISOString(), lat: 39.8, lon: -89.6 },
+          ],
+        },
       });
       assert.equal(batch.statusCode, 200);
       const [device] = slowLines(c, batch.headers['x-request-id']);
@@ -121,7 +163,8 @@ eachDialect('slow-request log', (dialect) => {
       assert.equal(lost.status_code, 404);
       assert.equal(lost.company_id, undefined);
       const all = c.raw.join('');
-      for (const secret of [t.company.apiKey, r.device.device_token, 'fd_not-a-device']) assert.equal(all.includes(secret), false, 'no credential in the log');
+      for (const secret of [t.company.apiKey, r.device.device_token, 'fd_not-a-device'])
+        assert.equal(all.includes(secret), false, 'no credential in the log');
     }));
 
   test('without SLOW_REQUEST_QUERIES (the default) the line has no database fields', () =>

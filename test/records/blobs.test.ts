@@ -19,7 +19,9 @@ describe('LocalDiskBlobStore', () => {
   test('put, exists, open, delete; the size and SHA-256 of what was written', async () => {
     const { dir } = blobEnv();
     const store = new LocalDiskBlobStore(dir);
-    const stored = await store.put('documents/1/abc', Readable.from([Buffer.from('hello '), Buffer.from('world')]), { maxBytes: 100 });
+    const stored = await store.put('documents/1/abc', Readable.from([Buffer.from('hello '), Buffer.from('world')]), {
+      maxBytes: 100,
+    });
     assert.deepEqual(stored, { size: 11, sha256: 'b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9' });
     assert.equal(await store.exists('documents/1/abc'), true);
     assert.deepEqual(await read((await store.open('documents/1/abc'))!), Buffer.from('hello world'));
@@ -32,8 +34,15 @@ describe('LocalDiskBlobStore', () => {
   test('a stream over the limit, or one that fails, leaves nothing behind', async () => {
     const { dir } = blobEnv();
     const store = new LocalDiskBlobStore(dir);
-    await assert.rejects(store.put('a/big', Readable.from([Buffer.alloc(60), Buffer.alloc(60)]), { maxBytes: 100 }), BlobTooLargeError);
-    const failing = new Readable({ read() { this.destroy(new Error('connection reset')); } });
+    await assert.rejects(
+      store.put('a/big', Readable.from([Buffer.alloc(60), Buffer.alloc(60)]), { maxBytes: 100 }),
+      BlobTooLargeError,
+    );
+    const failing = new Readable({
+      read() {
+        this.destroy(new Error('connection reset'));
+      },
+    });
     await assert.rejects(store.put('a/broken', failing, { maxBytes: 100 }), /connection reset/);
     assert.deepEqual(filesIn(dir), []);
   });
@@ -41,7 +50,11 @@ describe('LocalDiskBlobStore', () => {
   test('keys cannot leave the store', async () => {
     const store = new LocalDiskBlobStore(blobEnv().dir);
     for (const key of ['../x', 'a/../../x', '/etc/passwd', 'a/b.c', 'a//b', '']) {
-      await assert.rejects(store.put(key, Readable.from([Buffer.from('x')]), { maxBytes: 10 }), /invalid blob key/, key);
+      await assert.rejects(
+        store.put(key, Readable.from([Buffer.from('x')]), { maxBytes: 10 }),
+        /invalid blob key/,
+        key,
+      );
     }
   });
 });
@@ -59,8 +72,14 @@ describe('document settings', () => {
     const c = loadConfig({});
     assert.equal(c.documentMaxBytes, 10_485_760);
     assert.ok(c.documentContentTypes.includes('application/pdf'));
-    assert.deepEqual(loadConfig({ DOCUMENT_CONTENT_TYPES: 'Application/PDF, image/png' }).documentContentTypes, ['application/pdf', 'image/png']);
-    assert.throws(() => loadConfig({ DOCUMENT_MAX_BYTES: 'lots' }), (e: Error) => e instanceof ConfigError && /DOCUMENT_MAX_BYTES/.test(e.message));
+    assert.deepEqual(loadConfig({ DOCUMENT_CONTENT_TYPES: 'Application/PDF, image/png' }).documentContentTypes, [
+      'application/pdf',
+      'image/png',
+    ]);
+    assert.throws(
+      () => loadConfig({ DOCUMENT_MAX_BYTES: 'lots' }),
+      (e: Error) => e instanceof ConfigError && /DOCUMENT_MAX_BYTES/.test(e.message),
+    );
     assert.throws(() => loadConfig({ DOCUMENT_MAX_BYTES: '0' }), /DOCUMENT_MAX_BYTES/);
     assert.throws(() => loadConfig({ DOCUMENT_CONTENT_TYPES: 'pdf' }), /DOCUMENT_CONTENT_TYPES/);
   });

@@ -23,10 +23,32 @@ eachDialect('fuel purchases: filters', (dialect) => {
     t = await getApp();
     ifta = await createVehicle(t, { ifta: true });
     local = await createVehicle(t, { ifta: false });
-    p.today = await createFuelPurchase(t, { purchased_at: today(), vehicle_id: ifta.id, jurisdiction: 'TX', fuel_type: 'diesel' });
-    p.threeAgo = await createFuelPurchase(t, { purchased_at: today(-3), vehicle_id: local.id, jurisdiction: 'OK', fuel_type: 'gasoline', source: 'driver' });
-    p.sevenAgo = await createFuelPurchase(t, { purchased_at: today(-7), vehicle_id: ifta.id, jurisdiction: 'ON', fuel_type: 'diesel', source: 'fuel_card' });
-    p.eightAgo = await createFuelPurchase(t, { purchased_at: today(-8), vehicle_id: local.id, jurisdiction: 'TX', fuel_type: 'diesel' });
+    p.today = await createFuelPurchase(t, {
+      purchased_at: today(),
+      vehicle_id: ifta.id,
+      jurisdiction: 'TX',
+      fuel_type: 'diesel',
+    });
+    p.threeAgo = await createFuelPurchase(t, {
+      purchased_at: today(-3),
+      vehicle_id: local.id,
+      jurisdiction: 'OK',
+      fuel_type: 'gasoline',
+      source: 'driver',
+    });
+    p.sevenAgo = await createFuelPurchase(t, {
+      purchased_at: today(-7),
+      vehicle_id: ifta.id,
+      jurisdiction: 'ON',
+      fuel_type: 'diesel',
+      source: 'fuel_card',
+    });
+    p.eightAgo = await createFuelPurchase(t, {
+      purchased_at: today(-8),
+      vehicle_id: local.id,
+      jurisdiction: 'TX',
+      fuel_type: 'diesel',
+    });
     p.old = await createFuelPurchase(t, { purchased_at: '2023-06-15T12:00:00Z', jurisdiction: 'BC' });
     p.edge = await createFuelPurchase(t, { purchased_at: '2023-06-16T03:00:00Z', jurisdiction: 'BC' });
   });
@@ -36,10 +58,21 @@ eachDialect('fuel purchases: filters', (dialect) => {
   });
 
   test('start_date and end_date are inclusive days; end_date alone reaches 7 days back', async () => {
-    assert.deepEqual(await ids(`?start_date=${today(-8)}&end_date=${today(-3)}`), [p.threeAgo.id, p.sevenAgo.id, p.eightAgo.id]);
+    assert.deepEqual(await ids(`?start_date=${today(-8)}&end_date=${today(-3)}`), [
+      p.threeAgo.id,
+      p.sevenAgo.id,
+      p.eightAgo.id,
+    ]);
     assert.deepEqual(await ids(`?start_date=${today(-3)}&end_date=${today(-3)}`), [p.threeAgo.id]);
     assert.deepEqual(await ids(`?end_date=${today(-1)}`), [p.threeAgo.id, p.sevenAgo.id, p.eightAgo.id]);
-    assert.deepEqual(await ids('?start_date=2023-06-01'), [p.today.id, p.threeAgo.id, p.sevenAgo.id, p.eightAgo.id, p.old.id, p.edge.id]);
+    assert.deepEqual(await ids('?start_date=2023-06-01'), [
+      p.today.id,
+      p.threeAgo.id,
+      p.sevenAgo.id,
+      p.eightAgo.id,
+      p.old.id,
+      p.edge.id,
+    ]);
     assert.deepEqual(await ids('?end_date=2023-06-20'), [p.old.id, p.edge.id]);
   });
 
@@ -55,7 +88,11 @@ eachDialect('fuel purchases: filters', (dialect) => {
     for (const q of [`vehicle_ids=${ifta.id}`, `vehicle_ids[]=${ifta.id}`, `vehicle_ids[0]=${ifta.id}`]) {
       assert.deepEqual(await ids(`?${q}`), [p.today.id, p.sevenAgo.id], q);
     }
-    for (const q of [`vehicle_ids=${ifta.id},${local.id}`, `vehicle_ids[]=${ifta.id}&vehicle_ids[]=${local.id}`, `vehicle_ids=${ifta.id}&vehicle_ids=${local.id}`]) {
+    for (const q of [
+      `vehicle_ids=${ifta.id},${local.id}`,
+      `vehicle_ids[]=${ifta.id}&vehicle_ids[]=${local.id}`,
+      `vehicle_ids=${ifta.id}&vehicle_ids=${local.id}`,
+    ]) {
       assert.deepEqual(await ids(`?${q}`), [p.today.id, p.threeAgo.id, p.sevenAgo.id], q);
     }
     assert.deepEqual(await ids('?vehicle_ids=999999'), []);
@@ -86,7 +123,9 @@ eachDialect('fuel purchases: filters', (dialect) => {
   });
 
   test('filters combine', async () => {
-    assert.deepEqual(await ids(`?start_date=${today(-30)}&fuel_type=diesel&jurisdictions=TX&vehicle_ids=${local.id}`), [p.eightAgo.id]);
+    assert.deepEqual(await ids(`?start_date=${today(-30)}&fuel_type=diesel&jurisdictions=TX&vehicle_ids=${local.id}`), [
+      p.eightAgo.id,
+    ]);
   });
 
   describe('bad values are 400 naming the parameter', () => {
@@ -112,7 +151,10 @@ eachDialect('fuel purchases: filters', (dialect) => {
     assertList(res, 'fuel_purchases', 'fuel_purchase');
     assert.deepEqual(res.body.pagination, { per_page: 100, page_no: 1, total: 6 });
     const page2 = await t.call({ method: 'GET', url: '/v1/fuel_purchases?start_date=2000-01-01&per_page=4&page_no=2' });
-    assert.deepEqual(page2.body.fuel_purchases.map((w: any) => w.fuel_purchase.id), [p.old.id, p.edge.id]);
+    assert.deepEqual(
+      page2.body.fuel_purchases.map((w: any) => w.fuel_purchase.id),
+      [p.old.id, p.edge.id],
+    );
     assert.deepEqual(page2.body.pagination, { per_page: 4, page_no: 2, total: 6 });
   });
 

@@ -9,8 +9,14 @@ import { assertError } from '../http/fixtures.js';
 import { SQUARE, createGeofence } from './fixtures.js';
 
 /** A smaller square inside SQUARE (40.0–40.01, −83.0…−82.99). */
-const HOLE = [{ lat: 40.004, lon: -82.996 }, { lat: 40.004, lon: -82.994 }, { lat: 40.006, lon: -82.994 }, { lat: 40.006, lon: -82.996 }];
-const shifted = (ring: typeof HOLE, dLat: number, dLon: number) => ring.map((p) => ({ lat: Math.round((p.lat + dLat) * 1e6) / 1e6, lon: Math.round((p.lon + dLon) * 1e6) / 1e6 }));
+const HOLE = [
+  { lat: 40.004, lon: -82.996 },
+  { lat: 40.004, lon: -82.994 },
+  { lat: 40.006, lon: -82.994 },
+  { lat: 40.006, lon: -82.996 },
+];
+const shifted = (ring: typeof HOLE, dLat: number, dLon: number) =>
+  ring.map((p) => ({ lat: Math.round((p.lat + dLat) * 1e6) / 1e6, lon: Math.round((p.lon + dLon) * 1e6) / 1e6 }));
 
 eachDialect('geofence holes', (dialect) => {
   const getApp = useApp(dialect);
@@ -23,7 +29,11 @@ eachDialect('geofence holes', (dialect) => {
     assert.deepEqual(g.holes, [HOLE], 'the closing point is dropped, as for location_points');
     assert.deepEqual((await t.call({ method: 'GET', url: `/v1/geofences/${g.id}` })).body.geofence.holes, [HOLE]);
     assert.deepEqual((await createGeofence(t)).holes, []);
-    const circle = await createGeofence(t, { location_points: undefined, center: { lat: 40, lon: -83 }, radius_m: 100 });
+    const circle = await createGeofence(t, {
+      location_points: undefined,
+      center: { lat: 40, lon: -83 },
+      radius_m: 100,
+    });
     assert.deepEqual(circle.holes, []);
   });
 
@@ -39,16 +49,48 @@ eachDialect('geofence holes', (dialect) => {
   test('refused, naming the problem; nothing stored', async () => {
     const before = await count();
     const refuse = async (payload: object, message: string | RegExp) =>
-      assertError(await t.call({ method: 'POST', url: '/v1/geofences', payload: { name: 'G', ...payload } }), 400, message);
-    await refuse({ location_points: SQUARE, holes: [HOLE.slice(0, 2)] }, 'holes[0] must have at least 3 distinct points, got 2');
-    await refuse({ location_points: SQUARE, holes: [shifted(HOLE, 0.02, 0)] }, 'holes[0] must lie inside location_points');
-    await refuse({ location_points: SQUARE, holes: [shifted(HOLE, 0.005, 0)] }, /^holes must lie inside location_points without crossing it or each other; edges cross near lat 40\.01, lon -82\.99[46]$/);
-    await refuse({ location_points: SQUARE, holes: [HOLE, shifted(HOLE, 0.001, 0.001)] }, /^holes must lie inside location_points without crossing it or each other/);
-    const inner = [{ lat: 40.0045, lon: -82.9955 }, { lat: 40.0045, lon: -82.9945 }, { lat: 40.0055, lon: -82.9945 }, { lat: 40.0055, lon: -82.9955 }];
+      assertError(
+        await t.call({ method: 'POST', url: '/v1/geofences', payload: { name: 'G', ...payload } }),
+        400,
+        message,
+      );
+    await refuse(
+      { location_points: SQUARE, holes: [HOLE.slice(0, 2)] },
+      'holes[0] must have at least 3 distinct points, got 2',
+    );
+    await refuse(
+      { location_points: SQUARE, holes: [shifted(HOLE, 0.02, 0)] },
+      'holes[0] must lie inside location_points',
+    );
+    await refuse(
+      { location_points: SQUARE, holes: [shifted(HOLE, 0.005, 0)] },
+      /^holes must lie inside location_points without crossing it or each other; edges cross near lat 40\.01, lon -82\.99[46]$/,
+    );
+    await refuse(
+      { location_points: SQUARE, holes: [HOLE, shifted(HOLE, 0.001, 0.001)] },
+      /^holes must lie inside location_points without crossing it or each other/,
+    );
+    const inner = [
+      { lat: 40.0045, lon: -82.9955 },
+      { lat: 40.0045, lon: -82.9945 },
+      { lat: 40.0055, lon: -82.9945 },
+      { lat: 40.0055, lon: -82.9955 },
+    ];
     await refuse({ location_points: SQUARE, holes: [HOLE, inner] }, 'holes[1] must not lie inside holes[0]');
-    await refuse({ center: { lat: 40, lon: -83 }, radius_m: 100, holes: [HOLE] }, 'holes belong to a polygon (location_points), not to a circle');
+    await refuse(
+      { center: { lat: 40, lon: -83 }, radius_m: 100, holes: [HOLE] },
+      'holes belong to a polygon (location_points), not to a circle',
+    );
     assert.equal(await count(), before);
-    const circle = await createGeofence(t, { location_points: undefined, center: { lat: 40, lon: -83 }, radius_m: 100 });
-    assertError(await t.call({ method: 'PUT', url: `/v1/geofences/${circle.id}`, payload: { holes: [HOLE] } }), 400, 'holes need location_points: only a polygon has holes');
+    const circle = await createGeofence(t, {
+      location_points: undefined,
+      center: { lat: 40, lon: -83 },
+      radius_m: 100,
+    });
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/geofences/${circle.id}`, payload: { holes: [HOLE] } }),
+      400,
+      'holes need location_points: only a polygon has holes',
+    );
   });
 });

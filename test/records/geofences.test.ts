@@ -17,7 +17,13 @@ eachDialect('geofences', (dialect) => {
 
   const count = async () => (await t.call({ method: 'GET', url: '/v1/geofences' })).body.pagination.total;
 
-  async function refused(method: 'POST' | 'PUT', url: string, payload: unknown, message: string | RegExp, status = 400) {
+  async function refused(
+    method: 'POST' | 'PUT',
+    url: string,
+    payload: unknown,
+    message: string | RegExp,
+    status = 400,
+  ) {
     const before = await count();
     assertError(await t.call({ method, url, payload: payload as any }), status, message);
     assert.equal(await count(), before, 'nothing stored');
@@ -25,8 +31,15 @@ eachDialect('geofences', (dialect) => {
 
   test('POST polygon → 201 with the full key set; a closing point is dropped', async () => {
     const res = await t.call({
-      method: 'POST', url: '/v1/geofences',
-      payload: { name: ' Columbus yard ', category: 'Yard', description: 'north gate', address: '1 Main St, Columbus, OH', location_points: [...SQUARE, SQUARE[0]] },
+      method: 'POST',
+      url: '/v1/geofences',
+      payload: {
+        name: ' Columbus yard ',
+        category: 'Yard',
+        description: 'north gate',
+        address: '1 Main St, Columbus, OH',
+        location_points: [...SQUARE, SQUARE[0]],
+      },
     });
     assert.equal(res.status, 201, res.raw);
     assert.deepEqual(Object.keys(res.body), ['geofence']);
@@ -41,12 +54,20 @@ eachDialect('geofences', (dialect) => {
     assert.equal(g.radius_m, null);
     assert.match(g.created_at, DATETIME);
     assert.deepEqual((await t.call({ method: 'GET', url: `/v1/geofences/${g.id}` })).body, { geofence: g });
-    assert.deepEqual((await eventsOf(t, 'geofence')).at(-1), { action: 'geofence_upserted', trigger: 'created', subject_id: String(g.id) });
+    assert.deepEqual((await eventsOf(t, 'geofence')).at(-1), {
+      action: 'geofence_upserted',
+      trigger: 'created',
+      subject_id: String(g.id),
+    });
   });
 
   test('circles: POST /v1/geofences with center and radius_m, and POST /v1/geofences/circular', async () => {
     for (const url of ['/v1/geofences', '/v1/geofences/circular']) {
-      const res = await t.call({ method: 'POST', url, payload: { name: 'Pilot 123', category: 'Fuel Station', center: { lat: 39.96, lon: -83.0 }, radius_m: 250 } });
+      const res = await t.call({
+        method: 'POST',
+        url,
+        payload: { name: 'Pilot 123', category: 'Fuel Station', center: { lat: 39.96, lon: -83.0 }, radius_m: 250 },
+      });
       assert.equal(res.status, 201, res.raw);
       const g = res.body.geofence;
       assert.deepEqual(Object.keys(g), GEOFENCE_KEYS);
@@ -59,16 +80,65 @@ eachDialect('geofences', (dialect) => {
 
   describe('geometry errors are 400 naming the problem; nothing stored', () => {
     const cases: Array<[string, Record<string, unknown>, string | RegExp]> = [
-      ['self-intersecting (a bow tie)', { location_points: [{ lat: 0, lon: 0 }, { lat: 1, lon: 1 }, { lat: 0, lon: 1 }, { lat: 1, lon: 0 }] }, 'location_points must not cross itself; its edges cross near lat 0.5, lon 0.5'],
-      ['two points', { location_points: SQUARE.slice(0, 2) }, 'location_points must have at least 3 distinct points, got 2'],
-      ['three points, two distinct', { location_points: [SQUARE[0], SQUARE[1], SQUARE[0]] }, 'location_points must have at least 3 distinct points, got 2'],
-      ['repeats of one point', { location_points: [SQUARE[0], SQUARE[0], SQUARE[0], SQUARE[0]] }, 'location_points must have at least 3 distinct points, got 1'],
-      ['points on one line', { location_points: [{ lat: 40, lon: -83 }, { lat: 40.01, lon: -83.01 }, { lat: 40.02, lon: -83.02 }] }, 'location_points must enclose an area; the points lie on one line'],
+      [
+        'self-intersecting (a bow tie)',
+        {
+          location_points: [
+            { lat: 0, lon: 0 },
+            { lat: 1, lon: 1 },
+            { lat: 0, lon: 1 },
+            { lat: 1, lon: 0 },
+          ],
+        },
+        'location_points must not cross itself; its edges cross near lat 0.5, lon 0.5',
+      ],
+      [
+        'two points',
+        { location_points: SQUARE.slice(0, 2) },
+        'location_points must have at least 3 distinct points, got 2',
+      ],
+      [
+        'three points, two distinct',
+        { location_points: [SQUARE[0], SQUARE[1], SQUARE[0]] },
+        'location_points must have at least 3 distinct points, got 2',
+      ],
+      [
+        'repeats of one point',
+        { location_points: [SQUARE[0], SQUARE[0], SQUARE[0], SQUARE[0]] },
+        'location_points must have at least 3 distinct points, got 1',
+      ],
+      [
+        'points on one line',
+        {
+          location_points: [
+            { lat: 40, lon: -83 },
+            { lat: 40.01, lon: -83.01 },
+            { lat: 40.02, lon: -83.02 },
+          ],
+        },
+        'location_points must enclose an area; the points lie on one line',
+      ],
       ['empty', { location_points: [] }, 'location_points must have at least 3 distinct points, got 0'],
-      ['latitude out of range', { location_points: [SQUARE[0], { lat: 90.5, lon: -83 }, SQUARE[2]] }, 'location_points[1].lat must be at most 90'],
-      ['longitude out of range', { location_points: [SQUARE[0], SQUARE[1], { lat: 40, lon: -181 }] }, 'location_points[2].lon must be at least -180'],
-      ['a point without lon', { location_points: [SQUARE[0], SQUARE[1], { lat: 40 }] }, 'location_points[2].lon is required'],
-      ['a point as text', { location_points: [SQUARE[0], SQUARE[1], { lat: '40', lon: -83 }] }, 'location_points[2].lat must be a number'],
+      [
+        'latitude out of range',
+        { location_points: [SQUARE[0], { lat: 90.5, lon: -83 }, SQUARE[2]] },
+        'location_points[1].lat must be at most 90',
+      ],
+      [
+        'longitude out of range',
+        { location_points: [SQUARE[0], SQUARE[1], { lat: 40, lon: -181 }] },
+        'location_points[2].lon must be at least -180',
+      ],
+      [
+        'a point without lon',
+        { location_points: [SQUARE[0], SQUARE[1], { lat: 40 }] },
+        'location_points[2].lon is required',
+      ],
+      [
+        'a point as text',
+        { location_points: [SQUARE[0], SQUARE[1], { lat: '40', lon: -83 }] },
+        'location_points[2].lat must be a number',
+      ],
       ['radius 0', { center: { lat: 40, lon: -83 }, radius_m: 0 }, 'radius_m must be greater than 0'],
       ['negative radius', { center: { lat: 40, lon: -83 }, radius_m: -5 }, 'radius_m must be greater than 0'],
       ['huge radius', { center: { lat: 40, lon: -83 }, radius_m: 600000 }, 'radius_m must be at most 500000'],
@@ -81,23 +151,41 @@ eachDialect('geofences', (dialect) => {
     for (const [name, shape, message] of cases) {
       test(name, () => refused('POST', '/v1/geofences', { name: 'G', ...shape }, message));
     }
-    test('a polygon on the circular endpoint', () => refused('POST', '/v1/geofences/circular', { name: 'G', location_points: SQUARE }, /location_points is not accepted here/));
-    test('the circular endpoint without a center', () => refused('POST', '/v1/geofences/circular', { name: 'G' }, 'center is required'));
+    test('a polygon on the circular endpoint', () =>
+      refused(
+        'POST',
+        '/v1/geofences/circular',
+        { name: 'G', location_points: SQUARE },
+        /location_points is not accepted here/,
+      ));
+    test('the circular endpoint without a center', () =>
+      refused('POST', '/v1/geofences/circular', { name: 'G' }, 'center is required'));
   });
 
   test('other bad fields are 400 naming the field', async () => {
     await refused('POST', '/v1/geofences', { location_points: SQUARE }, 'name is required');
     await refused('POST', '/v1/geofences', { name: '  ', location_points: SQUARE }, 'name must not be empty');
     await refused('POST', '/v1/geofences', { name: 5, location_points: SQUARE }, 'name must be a string');
-    await refused('POST', '/v1/geofences', { name: 'G', status: 'paused', location_points: SQUARE }, 'status must be one of: active, inactive');
-    await refused('POST', '/v1/geofences', { name: 'G', location_points: 'everywhere' }, 'location_points must be an array');
+    await refused(
+      'POST',
+      '/v1/geofences',
+      { name: 'G', status: 'paused', location_points: SQUARE },
+      'status must be one of: active, inactive',
+    );
+    await refused(
+      'POST',
+      '/v1/geofences',
+      { name: 'G', location_points: 'everywhere' },
+      'location_points must be an array',
+    );
   });
 
   test('category filter (exact, any letter case) and status filter', async () => {
     const a = await createGeofence(t, { name: 'A', category: 'Customer' });
     const b = await createGeofence(t, { name: 'B', category: 'customer', status: 'inactive' });
     await createGeofence(t, { name: 'C', category: 'Customers' });
-    const ids = async (q: string) => assertList(await t.call({ method: 'GET', url: `/v1/geofences?${q}` }), 'geofences', 'geofence').map((g) => g.id);
+    const ids = async (q: string) =>
+      assertList(await t.call({ method: 'GET', url: `/v1/geofences?${q}` }), 'geofences', 'geofence').map((g) => g.id);
     assert.deepEqual(await ids('category=CUSTOMER'), [a.id, b.id]);
     assert.deepEqual(await ids('category=customer&status=inactive'), [b.id]);
     assert.deepEqual(await ids('category=Fuel%20Station').then((x) => x.length), 2);
@@ -135,16 +223,36 @@ eachDialect('geofences', (dialect) => {
     assert.equal(res.status, 200);
     assert.equal(res.raw, '{"success":true}');
     assertError(await t.call({ method: 'GET', url: `/v1/geofences/${g.id}` }), 404, `geofence ${g.id} not found`);
-    assertError(await t.call({ method: 'PUT', url: `/v1/geofences/${g.id}`, payload: { name: 'x' } }), 404, /not found/);
+    assertError(
+      await t.call({ method: 'PUT', url: `/v1/geofences/${g.id}`, payload: { name: 'x' } }),
+      404,
+      /not found/,
+    );
     assertError(await t.call({ method: 'DELETE', url: `/v1/geofences/${g.id}` }), 404, /not found/);
-    assert.deepEqual(assertList(await t.call({ method: 'GET', url: '/v1/geofences?category=Temp' }), 'geofences', 'geofence'), []);
-    assert.deepEqual((await eventsOf(t, 'geofence')).at(-1), { action: 'geofence_deleted', trigger: null, subject_id: String(g.id) });
+    assert.deepEqual(
+      assertList(await t.call({ method: 'GET', url: '/v1/geofences?category=Temp' }), 'geofences', 'geofence'),
+      [],
+    );
+    assert.deepEqual((await eventsOf(t, 'geofence')).at(-1), {
+      action: 'geofence_deleted',
+      trigger: null,
+      subject_id: String(g.id),
+    });
   });
 
   test("tenant isolation: another company's geofence is 404 and invisible", async () => {
     const g = await createGeofence(t, { name: 'Mine' });
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      assertError(await t.call({ method, url: `/v1/geofences/${g.id}`, payload: method === 'PUT' ? { name: 'x' } : undefined, as: other }), 404, `geofence ${g.id} not found`);
+      assertError(
+        await t.call({
+          method,
+          url: `/v1/geofences/${g.id}`,
+          payload: method === 'PUT' ? { name: 'x' } : undefined,
+          as: other,
+        }),
+        404,
+        `geofence ${g.id} not found`,
+      );
     }
     const res = await t.call({ method: 'GET', url: '/v1/geofences', as: other });
     assert.deepEqual(assertList(res, 'geofences', 'geofence'), []);
@@ -161,7 +269,10 @@ eachDialect('geofences', (dialect) => {
     assert.equal(res.body.geofences.length, 120);
     assert.deepEqual(res.body.pagination, { per_page: 500, page_no: 1, total: 120 });
     res = await t.call({ method: 'GET', url: '/v1/geofences?per_page=50&page_no=3', as: fresh });
-    assert.deepEqual(res.body.geofences.map((w: any) => w.geofence.name), Array.from({ length: 20 }, (_, i) => `G${100 + i}`));
+    assert.deepEqual(
+      res.body.geofences.map((w: any) => w.geofence.name),
+      Array.from({ length: 20 }, (_, i) => `G${100 + i}`),
+    );
     assert.deepEqual(res.body.pagination, { per_page: 50, page_no: 3, total: 120 });
     res = await t.call({ method: 'GET', url: '/v1/geofences?page_no=2', as: fresh });
     assert.deepEqual(res.body.pagination, { per_page: 25, page_no: 2, total: 120 });

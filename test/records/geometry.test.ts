@@ -1,10 +1,31 @@
 /** Pure rules: geofence geometry (validation, containment, bounds) and the jurisdiction code table. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { boundsOf, checkPolygon, circleProblem, contains, distanceM, inBounds, ringVertices } from '../../src/domain/geofences/geometry.js';
-import { IFTA_MEMBERS, JURISDICTIONS, countryOf, fromIso3166, isIftaMember, isJurisdiction, normalizeJurisdiction } from '../../src/domain/jurisdictions.js';
+import {
+  boundsOf,
+  checkPolygon,
+  circleProblem,
+  contains,
+  distanceM,
+  inBounds,
+  ringVertices,
+} from '../../src/domain/geofences/geometry.js';
+import {
+  IFTA_MEMBERS,
+  JURISDICTIONS,
+  countryOf,
+  fromIso3166,
+  isIftaMember,
+  isJurisdiction,
+  normalizeJurisdiction,
+} from '../../src/domain/jurisdictions.js';
 
-const SQ = [{ lat: 0, lon: 0 }, { lat: 0, lon: 1 }, { lat: 1, lon: 1 }, { lat: 1, lon: 0 }];
+const SQ = [
+  { lat: 0, lon: 0 },
+  { lat: 0, lon: 1 },
+  { lat: 1, lon: 1 },
+  { lat: 1, lon: 0 },
+];
 const square = { shape: 'polygon' as const, points: SQ };
 const circle = { shape: 'circle' as const, center: { lat: 40, lon: -83 }, radius_m: 1000 };
 
@@ -13,13 +34,40 @@ describe('checkPolygon', () => {
     ['open square', SQ, null],
     ['closed square', [...SQ, SQ[0]], null],
     ['with a repeated vertex', [SQ[0], SQ[1], SQ[1], SQ[2], SQ[3]], null],
-    ['concave (an L)', [{ lat: 0, lon: 0 }, { lat: 0, lon: 2 }, { lat: 1, lon: 2 }, { lat: 1, lon: 1 }, { lat: 2, lon: 1 }, { lat: 2, lon: 0 }], null],
+    [
+      'concave (an L)',
+      [
+        { lat: 0, lon: 0 },
+        { lat: 0, lon: 2 },
+        { lat: 1, lon: 2 },
+        { lat: 1, lon: 1 },
+        { lat: 2, lon: 1 },
+        { lat: 2, lon: 0 },
+      ],
+      null,
+    ],
     ['triangle', SQ.slice(0, 3), null],
     ['bow tie', [SQ[0], SQ[2], SQ[1], SQ[3]], 'p must not cross itself; its edges cross near lat 0.5, lon 0.5'],
     ['two points', SQ.slice(0, 2), 'p must have at least 3 distinct points, got 2'],
     ['a there-and-back line', [SQ[0], SQ[1], SQ[0]], 'p must have at least 3 distinct points, got 2'],
-    ['collinear', [{ lat: 0, lon: 0 }, { lat: 1, lon: 1 }, { lat: 2, lon: 2 }], 'p must enclose an area; the points lie on one line'],
-    ['collinear, long', [{ lat: 10, lon: -100 }, { lat: 20, lon: -90 }, { lat: 30, lon: -80 }], 'p must enclose an area; the points lie on one line'],
+    [
+      'collinear',
+      [
+        { lat: 0, lon: 0 },
+        { lat: 1, lon: 1 },
+        { lat: 2, lon: 2 },
+      ],
+      'p must enclose an area; the points lie on one line',
+    ],
+    [
+      'collinear, long',
+      [
+        { lat: 10, lon: -100 },
+        { lat: 20, lon: -90 },
+        { lat: 30, lon: -80 },
+      ],
+      'p must enclose an area; the points lie on one line',
+    ],
     ['lat out of range', [SQ[0], { lat: -90.1, lon: 0 }, SQ[2]], 'p[1].lat must be between -90 and 90'],
     ['lon out of range', [SQ[0], SQ[1], { lat: 0, lon: 180.5 }], 'p[2].lon must be between -180 and 180'],
     ['not a number', [SQ[0], SQ[1], { lat: Number.NaN, lon: 0 }], 'p[2].lat must be between -90 and 90'],
@@ -80,7 +128,10 @@ describe('bounds', () => {
     const b = boundsOf(circle);
     for (const bearing of [0, 45, 90, 135, 180, 225, 270, 315]) {
       const rad = (bearing * Math.PI) / 180;
-      const p = { lat: 40 + (Math.cos(rad) * 999) / 111_320, lon: -83 + (Math.sin(rad) * 999) / (111_320 * Math.cos((40 * Math.PI) / 180)) };
+      const p = {
+        lat: 40 + (Math.cos(rad) * 999) / 111_320,
+        lon: -83 + (Math.sin(rad) * 999) / (111_320 * Math.cos((40 * Math.PI) / 180)),
+      };
       assert.ok(contains(circle, p), `bearing ${bearing} inside`);
       assert.ok(inBounds(b, p), `bearing ${bearing} in bounds`);
     }

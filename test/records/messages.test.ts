@@ -16,7 +16,8 @@ eachDialect('messages', (dialect) => {
   let d3: any;
   let theirs: any;
 
-  const send = (payload: unknown, headers: Record<string, string> = {}) => t.call({ method: 'POST', url: '/v1/messages', payload: payload as any, headers });
+  const send = (payload: unknown, headers: Record<string, string> = {}) =>
+    t.call({ method: 'POST', url: '/v1/messages', payload: payload as any, headers });
   const list = async (q = '') => {
     const res = await t.call({ method: 'GET', url: `/v1/messages${q}` });
     return assertList(res, 'messages', 'message');
@@ -33,7 +34,12 @@ eachDialect('messages', (dialect) => {
     theirs = await createUser(t, {}, other);
   });
 
-  async function refused(payload: unknown, status: number, message: string | RegExp, headers: Record<string, string> = {}) {
+  async function refused(
+    payload: unknown,
+    status: number,
+    message: string | RegExp,
+    headers: Record<string, string> = {},
+  ) {
     const before = await totalOf(t, '/v1/messages');
     assertError(await send(payload, headers), status, message);
     assert.equal(await totalOf(t, '/v1/messages'), before, 'nothing was sent');
@@ -58,7 +64,10 @@ eachDialect('messages', (dialect) => {
   });
 
   test('X-User-Id names the sender; a user who is not an admin is 403 and nothing is sent', async () => {
-    assert.equal((await send({ recipient_id: d2.id, body: 'from Bea' }, { 'X-User-Id': String(admin2.id) })).status, 201);
+    assert.equal(
+      (await send({ recipient_id: d2.id, body: 'from Bea' }, { 'X-User-Id': String(admin2.id) })).status,
+      201,
+    );
     const [m] = await list(`?recipient_ids=${d2.id}`);
     assert.equal(m.sender.id, admin2.id);
     await refused({ recipient_id: d2.id, body: 'x' }, 403, /X-User-Id/, { 'X-User-Id': String(d1.id) });
@@ -74,7 +83,8 @@ eachDialect('messages', (dialect) => {
 
   test('the form-encoded body of the 2017 docs is accepted', async () => {
     const res = await t.call({
-      method: 'POST', url: '/v1/messages',
+      method: 'POST',
+      url: '/v1/messages',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: `recipient_id=${d3.id}&body=hello%2C+this+is+a+test`,
     });
@@ -103,22 +113,39 @@ eachDialect('messages', (dialect) => {
 
   test('a deactivated recipient is refused', async () => {
     const gone = await createUser(t);
-    assert.equal((await t.call({ method: 'PUT', url: `/v1/users/${gone.id}`, payload: { status: 'deactivated' } })).status, 200);
+    assert.equal(
+      (await t.call({ method: 'PUT', url: `/v1/users/${gone.id}`, payload: { status: 'deactivated' } })).status,
+      200,
+    );
     await refused({ recipient_id: gone.id, body: 'x' }, 400, `recipient_id names user ${gone.id}, who is deactivated`);
   });
 
   test('filters: driver_ids (either side), sender_ids, recipient_ids, in every array syntax', async () => {
-    const toD1 = idsOf({ messages: (await list(`?recipient_ids=${d1.id}`)).map((m) => ({ message: m })) }, 'messages', 'message');
+    const toD1 = idsOf(
+      { messages: (await list(`?recipient_ids=${d1.id}`)).map((m) => ({ message: m })) },
+      'messages',
+      'message',
+    );
     for (const q of [`?driver_ids=${d1.id}`, `?driver_ids[]=${d1.id}`, `?driver_ids[0]=${d1.id}`]) {
-      assert.deepEqual((await list(q)).map((m) => m.id), toD1, q);
+      assert.deepEqual(
+        (await list(q)).map((m) => m.id),
+        toD1,
+        q,
+      );
     }
     const both = await list(`?recipient_ids=${d1.id},${d2.id}`);
     assert.ok(both.every((m) => [d1.id, d2.id].includes(m.recipient.id)));
     assert.ok(both.some((m) => m.recipient.id === d2.id) && both.some((m) => m.recipient.id === d1.id));
     const byBea = await list(`?sender_ids[]=${admin2.id}`);
-    assert.deepEqual(byBea.map((m) => m.body), ['from Bea']);
+    assert.deepEqual(
+      byBea.map((m) => m.body),
+      ['from Bea'],
+    );
     const asSenderOrRecipient = await list(`?driver_ids=${admin2.id}`);
-    assert.deepEqual(asSenderOrRecipient.map((m) => m.body), ['from Bea']);
+    assert.deepEqual(
+      asSenderOrRecipient.map((m) => m.body),
+      ['from Bea'],
+    );
     assert.deepEqual(await list('?recipient_ids=999999'), []);
   });
 
@@ -126,21 +153,53 @@ eachDialect('messages', (dialect) => {
     assert.equal((await send({ recipient_id: d1.id, body: 'old news' })).status, 201);
     const [old] = (await list(`?recipient_ids=${d1.id}`)).filter((m) => m.body === 'old news');
     // 2024-03-10 03:00 UTC is still March 9 in Chicago
-    await t.db.kysely.updateTable('messages').set({ sent_at: '2024-03-10T03:00:00.000Z' }).where('id', '=', old.id).execute();
-    assert.deepEqual((await list('?start_date=2024-03-10&end_date=2024-03-10')).map((m) => m.id), [old.id]);
-    assert.deepEqual((await list('?start_date=2024-03-09&end_date=2024-03-09')).map((m) => m.id), []);
-    const res = await t.call({ method: 'GET', url: '/v1/messages?start_date=2024-03-09&end_date=2024-03-09', headers: { 'X-Time-Zone': 'Central Time (US & Canada)' } });
-    assert.deepEqual(assertList(res, 'messages', 'message').map((m) => m.id), [old.id]);
-    assert.deepEqual((await list('?end_date=2024-03-10')).map((m) => m.id), [old.id]);
+    await t.db.kysely
+      .updateTable('messages')
+      .set({ sent_at: '2024-03-10T03:00:00.000Z' })
+      .where('id', '=', old.id)
+      .execute();
+    assert.deepEqual(
+      (await list('?start_date=2024-03-10&end_date=2024-03-10')).map((m) => m.id),
+      [old.id],
+    );
+    assert.deepEqual(
+      (await list('?start_date=2024-03-09&end_date=2024-03-09')).map((m) => m.id),
+      [],
+    );
+    const res = await t.call({
+      method: 'GET',
+      url: '/v1/messages?start_date=2024-03-09&end_date=2024-03-09',
+      headers: { 'X-Time-Zone': 'Central Time (US & Canada)' },
+    });
+    assert.deepEqual(
+      assertList(res, 'messages', 'message').map((m) => m.id),
+      [old.id],
+    );
+    assert.deepEqual(
+      (await list('?end_date=2024-03-10')).map((m) => m.id),
+      [old.id],
+    );
     assert.ok(!(await list('?start_date=2024-03-11')).some((m) => m.id === old.id));
   });
 
   test('bad filters are 400 naming the parameter', async () => {
     assertError(await t.call({ method: 'GET', url: '/v1/messages?driver_ids=abc' }), 400, /driver_ids/);
-    assertError(await t.call({ method: 'GET', url: '/v1/messages?status=seen' }), 400, /status must be one of: all, read, unread/);
-    assertError(await t.call({ method: 'GET', url: '/v1/messages?start_date=2024-02-30' }), 400, 'start_date is not a valid date (2024-02-30)');
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/messages?status=seen' }),
+      400,
+      /status must be one of: all, read, unread/,
+    );
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/messages?start_date=2024-02-30' }),
+      400,
+      'start_date is not a valid date (2024-02-30)',
+    );
     assertError(await t.call({ method: 'GET', url: '/v1/messages?start_date=03/01/2024' }), 400, /start_date/);
-    assertError(await t.call({ method: 'GET', url: '/v1/messages?start_date=2024-03-02&end_date=2024-03-01' }), 400, 'end_date must not be before start_date');
+    assertError(
+      await t.call({ method: 'GET', url: '/v1/messages?start_date=2024-03-02&end_date=2024-03-01' }),
+      400,
+      'end_date must not be before start_date',
+    );
   });
 
   test('PUT marks read (keeping the first read time), status filters, read:false marks unread', async () => {
@@ -150,22 +209,48 @@ eachDialect('messages', (dialect) => {
     assert.equal(res.status, 200);
     assert.equal(res.raw, '{"success":true}');
     const read = await list('?status=read');
-    assert.deepEqual(read.map((m) => m.id), [a.id, b.id]);
+    assert.deepEqual(
+      read.map((m) => m.id),
+      [a.id, b.id],
+    );
     for (const m of read) assert.match(m.read_at, DATETIME);
-    await t.db.kysely.updateTable('messages').set({ read_at: '2024-01-01T00:00:00.000Z' }).where('id', '=', a.id).execute();
-    assert.equal((await t.call({ method: 'PUT', url: '/v1/messages', payload: { ids: [a.id], read: true } })).status, 200);
-    assert.equal((await list('?status=read')).find((m) => m.id === a.id).read_at, '2024-01-01T00:00:00Z', 'first read time kept');
+    await t.db.kysely
+      .updateTable('messages')
+      .set({ read_at: '2024-01-01T00:00:00.000Z' })
+      .where('id', '=', a.id)
+      .execute();
+    assert.equal(
+      (await t.call({ method: 'PUT', url: '/v1/messages', payload: { ids: [a.id], read: true } })).status,
+      200,
+    );
+    assert.equal(
+      (await list('?status=read')).find((m) => m.id === a.id).read_at,
+      '2024-01-01T00:00:00Z',
+      'first read time kept',
+    );
     res = await t.call({ method: 'PUT', url: '/v1/messages', payload: { ids: [a.id], read: false } });
     assert.equal(res.status, 200);
-    assert.deepEqual((await list('?status=read')).map((m) => m.id), [b.id]);
+    assert.deepEqual(
+      (await list('?status=read')).map((m) => m.id),
+      [b.id],
+    );
     assert.equal((await list('?status=all')).length, await totalOf(t, '/v1/messages'));
   });
 
   test('PUT refusals change nothing: unknown or foreign ids → 404, bad bodies → 400', async () => {
     const [m] = await list('?status=unread');
-    const theirMessage = await t.call({ method: 'POST', url: '/v1/messages', payload: { recipient_id: theirs.id, body: 'x' }, as: other });
+    const theirMessage = await t.call({
+      method: 'POST',
+      url: '/v1/messages',
+      payload: { recipient_id: theirs.id, body: 'x' },
+      as: other,
+    });
     assert.equal(theirMessage.status, 201);
-    const [foreign] = assertList(await t.call({ method: 'GET', url: '/v1/messages', as: other }), 'messages', 'message');
+    const [foreign] = assertList(
+      await t.call({ method: 'GET', url: '/v1/messages', as: other }),
+      'messages',
+      'message',
+    );
     const cases: Array<[unknown, number, string | RegExp]> = [
       [{ ids: [m.id, 999999] }, 404, 'message 999999 not found'],
       [{ ids: [m.id, foreign.id] }, 404, `message ${foreign.id} not found`],
@@ -176,7 +261,10 @@ eachDialect('messages', (dialect) => {
     for (const [payload, status, message] of cases) {
       assertError(await t.call({ method: 'PUT', url: '/v1/messages', payload: payload as any }), status, message);
     }
-    assert.ok((await list('?status=unread')).some((x) => x.id === m.id), 'still unread');
+    assert.ok(
+      (await list('?status=unread')).some((x) => x.id === m.id),
+      'still unread',
+    );
     const theirs2 = assertList(await t.call({ method: 'GET', url: '/v1/messages', as: other }), 'messages', 'message');
     assert.equal(theirs2[0].read_at, null);
   });

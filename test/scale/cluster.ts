@@ -28,7 +28,12 @@ export interface Res {
   headers: Headers;
 }
 
-export async function call(node: ServerProcess, method: string, path: string, opts: { headers?: Record<string, string>; body?: unknown } = {}): Promise<Res> {
+export async function call(
+  node: ServerProcess,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Res> {
   const res = await fetch(`${node.url}${path}`, {
     method,
     headers: { ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}), ...opts.headers },
@@ -49,9 +54,18 @@ export async function call(node: ServerProcess, method: string, path: string, op
 export function asTestApp(node: ServerProcess, company: TestCompany): TestApp {
   return {
     company,
-    async call(opts: { method?: string; url: string; payload?: unknown; headers?: Record<string, string>; as?: TestCompany }) {
+    async call(opts: {
+      method?: string;
+      url: string;
+      payload?: unknown;
+      headers?: Record<string, string>;
+      as?: TestCompany;
+    }) {
       const who = opts.as ?? company;
-      const r = await call(node, opts.method ?? 'GET', opts.url, { headers: { ...who.headers, ...opts.headers }, body: opts.payload });
+      const r = await call(node, opts.method ?? 'GET', opts.url, {
+        headers: { ...who.headers, ...opts.headers },
+        body: opts.payload,
+      });
       return { status: r.status, body: r.body, headers: Object.fromEntries(r.headers), raw: JSON.stringify(r.body) };
     },
   } as unknown as TestApp;

@@ -41,7 +41,10 @@ if (POSTGRES_URL) {
     });
 
     test('nodes started together applied every migration exactly once, and all are ready', async () => {
-      const rows = (await c.db.kysely.selectFrom('kysely_migration' as never).select('name' as never).execute()) as Array<{ name: string }>;
+      const rows = (await c.db.kysely
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .execute()) as Array<{ name: string }>;
       assert.deepEqual(rows.map((r) => r.name).sort(), MIGRATIONS.map(([name]) => name).sort());
       for (const node of nodes()) assert.equal((await call(node, 'GET', '/readyz')).status, 200);
     });
@@ -49,36 +52,97 @@ if (POSTGRES_URL) {
     test('an API key revoked by the CLI stops working on every node within 1 s', async () => {
       const key = await createApiKey(c.db, company.id, 'short-lived');
       const headers = { 'x-api-key': key.api_key };
-      for (const node of nodes()) assert.equal((await call(node, 'GET', '/v1/vehicles', { headers })).status, 200, 'works (and is cached) everywhere first');
+      for (const node of nodes())
+        assert.equal(
+          (await call(node, 'GET', '/v1/vehicles', { headers })).status,
+          200,
+          'works (and is cached) everywhere first',
+        );
       assert.ok(await revokeApiKey(c.db, key.id));
-      const took = await Promise.all(nodes().map((node) => within(1000, async () => (await call(node, 'GET', '/v1/vehicles', { headers })).status === 401, 'revoked key refused')));
-      assert.ok(took.every((ms) => ms <= 1000), `ms per node: ${took}`);
+      const took = await Promise.all(
+        nodes().map((node) =>
+          within(
+            1000,
+            async () => (await call(node, 'GET', '/v1/vehicles', { headers })).status === 401,
+            'revoked key refused',
+          ),
+        ),
+      );
+      assert.ok(
+        took.every((ms) => ms <= 1000),
+        `ms per node: ${took}`,
+      );
     });
 
     test('an OAuth token revoked on one node stops working on every node within 1 s', async () => {
       const rt = runtimeFor(c.db);
       const admin = await createUser(asTestApp(nodes()[0], company), { role: 'admin' });
-      const app = await registerApp(c.db, { name: 'Cluster TMS', redirectUris: ['https://tms.example/cb'], scopes: ['vehicles.read'] }, rt.nowIso());
-      const grant = await recordConsent(c.db, rt, { companyId: company.id, appId: app.id, userId: admin.id, scopes: ['vehicles.read'] });
-      const tokens = await issueTokens(c.db.kysely, rt, { grantId: grant.id, appId: app.id, companyId: company.id, codeId: null, parentId: null, accessScopes: ['vehicles.read'], refreshScopes: null });
+      const app = await registerApp(
+        c.db,
+        { name: 'Cluster TMS', redirectUris: ['https://tms.example/cb'], scopes: ['vehicles.read'] },
+        rt.nowIso(),
+      );
+      const grant = await recordConsent(c.db, rt, {
+        companyId: company.id,
+        appId: app.id,
+        userId: admin.id,
+        scopes: ['vehicles.read'],
+      });
+      const tokens = await issueTokens(c.db.kysely, rt, {
+        grantId: grant.id,
+        appId: app.id,
+        companyId: company.id,
+        codeId: null,
+        parentId: null,
+        accessScopes: ['vehicles.read'],
+        refreshScopes: null,
+      });
       const headers = { authorization: `Bearer ${tokens.access_token}` };
       for (const node of nodes()) assert.equal((await call(node, 'GET', '/v1/vehicles', { headers })).status, 200);
-      const form = new URLSearchParams({ token: tokens.access_token, client_id: app.client_id, client_secret: app.client_secret });
-      const revoked = await fetch(`${nodes()[1].url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+      const form = new URLSearchParams({
+        token: tokens.access_token,
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+      });
+      const revoked = await fetch(`${nodes()[1].url}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      });
       assert.equal(revoked.status, 200);
-      await Promise.all(nodes().map((node) => within(1000, async () => (await call(node, 'GET', '/v1/vehicles', { headers })).status === 401, 'revoked token refused')));
+      await Promise.all(
+        nodes().map((node) =>
+          within(
+            1000,
+            async () => (await call(node, 'GET', '/v1/vehicles', { headers })).status === 401,
+            'revoked token refused',
+          ),
+        ),
+      );
     });
 
-    test('10 activations of one driver\'s dispatches spread over the nodes: exactly one wins', async () => {
+    test("10 activations of one driver's dispatches spread over the nodes: exactly one wins", async () => {
       const w = await world(asTestApp(nodes()[0], company));
       const ds = [];
-      for (let i = 0; i < 10; i++) ds.push(await createDispatch(asTestApp(nodes()[i % NODES], company), w, { driver_id: w.driver.id }));
+      for (let i = 0; i < 10; i++)
+        ds.push(await createDispatch(asTestApp(nodes()[i % NODES], company), w, { driver_id: w.driver.id }));
       const results = await Promise.all(
-        ds.map((d, i) => call(nodes()[i % NODES], 'PUT', '/v1/dispatches', { headers: company.headers, body: { vendor_id: d.vendor_id, status: 'active' } })),
+        ds.map((d, i) =>
+          call(nodes()[i % NODES], 'PUT', '/v1/dispatches', {
+            headers: company.headers,
+            body: { vendor_id: d.vendor_id, status: 'active' },
+          }),
+        ),
       );
       assert.equal(results.filter((r) => r.status === 200).length, 1, `statuses: ${results.map((r) => r.status)}`);
-      for (const r of results.filter((x) => x.status !== 200)) assert.match(r.body.error_message, /already has an active dispatch/);
-      const active = await c.db.kysely.selectFrom('dispatches').select('id').where('driver_id', '=', w.driver.id).where('status', '=', 'active').execute();
+      for (const r of results.filter((x) => x.status !== 200))
+        assert.match(r.body.error_message, /already has an active dispatch/);
+      const active = await c.db.kysely
+        .selectFrom('dispatches')
+        .select('id')
+        .where('driver_id', '=', w.driver.id)
+        .where('status', '=', 'active')
+        .execute();
       assert.equal(active.length, 1);
     });
 
@@ -94,20 +158,40 @@ if (POSTGRES_URL) {
           return { status: attempts.get(id) === 1 ? 500 : 200 };
         };
         const reg = await call(nodes()[0], 'POST', '/v1/company_webhooks', {
-          headers: company.headers, body: { url: `${receiver.url}/hooks`, secret: 'cluster-secret', enabled: true, actions: ['vehicle_upserted'] },
+          headers: company.headers,
+          body: {
+            url: `${receiver.url}/hooks`,
+            secret: 'cluster-secret',
+            enabled: true,
+            actions: ['vehicle_upserted'],
+          },
         });
         assert.equal(reg.status, 201, JSON.stringify(reg.body));
         const EVENTS = 24;
         const created = await Promise.all(
-          Array.from({ length: EVENTS }, (_, i) => call(nodes()[i % NODES], 'POST', '/v1/vehicles', { headers: company.headers, body: { number: `WH-${i}` } })),
+          Array.from({ length: EVENTS }, (_, i) =>
+            call(nodes()[i % NODES], 'POST', '/v1/vehicles', { headers: company.headers, body: { number: `WH-${i}` } }),
+          ),
         );
-        assert.deepEqual(created.map((r) => r.status), Array(EVENTS).fill(201));
-        await within(20_000, async () => attempts.size === EVENTS && [...attempts.values()].every((n) => n >= 2), 'every event delivered twice').catch((err) => {
+        assert.deepEqual(
+          created.map((r) => r.status),
+          Array(EVENTS).fill(201),
+        );
+        await within(
+          20_000,
+          async () => attempts.size === EVENTS && [...attempts.values()].every((n) => n >= 2),
+          'every event delivered twice',
+        ).catch((err) => {
           throw new Error(`${err.message}; attempts per request: ${JSON.stringify([...attempts])}`);
         });
         await new Promise((r) => setTimeout(r, 1500)); // a duplicate would arrive within a poll or a retry delay
         assert.deepEqual([...attempts.values()], Array(EVENTS).fill(2), 'two attempts each, no duplicate');
-        const numbers = new Set(receiver.deliveries('/hooks').filter((d) => !Array.isArray(d.body)).map((d) => d.body.number));
+        const numbers = new Set(
+          receiver
+            .deliveries('/hooks')
+            .filter((d) => !Array.isArray(d.body))
+            .map((d) => d.body.number),
+        );
         assert.equal(numbers.size, EVENTS, 'one request per created vehicle');
       } finally {
         await receiver.close();
@@ -124,8 +208,10 @@ if (POSTGRES_URL) {
       };
       const post = (node: ServerProcess, r: Rig, recs: unknown[]) =>
         fetch(`${node.url}/device/v1/batches`, {
-          method: 'POST', headers: { authorization: `Bearer ${r.device.device_token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ records: recs }), signal: AbortSignal.timeout(30_000),
+          method: 'POST',
+          headers: { authorization: `Bearer ${r.device.device_token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ records: recs }),
+          signal: AbortSignal.timeout(30_000),
         });
 
       // Vehicles 0 and 1: each batch goes to the next node, the three vehicles are sent at the same time.
@@ -138,7 +224,10 @@ if (POSTGRES_URL) {
         const bs = batches(r);
         for (let b = 0; b < bs.length; b++) {
           if (v === 2 && b === KILL_AT) {
-            const inFlight = post(victim, r, bs.slice(KILL_AT).flat()).then((x) => x.status, () => 'failed');
+            const inFlight = post(victim, r, bs.slice(KILL_AT).flat()).then(
+              (x) => x.status,
+              () => 'failed',
+            );
             await new Promise((done) => setTimeout(done, 15));
             await victim.stop('SIGKILL');
             assert.ok([200, 'failed'].includes(await inFlight));
@@ -153,11 +242,23 @@ if (POSTGRES_URL) {
 
       for (const [v, r] of fleet.entries()) {
         const last = (records(r).at(-1) as unknown as { time: string }).time;
-        await within(20_000, async () => {
-          const st = await c.db.kysely.selectFrom('telemetry_state').select('horizon').where('vehicle_id', '=', r.vehicle.id).executeTakeFirst();
-          return st?.horizon === last;
-        }, `vehicle ${v} processed to its last record`);
-        const stored = await c.db.kysely.selectFrom('telemetry_records').select('seq').where('vehicle_id', '=', r.vehicle.id).execute();
+        await within(
+          20_000,
+          async () => {
+            const st = await c.db.kysely
+              .selectFrom('telemetry_state')
+              .select('horizon')
+              .where('vehicle_id', '=', r.vehicle.id)
+              .executeTakeFirst();
+            return st?.horizon === last;
+          },
+          `vehicle ${v} processed to its last record`,
+        );
+        const stored = await c.db.kysely
+          .selectFrom('telemetry_records')
+          .select('seq')
+          .where('vehicle_id', '=', r.vehicle.id)
+          .execute();
         assert.equal(stored.length, sent[v], `vehicle ${v}: every acknowledged record stored once`);
         // Processing in order, once, by one node at a time gives exactly what one sequential pass gives.
         const live = await derivedSnapshot(c.db, r.vehicle.id);
@@ -170,10 +271,23 @@ if (POSTGRES_URL) {
 }
 
 /** A vehicle with a driver (created through `node`) and a device provisioned by the operator. */
-async function rigOn(node: ServerProcess, c: Cluster, company: { id: number; apiKey: string; headers: Record<string, string> }): Promise<Rig> {
+async function rigOn(
+  node: ServerProcess,
+  c: Cluster,
+  company: { id: number; apiKey: string; headers: Record<string, string> },
+): Promise<Rig> {
   const t = asTestApp(node, company);
-  const vehicle = (await call(node, 'POST', '/v1/vehicles', { headers: company.headers, body: { number: `TEL-${node.url.split(':').at(-1)}-${Date.now() % 100000}` } })).body.vehicle;
+  const vehicle = (
+    await call(node, 'POST', '/v1/vehicles', {
+      headers: company.headers,
+      body: { number: `TEL-${node.url.split(':').at(-1)}-${Date.now() % 100000}` },
+    })
+  ).body.vehicle;
   const driver = await createUser(t);
-  const device = await provisionDevice(c.db, { companyId: company.id }, { identifier: `SN-CL-${vehicle.id}`, vehicleId: vehicle.id });
+  const device = await provisionDevice(
+    c.db,
+    { companyId: company.id },
+    { identifier: `SN-CL-${vehicle.id}`, vehicleId: vehicle.id },
+  );
   return { vehicle, driver, device, seq: 0 };
 }

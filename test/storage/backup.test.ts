@@ -42,12 +42,14 @@ interface Place {
 /** An empty database to back up from (SQLite: a file; PostgreSQL: a schema of the test database). */
 async function sourcePlace(dialect: Dialect): Promise<Place> {
   const blobs = join(tempDir(), 'blobs');
-  if (dialect === 'sqlite') return { env: { DATABASE_URL: `sqlite:${join(tempDir(), 'fleet.db')}`, BLOB_DIR: blobs }, drop: async () => {} };
+  if (dialect === 'sqlite')
+    return { env: { DATABASE_URL: `sqlite:${join(tempDir(), 'fleet.db')}`, BLOB_DIR: blobs }, drop: async () => {} };
   const db = await freshDatabase('postgres');
   return { env: { DATABASE_URL: db.url, BLOB_DIR: blobs }, drop: db.drop };
 }
 
-const schemaOf = (url: string) => /search_path=(\w+)/.exec(decodeURIComponent(new URL(url).searchParams.get('options') ?? ''))?.[1] ?? 'public';
+const schemaOf = (url: string) =>
+  /search_path=(\w+)/.exec(decodeURIComponent(new URL(url).searchParams.get('options') ?? ''))?.[1] ?? 'public';
 
 /**
  * A new, empty database to restore into. PostgreSQL: a database of its own, with the empty schema
@@ -55,7 +57,8 @@ const schemaOf = (url: string) => /search_path=(\w+)/.exec(decodeURIComponent(ne
  */
 async function newPlace(dialect: Dialect, schema: string): Promise<Place> {
   const blobs = join(tempDir(), 'restored-blobs');
-  if (dialect === 'sqlite') return { env: { DATABASE_URL: `sqlite:${join(tempDir(), 'restored.db')}`, BLOB_DIR: blobs }, drop: async () => {} };
+  if (dialect === 'sqlite')
+    return { env: { DATABASE_URL: `sqlite:${join(tempDir(), 'restored.db')}`, BLOB_DIR: blobs }, drop: async () => {} };
   const name = `fleet_restore_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
@@ -82,7 +85,10 @@ async function newPlace(dialect: Dialect, schema: string): Promise<Place> {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Runs `fleet …` as its own process, as an operator would: exit code, stdout, stderr. */
-function fleet(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+function fleet(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
       cwd: ROOT,
@@ -108,9 +114,21 @@ async function counts(url: string): Promise<Record<string, number>> {
   try {
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name).sort();
     const out: Record<string, number> = {};
-    for (const t of tables) out[t] = Number((await db.kysely.selectFrom(t as never).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow() as { n: number }).n);
+    for (const t of tables)
+      out[t] = Number(
+        (
+          (await db.kysely
+            .selectFrom(t as never)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()) as { n: number }
+        ).n,
+      );
     for (const t of ['kysely_migration', 'kysely_migration_lock']) {
-      const r = await db.kysely.selectFrom(t as never).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst().catch(() => null);
+      const r = await db.kysely
+        .selectFrom(t as never)
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirst()
+        .catch(() => null);
       if (r) out[t] = Number((r as { n: number }).n);
     }
     return out;
@@ -124,7 +142,11 @@ async function seed(db: Db) {
   const company = await createCompany(db, { name: 'Backup Freight' });
   const key = await createApiKey(db, company.id, 'test');
   const vehicle = await createVehicle(db, { companyId: company.id }, { number: 'T-1' });
-  const device = await provisionDevice(db, { companyId: company.id }, { identifier: `SN-${randomBytes(4).toString('hex')}`, vehicleId: vehicle.id });
+  const device = await provisionDevice(
+    db,
+    { companyId: company.id },
+    { identifier: `SN-${randomBytes(4).toString('hex')}`, vehicleId: vehicle.id },
+  );
   return { apiKey: key.api_key, token: device.device_token };
 }
 
@@ -136,8 +158,19 @@ function ingest(server: ServerProcess, token: string) {
   state.done = (async () => {
     while (!stop) {
       const t0 = Date.now() - 3_600_000;
-      const records = Array.from({ length: 20 }, () => ({ seq: ++seq, type: 'location', time: new Date(t0 + seq * 1000).toISOString(), lat: 39.8, lon: -89.6 + seq * 1e-4, speed_kph: 50 }));
-      const res = await fetch(`${server.url}/device/v1/batches`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ records }) });
+      const records = Array.from({ length: 20 }, () => ({
+        seq: ++seq,
+        type: 'location',
+        time: new Date(t0 + seq * 1000).toISOString(),
+        lat: 39.8,
+        lon: -89.6 + seq * 1e-4,
+        speed_kph: 50,
+      }));
+      const res = await fetch(`${server.url}/device/v1/batches`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ records }),
+      });
       if (res.status === 200) state.accepted++;
       else state.failures.push(`${res.status} ${await res.text()}`);
     }
@@ -146,7 +179,8 @@ function ingest(server: ServerProcess, token: string) {
 }
 
 const waitFor = async (what: string, cond: () => boolean, ms = 20_000) => {
-  for (const until = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 20))) assert.ok(Date.now() < until, `timed out waiting for ${what}`);
+  for (const until = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 20)))
+    assert.ok(Date.now() < until, `timed out waiting for ${what}`);
 };
 
 eachDialect('fleet backup and restore', (dialect) => {
@@ -160,7 +194,11 @@ eachDialect('fleet backup and restore', (dialect) => {
       await db.close();
       server = await startServer({ ...source.env, TELEMETRY_REORDER_WINDOW_S: '0', WEBHOOK_WORKER: '0' });
       const form = multipart({ name: 'BOL 1' }, [{ name: 'bol.pdf', type: 'application/pdf', data: PDF }]);
-      const upload = await fetch(`${server.url}/v1/documents`, { method: 'POST', headers: { 'x-api-key': apiKey, ...form.headers }, body: form.payload });
+      const upload = await fetch(`${server.url}/v1/documents`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, ...form.headers },
+        body: form.payload,
+      });
       assert.equal(upload.status, 201, await upload.clone().text());
       const documentId = (await upload.json()).document.id;
 
@@ -179,7 +217,10 @@ eachDialect('fleet backup and restore', (dialect) => {
       // The copy is one instant between the first and the last batch: more records than when the
       // backup started, fewer than in the end, and every record of a batch or none of it.
       const stored = report.tables.telemetry_records;
-      assert.ok(stored >= before * 20 && stored < load.state.accepted * 20, `${before * 20} ≤ ${stored} < ${load.state.accepted * 20}`);
+      assert.ok(
+        stored >= before * 20 && stored < load.state.accepted * 20,
+        `${before * 20} ≤ ${stored} < ${load.state.accepted * 20}`,
+      );
       assert.equal(stored % 20, 0);
       assert.deepEqual(report.documents, { files: 1, bytes: PDF.length, missing: [] });
       assert.equal(report.migrations.at(-1), [...report.migrations].sort().at(-1));
@@ -195,7 +236,10 @@ eachDialect('fleet backup and restore', (dialect) => {
       // An app on the restored database serves the data and the document's file.
       const app = await buildApp(loadConfig({ ...TEST_ENV, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0', ...target.env }));
       try {
-        const file2 = await app.inject({ url: `/v1/documents/${documentId}/download`, headers: { 'x-api-key': apiKey } });
+        const file2 = await app.inject({
+          url: `/v1/documents/${documentId}/download`,
+          headers: { 'x-api-key': apiKey },
+        });
         assert.equal(file2.statusCode, 200);
         assert.deepEqual(file2.rawPayload, PDF);
         const vehicles = await app.inject({ url: '/v1/vehicles', headers: { 'x-api-key': apiKey } });
@@ -220,7 +264,10 @@ eachDialect('fleet backup and restore', (dialect) => {
       const file = join(tempDir(), 'fleet.tar.gz');
       assert.equal((await fleet(['backup', '--to', file], source.env)).code, 0);
       const again = await fleet(['backup', '--to', file], source.env);
-      assert.deepEqual([again.code, again.err], [1, `fleet: ${file} already exists: choose a new file name (a backup never overwrites one)\n`]);
+      assert.deepEqual(
+        [again.code, again.err],
+        [1, `fleet: ${file} already exists: choose a new file name (a backup never overwrites one)\n`],
+      );
 
       // The target gets a company of its own, and a document file.
       const other = openDb(target.env.DATABASE_URL);
@@ -229,7 +276,10 @@ eachDialect('fleet backup and restore', (dialect) => {
       await other.close();
       const refused = await fleet(['restore', '--from', file], target.env);
       assert.equal(refused.code, 1);
-      assert.match(refused.err, /^fleet: the target is not empty \(\d+ tables(, sequences and functions in schema \w+| in \S+restored\.db)\): restore into an empty database, or pass --force to drop what is there first\n$/);
+      assert.match(
+        refused.err,
+        /^fleet: the target is not empty \(\d+ tables(, sequences and functions in schema \w+| in \S+restored\.db)\): restore into an empty database, or pass --force to drop what is there first\n$/,
+      );
       assert.equal((await counts(target.env.DATABASE_URL)).companies, 1, 'nothing changed');
 
       const forced = await fleet(['restore', '--from', file, '--force'], target.env);
@@ -250,7 +300,13 @@ eachDialect('fleet backup and restore', (dialect) => {
     assert.equal(usage.code, 2);
     assert.match(usage.err, /--to is required/);
     const memory = await fleet(['backup', '--to', join(tempDir(), 'x.tar.gz')], { DATABASE_URL: 'sqlite::memory:' });
-    assert.deepEqual([memory.code, memory.err], [1, 'fleet: DATABASE_URL is sqlite::memory:, a database that lives only inside its process: there is nothing to copy or restore into\n']);
+    assert.deepEqual(
+      [memory.code, memory.err],
+      [
+        1,
+        'fleet: DATABASE_URL is sqlite::memory:, a database that lives only inside its process: there is nothing to copy or restore into\n',
+      ],
+    );
     const notBackup = join(tempDir(), 'notes.tar.gz');
     writeFileSync(notBackup, 'hello');
     const wrong = await fleet(['restore', '--from', notBackup], { DATABASE_URL: `sqlite:${join(tempDir(), 'r.db')}` });
@@ -267,7 +323,10 @@ eachDialect('fleet backup and restore', (dialect) => {
     try {
       const cross = await fleet(['restore', '--from', file], target.env);
       assert.equal(cross.code, 1);
-      assert.match(cross.err, /is a sqlite backup and DATABASE_URL names a postgres database: a backup restores into the same kind of database\n$/);
+      assert.match(
+        cross.err,
+        /is a sqlite backup and DATABASE_URL names a postgres database: a backup restores into the same kind of database\n$/,
+      );
     } finally {
       await target.drop();
     }

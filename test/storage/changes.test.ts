@@ -31,14 +31,18 @@ test('statements are classified by what they do to the tables', () => {
 
 test('reads name their tables in FROM and JOIN clauses', () => {
   assert.deepEqual(
-    readTables('select "v".* from "vehicles" as "v" inner join "group_vehicles" on 1 where "id" in (select "member_id" from "group_vehicles")'),
+    readTables(
+      'select "v".* from "vehicles" as "v" inner join "group_vehicles" on 1 where "id" in (select "member_id" from "group_vehicles")',
+    ),
     ['vehicles', 'group_vehicles', 'group_vehicles'],
   );
 });
 
 test('a bump after a stamp makes the tables it names stale, and only those', () => {
   const t = new ChangeTracker();
-  t.useSource({ poll() {}, live: () => true, covers: () => true, async close() {} }, (table) => (table === 'groups' ? ['group_vehicles'] : []));
+  t.useSource({ poll() {}, live: () => true, covers: () => true, async close() {} }, (table) =>
+    table === 'groups' ? ['group_vehicles'] : [],
+  );
   const s = t.stamp()!;
   assert.equal(t.unchangedSince(s, ['vehicles', 'group_vehicles']), true);
   t.observe('update "users" set "x" = 1');

@@ -27,20 +27,32 @@ eachDialect('history index', (dialect) => {
     const db = fresh();
     if (dialect === 'postgres') {
       const indexes = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
-        where schemaname = current_schema() and tablename = 'telemetry_records' and indexdef like '%(vehicle_id%'`.execute(db.kysely);
-      assert.deepEqual(indexes.rows.map((r) => [r.indexname, r.indexdef.replace(/.*USING btree /, '')]), [
-        ['telemetry_records_vehicle_history_idx', '(vehicle_id, fix_time, id) INCLUDE (lat, type, driver_id, point_json)'],
-      ]);
+        where schemaname = current_schema() and tablename = 'telemetry_records' and indexdef like '%(vehicle_id%'`.execute(
+        db.kysely,
+      );
+      assert.deepEqual(
+        indexes.rows.map((r) => [r.indexname, r.indexdef.replace(/.*USING btree /, '')]),
+        [
+          [
+            'telemetry_records_vehicle_history_idx',
+            '(vehicle_id, fix_time, id) INCLUDE (lat, type, driver_id, point_json)',
+          ],
+        ],
+      );
       const plan = await db.kysely.transaction().execute(async (trx) => {
         await sql`set local enable_sort = off`.execute(trx);
         await sql`set local enable_seqscan = off`.execute(trx);
         await sql`set local enable_bitmapscan = off`.execute(trx);
-        return (await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(HISTORY_ORDER)}`.execute(trx)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        return (await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(HISTORY_ORDER)}`.execute(trx)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
       });
       assert.match(plan, /Index (Only )?Scan using telemetry_records_vehicle_history_idx/);
       assert.doesNotMatch(plan, /Sort/);
     } else {
-      const plan = (await sql<{ detail: string }>`explain query plan ${sql.raw(HISTORY_ORDER)}`.execute(db.kysely)).rows.map((r) => r.detail).join('\n');
+      const plan = (await sql<{ detail: string }>`explain query plan ${sql.raw(HISTORY_ORDER)}`.execute(db.kysely)).rows
+        .map((r) => r.detail)
+        .join('\n');
       assert.match(plan, /USING (COVERING )?INDEX telemetry_records_vehicle_idx/);
       assert.doesNotMatch(plan, /TEMP B-TREE/);
     }
@@ -52,8 +64,11 @@ eachDialect('history index', (dialect) => {
       const plan = await db.kysely.transaction().execute(async (trx) => {
         // Sorts, bitmaps and sequential scans are off: the planner picks between the index scans, and
         // takes the index-only one exactly when the index holds every column the query reads.
-        for (const off of ['enable_sort', 'enable_seqscan', 'enable_bitmapscan']) await sql.raw(`set local ${off} = off`).execute(trx);
-        return (await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(HISTORY_SLICE)}`.execute(trx)).rows.map((r) => r['QUERY PLAN']).join('\n');
+        for (const off of ['enable_sort', 'enable_seqscan', 'enable_bitmapscan'])
+          await sql.raw(`set local ${off} = off`).execute(trx);
+        return (await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(HISTORY_SLICE)}`.execute(trx)).rows
+          .map((r) => r['QUERY PLAN'])
+          .join('\n');
       });
       assert.match(plan, /^Index Only Scan using telemetry_records_vehicle_history_idx/);
       assert.doesNotMatch(plan, /Sort|Seq Scan|Bitmap/);

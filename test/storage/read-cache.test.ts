@@ -59,7 +59,10 @@ eachDialect('read cache through the API', (dialect) => {
     await get();
     await t.call({ method: 'PUT', url: `/v1/vehicles/${truck.id}`, payload: { make: 'Mack' } });
     assert.equal((await get()).vehicle.make, 'Mack');
-    assert.equal((await get('/v1/vehicles?per_page=100')).vehicles.find((w: any) => w.vehicle.id === truck.id).vehicle.make, 'Mack');
+    assert.equal(
+      (await get('/v1/vehicles?per_page=100')).vehicles.find((w: any) => w.vehicle.id === truck.id).vehicle.make,
+      'Mack',
+    );
   });
 
   test('a change to an embedded driver (another table) shows at once', async () => {
@@ -79,13 +82,17 @@ eachDialect('read cache through the API', (dialect) => {
 
   test('a device provisioned and revoked behind the API shows at once', async () => {
     assert.equal((await get()).vehicle.eld_device, null);
-    const d = await provisionDevice(t.db, { companyId: t.company.id }, { vehicleId: truck.id, identifier: `CACHE-${dialect}`, model: 'M1' } as never);
+    const d = await provisionDevice(t.db, { companyId: t.company.id }, {
+      vehicleId: truck.id,
+      identifier: `CACHE-${dialect}`,
+      model: 'M1',
+    } as never);
     assert.equal((await get()).vehicle.eld_device.identifier, `CACHE-${dialect}`);
     await sql`update devices set revoked_at = ${new Date().toISOString()} where id = ${d.id}`.execute(t.db.kysely);
     assert.equal((await get()).vehicle.eld_device, null);
   });
 
-  test('another company never gets this company\'s entry', async () => {
+  test("another company never gets this company's entry", async () => {
     await get();
     const other = await t.newCompany('Other Lines');
     const res = await t.call({ method: 'GET', url: `/v1/vehicles/${truck.id}`, as: other });
@@ -96,7 +103,9 @@ eachDialect('read cache through the API', (dialect) => {
   test('errors are not cached: a vehicle created after a 404 is found', async () => {
     const next = truck.id + 1000;
     assert.equal((await t.call({ method: 'GET', url: `/v1/vehicles/${next}` })).status, 404);
-    await sql`insert into vehicles (id, company_id, number, status, created_at, updated_at) values (${next}, ${t.company.id}, 'C-404', 'active', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(t.db.kysely);
+    await sql`insert into vehicles (id, company_id, number, status, created_at, updated_at) values (${next}, ${t.company.id}, 'C-404', 'active', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(
+      t.db.kysely,
+    );
     assert.equal((await get(`/v1/vehicles/${next}`)).vehicle.number, 'C-404');
   });
 });
@@ -110,7 +119,10 @@ eachDialect('read cache across processes', (dialect) => {
   before(async () => {
     if (dialect === 'sqlite') {
       dir = mkdtempSync(join(tmpdir(), 'fleet-cache-'));
-      database = { url: `sqlite:${join(dir, 'fleet.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+      database = {
+        url: `sqlite:${join(dir, 'fleet.db')}`,
+        drop: async () => rmSync(dir, { recursive: true, force: true }),
+      };
     } else {
       database = await freshDatabase(dialect);
     }
@@ -128,14 +140,20 @@ eachDialect('read cache across processes', (dialect) => {
     assert.equal((await t.call({ method: 'GET', url: `/v1/vehicles/${v.id}` })).body.vehicle.make, 'Volvo');
     await other.kysely.updateTable('vehicles').set({ make: 'Scania' }).where('id', '=', v.id).execute();
     if (dialect === 'sqlite') await new Promise((r) => setTimeout(r, 2)); // data_version is asked at most once a ms
-    const attempts = await eventually(async () => (await t.call({ method: 'GET', url: `/v1/vehicles/${v.id}` })).body.vehicle.make === 'Scania');
+    const attempts = await eventually(
+      async () => (await t.call({ method: 'GET', url: `/v1/vehicles/${v.id}` })).body.vehicle.make === 'Scania',
+    );
     if (dialect === 'sqlite') assert.equal(attempts, 1, 'SQLite sees it on the next request');
   });
 
   test('an API key revoked by another process stops working within a second', async () => {
     const c = await t.newCompany('Revoked Ltd');
     assert.equal((await t.call({ method: 'GET', url: '/v1/vehicles', as: c })).status, 200);
-    const key = await other.kysely.selectFrom('api_keys').select('id').where('company_id', '=', c.id).executeTakeFirstOrThrow();
+    const key = await other.kysely
+      .selectFrom('api_keys')
+      .select('id')
+      .where('company_id', '=', c.id)
+      .executeTakeFirstOrThrow();
     assert.ok(await revokeApiKey(other, key.id));
     await eventually(async () => (await t.call({ method: 'GET', url: '/v1/vehicles', as: c })).status === 401);
   });
@@ -145,10 +163,13 @@ eachDialect('read cache across processes', (dialect) => {
     const fix = vehicleDay(r.driver.id).find((x) => x.type === 'location')!;
     await send(t, r, [fix]);
     const size = t.db.cache.size;
-    for (let i = 0; i < 5; i++) assert.equal((await post(t, `not-a-token-${i}`, { records: [{ ...fix, seq: 1 }] })).status, 401);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await post(t, `not-a-token-${i}`, { records: [{ ...fix, seq: 1 }] })).status, 401);
     assert.equal(t.db.cache.size, size, 'unknown credentials are not cached');
     await revokeDevice(other, { companyId: t.company.id }, r.device.id);
-    await eventually(async () => (await post(t, r.device.device_token, { records: [{ ...fix, seq: 99 }] })).status === 403);
+    await eventually(
+      async () => (await post(t, r.device.device_token, { records: [{ ...fix, seq: 99 }] })).status === 403,
+    );
   });
 
   test('geofences and webhook subscriptions that ingestion keeps cached are dropped when another process changes them', async () => {
@@ -165,15 +186,37 @@ eachDialect('read cache across processes', (dialect) => {
     } finally {
       stop();
     }
-    assert.ok(seen.some((q) => q.includes('telemetry_state')), 'the batch was processed');
-    assert.deepEqual(seen.filter((q) => /"(geofences|company_webhooks)"/.test(q)), [], 'the next batch reads them from the cache');
+    assert.ok(
+      seen.some((q) => q.includes('telemetry_state')),
+      'the batch was processed',
+    );
+    assert.deepEqual(
+      seen.filter((q) => /"(geofences|company_webhooks)"/.test(q)),
+      [],
+      'the next batch reads them from the cache',
+    );
     // Another process adds a geofence on the vehicle's road and a webhook for every received fix.
-    const fence = await createGeofence(other, { companyId: t.company.id }, { name: 'Yard', center: { lat: DAY_LAT, lon: DAY_LON0 + 10 * DEG_PER_KM }, radius_m: 1000 }, { circularOnly: true });
+    const fence = await createGeofence(
+      other,
+      { companyId: t.company.id },
+      { name: 'Yard', center: { lat: DAY_LAT, lon: DAY_LON0 + 10 * DEG_PER_KM }, radius_m: 1000 },
+      { circularOnly: true },
+    );
     const now = new Date().toISOString();
-    await other.kysely.insertInto('company_webhooks').values({
-      company_id: t.company.id, url: 'http://127.0.0.1:9/', secret: 's', format: 'json', actions: JSON.stringify(['vehicle_location_received']),
-      enabled: 1, webhook_type: null, created_at: now, updated_at: now,
-    }).execute();
+    await other.kysely
+      .insertInto('company_webhooks')
+      .values({
+        company_id: t.company.id,
+        url: 'http://127.0.0.1:9/',
+        secret: 's',
+        format: 'json',
+        actions: JSON.stringify(['vehicle_location_received']),
+        enabled: 1,
+        webhook_type: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
     await eventually(async () => {
       const before = await receivedEvents(r.vehicle.id);
       await send(t, r, records.slice(r.seq, r.seq + 1));
@@ -181,12 +224,25 @@ eachDialect('read cache across processes', (dialect) => {
     });
     await send(t, r, records.slice(r.seq));
     await settle(t);
-    const visits = await t.db.kysely.selectFrom('geofence_events').select('id').where('geofence_id', '=', fence.id).where('vehicle_id', '=', r.vehicle.id).execute();
+    const visits = await t.db.kysely
+      .selectFrom('geofence_events')
+      .select('id')
+      .where('geofence_id', '=', fence.id)
+      .where('vehicle_id', '=', r.vehicle.id)
+      .execute();
     assert.equal(visits.length, 1, 'the pass through the new geofence is derived');
   });
 
-  const receivedEvents = async (vehicleId: number) => (await t.db.kysely.selectFrom('domain_events').select('id')
-    .where('company_id', '=', t.company.id).where('action', '=', 'vehicle_location_received').where('subject_id', '=', String(vehicleId)).execute()).length;
+  const receivedEvents = async (vehicleId: number) =>
+    (
+      await t.db.kysely
+        .selectFrom('domain_events')
+        .select('id')
+        .where('company_id', '=', t.company.id)
+        .where('action', '=', 'vehicle_location_received')
+        .where('subject_id', '=', String(vehicleId))
+        .execute()
+    ).length;
 
   if (dialect === 'postgres') {
     test('while the change listener is down nothing is served from the cache; it reconnects by itself', async () => {
@@ -223,7 +279,10 @@ eachDialect('read cache across processes', (dialect) => {
 
     test('reads of tables without a change trigger are never cached', async () => {
       const before = t.db.cache.stats.uncacheable;
-      const n = await t.db.cache.remember('messages-count', async () => (await t.db.kysely.selectFrom('messages').select('id').execute()).length);
+      const n = await t.db.cache.remember(
+        'messages-count',
+        async () => (await t.db.kysely.selectFrom('messages').select('id').execute()).length,
+      );
       assert.equal(n, 0);
       assert.equal(t.db.cache.stats.uncacheable, before + 1);
     });

@@ -11,12 +11,14 @@ import { openDb, type Db } from '../../src/storage/db.js';
 import { GROUP_BUDGET_MS, GROUP_MAX, writeTx } from '../../src/telemetry/store/tx.js';
 import { eachDialect, useFreshDb } from '../helper.js';
 
-const insert = (db: Db, x: number) => writeTx(db, async (trx) => {
-  await sql`insert into wg_items (x) values (${x})`.execute(trx);
-  return x;
-});
+const insert = (db: Db, x: number) =>
+  writeTx(db, async (trx) => {
+    await sql`insert into wg_items (x) values (${x})`.execute(trx);
+    return x;
+  });
 
-const stored = async (db: Db) => (await sql<{ x: number }>`select x from wg_items order by x`.execute(db.kysely)).rows.map((r) => Number(r.x));
+const stored = async (db: Db) =>
+  (await sql<{ x: number }>`select x from wg_items order by x`.execute(db.kysely)).rows.map((r) => Number(r.x));
 
 /** Statements run on the connection, in order (begin/commit/rollback/savepoint commands only). */
 function watchTx(db: Db): { log: string[]; stop: () => void } {
@@ -42,8 +44,14 @@ eachDialect('telemetry write transactions', (dialect) => {
       throw new Error('write 3 failed after its insert');
     });
     const results = await Promise.allSettled([insert(db, 1), insert(db, 2), failing, insert(db, 4)]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
-    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [1, 2, 'write 3 failed after its insert', 4]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+    );
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+      [1, 2, 'write 3 failed after its insert', 4],
+    );
     assert.deepEqual(await stored(db), [1, 2, 4]);
   });
 
@@ -51,7 +59,10 @@ eachDialect('telemetry write transactions', (dialect) => {
     await sql`delete from wg_items`.execute(db.kysely);
     await insert(db, 10);
     const results = await Promise.allSettled([insert(db, 11), insert(db, 10), insert(db, 12)]);
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'rejected', 'fulfilled']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'rejected', 'fulfilled'],
+    );
     assert.match(String((results[1] as PromiseRejectedResult).reason), /unique|UNIQUE|duplicate/);
     assert.deepEqual(await stored(db), [10, 11, 12]);
     assert.equal(await insert(db, 13), 13);
@@ -65,15 +76,23 @@ test('SQLite: writes of one turn share one transaction and one commit; every cal
     await sql`create table wg_items (x integer not null unique)`.execute(db.kysely);
     const { log, stop } = watchTx(db);
     const answered: string[] = [];
-    const writes = [1, 2, 3, 4, 5].map((x) => insert(db, x).then((v) => {
-      answered.push(`answer ${v} after ${log.filter((s) => s === 'commit').length} commit(s)`);
-      return v;
-    }));
+    const writes = [1, 2, 3, 4, 5].map((x) =>
+      insert(db, x).then((v) => {
+        answered.push(`answer ${v} after ${log.filter((s) => s === 'commit').length} commit(s)`);
+        return v;
+      }),
+    );
     assert.deepEqual(await Promise.all(writes), [1, 2, 3, 4, 5]);
     stop();
-    assert.deepEqual(log.filter((s) => s === 'begin' || s === 'commit'), ['begin', 'commit']);
+    assert.deepEqual(
+      log.filter((s) => s === 'begin' || s === 'commit'),
+      ['begin', 'commit'],
+    );
     assert.equal(log.filter((s) => s === 'savepoint').length, 5);
-    assert.deepEqual(answered, [1, 2, 3, 4, 5].map((x) => `answer ${x} after 1 commit(s)`));
+    assert.deepEqual(
+      answered,
+      [1, 2, 3, 4, 5].map((x) => `answer ${x} after 1 commit(s)`),
+    );
     assert.deepEqual(await stored(db), [1, 2, 3, 4, 5]);
   } finally {
     await db.close();
@@ -102,14 +121,15 @@ test(`SQLite: a group takes no further write once its writes have run ${GROUP_BU
     const { log, stop } = watchTx(db);
     // Each write holds the (synchronous) connection for 30 ms: two fit the budget's check, the third does not.
     let timerRanAt = -1;
-    const slow = (x: number) => writeTx(db, async (trx) => {
-      // Other work asked for while the first group runs (a probe, say) gets its turn before the next group.
-      if (x === 1) setImmediate(() => (timerRanAt = log.filter((s) => s === 'commit').length));
-      const until = performance.now() + 30;
-      while (performance.now() < until);
-      await sql`insert into wg_items (x) values (${x})`.execute(trx);
-      return x;
-    });
+    const slow = (x: number) =>
+      writeTx(db, async (trx) => {
+        // Other work asked for while the first group runs (a probe, say) gets its turn before the next group.
+        if (x === 1) setImmediate(() => (timerRanAt = log.filter((s) => s === 'commit').length));
+        const until = performance.now() + 30;
+        while (performance.now() < until);
+        await sql`insert into wg_items (x) values (${x})`.execute(trx);
+        return x;
+      });
     assert.deepEqual(await Promise.all([1, 2, 3, 4, 5].map(slow)), [1, 2, 3, 4, 5]);
     stop();
     // 30 + 30 ms ≥ 50: two writes a group, and other work ran between the groups.
@@ -127,16 +147,24 @@ test('SQLite: when the commit itself fails, every write of the group fails and n
     await sql`create table wg_items (x integer not null unique)`.execute(db.kysely);
     await sql`create table wg_parent (id integer primary key)`.execute(db.kysely);
     // A deferred foreign key is checked at COMMIT: the statement succeeds, the commit does not.
-    await sql`create table wg_child (parent_id integer references wg_parent (id) deferrable initially deferred)`.execute(db.kysely);
+    await sql`create table wg_child (parent_id integer references wg_parent (id) deferrable initially deferred)`.execute(
+      db.kysely,
+    );
     const orphan = writeTx(db, async (trx) => {
       await sql`insert into wg_child (parent_id) values (999)`.execute(trx);
       return 'orphan';
     });
     const results = await Promise.allSettled([insert(db, 1), orphan, insert(db, 2)]);
-    assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected', 'rejected'],
+    );
     for (const r of results) assert.match(String((r as PromiseRejectedResult).reason), /FOREIGN KEY constraint failed/);
     assert.deepEqual(await stored(db), []);
-    assert.equal(Number((await sql<{ n: number }>`select count(*) as n from wg_child`.execute(db.kysely)).rows[0].n), 0);
+    assert.equal(
+      Number((await sql<{ n: number }>`select count(*) as n from wg_child`.execute(db.kysely)).rows[0].n),
+      0,
+    );
     // The connection is usable again.
     assert.equal(await insert(db, 7), 7);
     assert.deepEqual(await stored(db), [7]);

@@ -22,20 +22,36 @@ eachDialect('device ingestion: bad input', (dialect) => {
     r = await rig(t);
   });
 
-  const fixAt = (seq: number, s: number) => ({ seq, type: 'location', time: at(s), lat: 39.8, lon: -89.6, speed_kph: 0 });
+  const fixAt = (seq: number, s: number) => ({
+    seq,
+    type: 'location',
+    time: at(s),
+    lat: 39.8,
+    lon: -89.6,
+    speed_kph: 0,
+  });
   const storedSeqs = async (deviceId: number) =>
-    (await t.db.kysely.selectFrom('telemetry_records').select('seq').where('device_id', '=', deviceId).orderBy('seq').execute()).map((x) => Number(x.seq));
+    (
+      await t.db.kysely
+        .selectFrom('telemetry_records')
+        .select('seq')
+        .where('device_id', '=', deviceId)
+        .orderBy('seq')
+        .execute()
+    ).map((x) => Number(x.seq));
 
-  test('times past the range of dates and impossible calendar dates are that record\'s rejection, not a 500', async () => {
+  test("times past the range of dates and impossible calendar dates are that record's rejection, not a 500", async () => {
     const v = await rig(t);
-    const res = await post(t, v.device.device_token, { records: [
-      { ...fixAt(1, 0), time: 8_700_000_000_000_000 },
-      { ...fixAt(2, 0), time: 1e20 },
-      { ...fixAt(3, 0), time: -8.7e15 },
-      { ...fixAt(4, 0), time: '2026-02-30T12:00:00Z' },
-      { ...fixAt(5, 0), time: `${DAY}T24:00:00Z` },
-      fixAt(6, 10),
-    ] });
+    const res = await post(t, v.device.device_token, {
+      records: [
+        { ...fixAt(1, 0), time: 8_700_000_000_000_000 },
+        { ...fixAt(2, 0), time: 1e20 },
+        { ...fixAt(3, 0), time: -8.7e15 },
+        { ...fixAt(4, 0), time: '2026-02-30T12:00:00Z' },
+        { ...fixAt(5, 0), time: `${DAY}T24:00:00Z` },
+        fixAt(6, 10),
+      ],
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(statuses(res.body), [
       [0, 1, 'rejected', 'time 8700000000000000 is in the future (more than 300 s ahead of the server clock)'],
@@ -50,22 +66,30 @@ eachDialect('device ingestion: bad input', (dialect) => {
 
   test('inspection and form entry records of the wrong shape are rejected one by one; nothing else is stored twice or lost', async () => {
     const v = await rig(t);
-    const insp = (seq: number, fields: Record<string, unknown>) => ({ seq, type: 'inspection', time: at(20), driver_id: v.driver.id, ...fields });
-    const res = await post(t, v.device.device_token, { records: [
-      fixAt(10, 0),
-      insp(11, { defects: 'x' }),
-      insp(12, { defects: [null] }),
-      insp(13, { defects: [{ area: 'Brakes' }] }),
-      insp(14, { trailer_nums: 'T1' }),
-      insp(15, { external_ids: [null] }),
-      insp(16, { location: { a: 1 } }),
-      insp(17, { log_id: 'abc' }),
-      insp(18, { log_id: 99_999 }),
-      insp(19, { inspection_type: 'mid_trip' }),
-      { seq: 20, type: 'form_entry', time: at(20), driver_id: v.driver.id, form_id: 'f-1', entry: [] },
-      { seq: 21, type: 'form_entry', time: at(20), driver_id: v.driver.id, entry: {} },
-      insp(22, { inspection_type: 'pre_trip', defects: [{ area: 'Brakes', category: 'Air leak' }] }),
-    ] });
+    const insp = (seq: number, fields: Record<string, unknown>) => ({
+      seq,
+      type: 'inspection',
+      time: at(20),
+      driver_id: v.driver.id,
+      ...fields,
+    });
+    const res = await post(t, v.device.device_token, {
+      records: [
+        fixAt(10, 0),
+        insp(11, { defects: 'x' }),
+        insp(12, { defects: [null] }),
+        insp(13, { defects: [{ area: 'Brakes' }] }),
+        insp(14, { trailer_nums: 'T1' }),
+        insp(15, { external_ids: [null] }),
+        insp(16, { location: { a: 1 } }),
+        insp(17, { log_id: 'abc' }),
+        insp(18, { log_id: 99_999 }),
+        insp(19, { inspection_type: 'mid_trip' }),
+        { seq: 20, type: 'form_entry', time: at(20), driver_id: v.driver.id, form_id: 'f-1', entry: [] },
+        { seq: 21, type: 'form_entry', time: at(20), driver_id: v.driver.id, entry: {} },
+        insp(22, { inspection_type: 'pre_trip', defects: [{ area: 'Brakes', category: 'Air leak' }] }),
+      ],
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(statuses(res.body), [
       [0, 10, 'accepted', null],
@@ -83,7 +107,11 @@ eachDialect('device ingestion: bad input', (dialect) => {
       [12, 22, 'accepted', null],
     ]);
     assert.deepEqual(await storedSeqs(v.device.id), [10, 22]);
-    const reports = await t.db.kysely.selectFrom('inspection_reports').select(['log_id', 'defect_count']).where('vehicle_id', '=', v.vehicle.id).execute();
+    const reports = await t.db.kysely
+      .selectFrom('inspection_reports')
+      .select(['log_id', 'defect_count'])
+      .where('vehicle_id', '=', v.vehicle.id)
+      .execute();
     assert.equal(reports.length, 1);
     assert.equal(reports[0].defect_count, 1);
     assert.notEqual(reports[0].log_id, 99_999);
@@ -93,14 +121,16 @@ eachDialect('device ingestion: bad input', (dialect) => {
     const v = await rig(t);
     const other = await t.newCompany(`Elsewhere ${dialect}`);
     const stranger = (await rig(t, other)).driver;
-    const res = await post(t, v.device.device_token, { records: [
-      { seq: 51, type: 'driver', time: at(0), action: 'login', driver_id: stranger.id },
-      fixAt(51, 1),
-      fixAt(52, 2),
-      fixAt(52, 3),
-      { seq: 53, type: 'form_entry', time: at(4), driver_id: v.driver.id, form_id: 'no-such-form' },
-      fixAt(53, 5),
-    ] });
+    const res = await post(t, v.device.device_token, {
+      records: [
+        { seq: 51, type: 'driver', time: at(0), action: 'login', driver_id: stranger.id },
+        fixAt(51, 1),
+        fixAt(52, 2),
+        fixAt(52, 3),
+        { seq: 53, type: 'form_entry', time: at(4), driver_id: v.driver.id, form_id: 'no-such-form' },
+        fixAt(53, 5),
+      ],
+    });
     assert.deepEqual(statuses(res.body), [
       [0, 51, 'rejected', `driver_id ${stranger.id} is not a driver of this company`],
       [1, 51, 'accepted', null],
@@ -111,20 +141,41 @@ eachDialect('device ingestion: bad input', (dialect) => {
     ]);
     assert.deepEqual(await storedSeqs(v.device.id), [51, 52]);
     // What was rejected was not stored: sent again on its own, it is accepted.
-    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [fixAt(53, 5)] })).body), [[0, 53, 'accepted', null]]);
+    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [fixAt(53, 5)] })).body), [
+      [0, 53, 'accepted', null],
+    ]);
   });
 
   test('a re-sent login or logout changes nothing: the first version wins, for who was driving too', async () => {
     const v = await rig(t);
     await send(t, v, [{ ...login(0, v.driver.id), seq: 60 }, fixAt(61, 10)]);
     const again = await send(t, v, [{ seq: 60, type: 'driver', time: at(0), action: 'logout' }, fixAt(62, 20)]);
-    assert.deepEqual(statuses(again), [[0, 60, 'duplicate', null], [1, 62, 'accepted', null]]);
-    const rows = await t.db.kysely.selectFrom('telemetry_records').select(['seq', 'driver_id']).where('device_id', '=', v.device.id).where('type', '=', 'location').orderBy('seq').execute();
-    assert.deepEqual(rows.map((x) => [Number(x.seq), x.driver_id]), [[61, v.driver.id], [62, v.driver.id]]);
+    assert.deepEqual(statuses(again), [
+      [0, 60, 'duplicate', null],
+      [1, 62, 'accepted', null],
+    ]);
+    const rows = await t.db.kysely
+      .selectFrom('telemetry_records')
+      .select(['seq', 'driver_id'])
+      .where('device_id', '=', v.device.id)
+      .where('type', '=', 'location')
+      .orderBy('seq')
+      .execute();
+    assert.deepEqual(
+      rows.map((x) => [Number(x.seq), x.driver_id]),
+      [
+        [61, v.driver.id],
+        [62, v.driver.id],
+      ],
+    );
   });
 
   test('an empty device name is a 400 naming the field', async () => {
-    assertError(await post(t, r.device.device_token, { device: '', records: [fixAt(1, 0)] }), 400, 'device must be the identifier of the sending device, or left out; got an empty string');
+    assertError(
+      await post(t, r.device.device_token, { device: '', records: [fixAt(1, 0)] }),
+      400,
+      'device must be the identifier of the sending device, or left out; got an empty string',
+    );
   });
 
   test('the current driver follows logins and logouts that come after the last fix', async () => {
@@ -139,7 +190,11 @@ eachDialect('device ingestion: bad input', (dialect) => {
     // The truck is parked: the login comes after its last fix, and no fix follows.
     await send(t, v, [login(70, v.driver.id)]);
     assert.equal(await current(), v.driver.id);
-    await send(t, v, [...track({ fromS: 80, toS: 120, kph: 50 }), engine(130, 'off'), { type: 'driver', time: at(135), action: 'logout' }]);
+    await send(t, v, [
+      ...track({ fromS: 80, toS: 120, kph: 50 }),
+      engine(130, 'off'),
+      { type: 'driver', time: at(135), action: 'logout' },
+    ]);
     await settle(t);
     assert.equal(await current(), null, 'logged out: no driver (the vehicle has no assigned driver)');
     const drivers = await t.call({ method: 'GET', url: `/v1/driver_locations?driver_ids=${v.driver.id}` });
@@ -154,7 +209,11 @@ eachDialect('device ingestion: bad input', (dialect) => {
 
   test('history: an impossible date names the date parameter', async () => {
     for (const date of ['2026-13-01', '2026-02-30']) {
-      assertError(await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${date}` }), 400, `date is not a valid date (${date})`);
+      assertError(
+        await t.call({ method: 'GET', url: `/v1/vehicle_locations/${r.vehicle.id}?date=${date}` }),
+        400,
+        `date is not a valid date (${date})`,
+      );
     }
   });
 });
@@ -166,14 +225,40 @@ eachDialect('device ingestion: inspection reports and form entries', (dialect) =
     t = await getApp();
   });
 
-  const entriesOf = (driverId: number) => t.db.kysely.selectFrom('form_entries').select(['id', 'entry']).where('driver_id', '=', driverId).orderBy('id').execute();
+  const entriesOf = (driverId: number) =>
+    t.db.kysely
+      .selectFrom('form_entries')
+      .select(['id', 'entry'])
+      .where('driver_id', '=', driverId)
+      .orderBy('id')
+      .execute();
   const recordData = async (deviceId: number, seq: number) =>
-    JSON.parse((await t.db.kysely.selectFrom('telemetry_records').select('data').where('device_id', '=', deviceId).where('seq', '=', seq).executeTakeFirstOrThrow()).data!);
+    JSON.parse(
+      (
+        await t.db.kysely
+          .selectFrom('telemetry_records')
+          .select('data')
+          .where('device_id', '=', deviceId)
+          .where('seq', '=', seq)
+          .executeTakeFirstOrThrow()
+      ).data!,
+    );
 
   test('a form entry from a device is created once: a re-send is a duplicate, and after a crash between the entry and its record the entry is found again', async () => {
     const v = await rig(t);
-    const form = await createForm(t.db, { companyId: t.company.id }, { name: `Fuel stop ${dialect}`, fields: [{ name: 'gallons', label: 'Gallons', type: 'number', required: true }] });
-    const rec = (seq: number, s: number) => ({ seq, type: 'form_entry', time: at(s), driver_id: v.driver.id, form_id: form.id, entry: { gallons: 80 + seq } });
+    const form = await createForm(
+      t.db,
+      { companyId: t.company.id },
+      { name: `Fuel stop ${dialect}`, fields: [{ name: 'gallons', label: 'Gallons', type: 'number', required: true }] },
+    );
+    const rec = (seq: number, s: number) => ({
+      seq,
+      type: 'form_entry',
+      time: at(s),
+      driver_id: v.driver.id,
+      form_id: form.id,
+      entry: { gallons: 80 + seq },
+    });
     const first = await post(t, v.device.device_token, { records: [rec(1, 0)] });
     assert.deepEqual(statuses(first.body), [[0, 1, 'accepted', null]]);
     const again = await post(t, v.device.device_token, { records: [rec(1, 0)] });
@@ -181,11 +266,24 @@ eachDialect('device ingestion: inspection reports and form entries', (dialect) =
     const [one] = await entriesOf(v.driver.id);
     assert.deepEqual((await recordData(v.device.id, 1)).form_entry_id, one.id);
     // The crash: the entry of seq 2 was created, its record never stored, the batch never answered.
-    const orphan = await recordFormEntry(t.db, { companyId: t.company.id }, { form_id: form.id, driver_id: v.driver.id, vehicle_id: v.vehicle.id, entry: { gallons: 82 }, submitted_at: at(10) });
+    const orphan = await recordFormEntry(
+      t.db,
+      { companyId: t.company.id },
+      {
+        form_id: form.id,
+        driver_id: v.driver.id,
+        vehicle_id: v.vehicle.id,
+        entry: { gallons: 82 },
+        submitted_at: at(10),
+      },
+    );
     const resent = await post(t, v.device.device_token, { records: [rec(2, 10)] });
     assert.deepEqual(statuses(resent.body), [[0, 2, 'accepted', null]]);
     const entries = await entriesOf(v.driver.id);
-    assert.deepEqual(entries.map((e) => e.id), [one.id, orphan.id]);
+    assert.deepEqual(
+      entries.map((e) => e.id),
+      [one.id, orphan.id],
+    );
     assert.equal((await recordData(v.device.id, 2)).form_entry_id, orphan.id);
     // Another entry of the same form by the same driver at the same instant, with other answers: a new entry.
     const other = await post(t, v.device.device_token, { records: [{ ...rec(3, 10), entry: { gallons: 99 } }] });
@@ -198,19 +296,50 @@ eachDialect('device ingestion: inspection reports and form entries', (dialect) =
 
   test('an inspection report from a device is created once, found again by its external id after a crash', async () => {
     const v = await rig(t);
-    const rec = (seq: number, s: number) => ({ seq, type: 'inspection', time: at(s), driver_id: v.driver.id, inspection_type: 'pre_trip', defects: [{ area: 'tractor', category: 'Tires' }] });
-    const reportsOf = async () => (await t.db.kysely.selectFrom('inspection_reports').select('id').where('vehicle_id', '=', v.vehicle.id).orderBy('id').execute()).map((x) => x.id);
-    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(1, 0)] })).body), [[0, 1, 'accepted', null]]);
-    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(1, 0)] })).body), [[0, 1, 'duplicate', null]]);
+    const rec = (seq: number, s: number) => ({
+      seq,
+      type: 'inspection',
+      time: at(s),
+      driver_id: v.driver.id,
+      inspection_type: 'pre_trip',
+      defects: [{ area: 'tractor', category: 'Tires' }],
+    });
+    const reportsOf = async () =>
+      (
+        await t.db.kysely
+          .selectFrom('inspection_reports')
+          .select('id')
+          .where('vehicle_id', '=', v.vehicle.id)
+          .orderBy('id')
+          .execute()
+      ).map((x) => x.id);
+    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(1, 0)] })).body), [
+      [0, 1, 'accepted', null],
+    ]);
+    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(1, 0)] })).body), [
+      [0, 1, 'duplicate', null],
+    ]);
     const [first] = await reportsOf();
-    const found = await t.call({ method: 'GET', url: `/v1/inspection_reports/lookup_by_external_id?external_id=${v.device.identifier}:1&integration_name=fleet_device` });
+    const found = await t.call({
+      method: 'GET',
+      url: `/v1/inspection_reports/lookup_by_external_id?external_id=${v.device.identifier}:1&integration_name=fleet_device`,
+    });
     assert.equal(found.status, 200, JSON.stringify(found.body));
     assert.equal(found.body.inspection_report.id, first);
     // The crash: the report of seq 2 was created, its record never stored.
-    const orphan = await createInspectionReport(t.db, { companyId: t.company.id }, {
-      driver_id: v.driver.id, vehicle_id: v.vehicle.id, time: at(10), external_ids: [{ external_id: `${v.device.identifier}:2`, integration_name: 'fleet_device' }],
-    });
-    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(2, 10)] })).body), [[0, 2, 'accepted', null]]);
+    const orphan = await createInspectionReport(
+      t.db,
+      { companyId: t.company.id },
+      {
+        driver_id: v.driver.id,
+        vehicle_id: v.vehicle.id,
+        time: at(10),
+        external_ids: [{ external_id: `${v.device.identifier}:2`, integration_name: 'fleet_device' }],
+      },
+    );
+    assert.deepEqual(statuses((await post(t, v.device.device_token, { records: [rec(2, 10)] })).body), [
+      [0, 2, 'accepted', null],
+    ]);
     assert.deepEqual(await reportsOf(), [first, orphan.id]);
     assert.equal((await recordData(v.device.id, 2)).inspection_report_id, orphan.id);
   });

@@ -15,7 +15,15 @@ const UTC = { 'x-time-zone': 'UTC' };
 function fixes(from: number, to: number, tag: number) {
   const out: Array<Record<string, unknown>> = [];
   for (let seq = from; seq <= to; seq++) {
-    out.push({ seq, type: 'location', time: at(seq * 10), lat: 39.8 + seq * 1e-5, lon: -89.6 - tag * 1e-3, speed_kph: 40 + (seq % 7), bearing_deg: seq % 360 });
+    out.push({
+      seq,
+      type: 'location',
+      time: at(seq * 10),
+      lat: 39.8 + seq * 1e-5,
+      lon: -89.6 - tag * 1e-3,
+      speed_kph: 40 + (seq % 7),
+      bearing_deg: seq % 360,
+    });
   }
   return out;
 }
@@ -25,8 +33,23 @@ eachDialect('bulk insert of device records', (dialect) => {
   let t: TestApp;
   let r: Rig;
   const stored = (deviceId: number) =>
-    t.db.kysely.selectFrom('telemetry_records').select(['id', 'seq', 'lat', 'lon', 'speed_kph', 'bearing_deg', 'fix_time', 'company_id', 'vehicle_id', 'channel'])
-      .where('device_id', '=', deviceId).orderBy('seq').execute();
+    t.db.kysely
+      .selectFrom('telemetry_records')
+      .select([
+        'id',
+        'seq',
+        'lat',
+        'lon',
+        'speed_kph',
+        'bearing_deg',
+        'fix_time',
+        'company_id',
+        'vehicle_id',
+        'channel',
+      ])
+      .where('device_id', '=', deviceId)
+      .orderBy('seq')
+      .execute();
 
   /** After processing: the vehicle's current location is the day's last point, by id and time. */
   async function currentAndLast() {
@@ -59,7 +82,17 @@ eachDialect('bulk insert of device records', (dialect) => {
     rows.forEach((row, i) => {
       const s = sent[i];
       assert.deepEqual(
-        [Number(row.seq), row.lat, row.lon, row.speed_kph, row.bearing_deg, row.fix_time, row.company_id, row.vehicle_id, row.channel],
+        [
+          Number(row.seq),
+          row.lat,
+          row.lon,
+          row.speed_kph,
+          row.bearing_deg,
+          row.fix_time,
+          row.company_id,
+          row.vehicle_id,
+          row.channel,
+        ],
         [s.seq, s.lat, s.lon, s.speed_kph, s.bearing_deg, s.time, t.company.id, r.vehicle.id, 0],
       );
       if (i > 0) assert.equal(Number(row.id), Number(rows[i - 1].id) + 1);
@@ -70,7 +103,15 @@ eachDialect('bulk insert of device records', (dialect) => {
   test('a re-send overlapping stored records: the stored ones are duplicates and keep their values, the rest are stored', async () => {
     const res = await send(t, r, fixes(120, 269, 2));
     assert.deepEqual([res.accepted, res.duplicates, res.rejected], [119, 31, 0]);
-    assert.deepEqual(res.results.slice(29, 33).map((x: any) => [x.seq, x.status]), [[149, 'duplicate'], [150, 'duplicate'], [151, 'accepted'], [152, 'accepted']]);
+    assert.deepEqual(
+      res.results.slice(29, 33).map((x: any) => [x.seq, x.status]),
+      [
+        [149, 'duplicate'],
+        [150, 'duplicate'],
+        [151, 'accepted'],
+        [152, 'accepted'],
+      ],
+    );
     const rows = await stored(r.device.id);
     assert.equal(rows.length, 269);
     assert.equal(new Set(rows.map((x) => Number(x.seq))).size, 269);
@@ -79,9 +120,22 @@ eachDialect('bulk insert of device records', (dialect) => {
   });
 
   test('seqs far apart in one batch, one of them stored before: stored one by one, the stored one a duplicate', async () => {
-    const far = [...fixes(5, 5, 3), { ...fixes(1, 1, 3)[0], seq: 1_000_000 }, { ...fixes(2, 2, 3)[0], seq: 2_000_000 }, ...fixes(270, 270, 3)];
+    const far = [
+      ...fixes(5, 5, 3),
+      { ...fixes(1, 1, 3)[0], seq: 1_000_000 },
+      { ...fixes(2, 2, 3)[0], seq: 2_000_000 },
+      ...fixes(270, 270, 3),
+    ];
     const res = await send(t, r, far);
-    assert.deepEqual(res.results.map((x: any) => [x.seq, x.status]), [[5, 'duplicate'], [1_000_000, 'accepted'], [2_000_000, 'accepted'], [270, 'accepted']]);
+    assert.deepEqual(
+      res.results.map((x: any) => [x.seq, x.status]),
+      [
+        [5, 'duplicate'],
+        [1_000_000, 'accepted'],
+        [2_000_000, 'accepted'],
+        [270, 'accepted'],
+      ],
+    );
     assert.equal((await stored(r.device.id)).length, 272);
   });
 
@@ -89,10 +143,21 @@ eachDialect('bulk insert of device records', (dialect) => {
     const batch = [...fixes(271, 328, 4), { ...fixes(6, 6, 4)[0] }, { ...fixes(3, 3, 4)[0], seq: 3_000_000 }];
     const res = await send(t, r, batch);
     assert.deepEqual([res.accepted, res.duplicates, res.rejected], [59, 1, 0]);
-    assert.deepEqual(res.results.slice(57).map((x: any) => [x.seq, x.status]), [[328, 'accepted'], [6, 'duplicate'], [3_000_000, 'accepted']]);
+    assert.deepEqual(
+      res.results.slice(57).map((x: any) => [x.seq, x.status]),
+      [
+        [328, 'accepted'],
+        [6, 'duplicate'],
+        [3_000_000, 'accepted'],
+      ],
+    );
     const rows = await stored(r.device.id);
     assert.equal(rows.length, 331);
-    assert.equal(rows.find((x) => Number(x.seq) === 6)!.lon, -89.6 - 1e-3, 'seq 6 keeps the longitude it was first sent with');
+    assert.equal(
+      rows.find((x) => Number(x.seq) === 6)!.lon,
+      -89.6 - 1e-3,
+      'seq 6 keeps the longitude it was first sent with',
+    );
   });
 
   test('the current location and the last history point name the same record, after each kind of insert', async () => {

@@ -26,7 +26,11 @@ eachDialect('a device clock ahead of the server', (dialect) => {
     await send(t, v, [fix(now)]);
     const back = await send(t, v, [fix(now - 5_000)]);
     assert.deepEqual(back.results[0], { index: 0, seq: v.seq, status: 'accepted' }, 'not late');
-    const state = await t.db.kysely.selectFrom('telemetry_state').selectAll().where('vehicle_id', '=', v.vehicle.id).executeTakeFirstOrThrow();
+    const state = await t.db.kysely
+      .selectFrom('telemetry_state')
+      .selectAll()
+      .where('vehicle_id', '=', v.vehicle.id)
+      .executeTakeFirstOrThrow();
     assert.equal(state.max_fix_time, iso(now + 290_000));
     assert.equal(state.horizon, null, 'nothing is older than now minus the window yet');
     // A fix older than the window is processed, and one older than it is late, as for any device.

@@ -16,20 +16,38 @@ eachDialect('a DM1 with no active DTCs', (dialect) => {
   before(async () => ({ t, v } = await setup()));
 
   test('closes the faults of its source address only, as no longer observed (not cleared)', async () => {
-    const dtc = (s: number, sa: number, spn: number, fmi: number) => ({ type: 'fault', time: at(s), protocol: 'j1939', spn, fmi, source_address: sa });
+    const dtc = (s: number, sa: number, spn: number, fmi: number) => ({
+      type: 'fault',
+      time: at(s),
+      protocol: 'j1939',
+      spn,
+      fmi,
+      source_address: sa,
+    });
     const res = await send(t, v, [
-      engine(0, 'on'), ...track({ fromS: 5, toS: 100, kph: 0 }),
-      dtc(10, 0, 110, 0), dtc(11, 3, 524, 2), { type: 'fault', time: at(12), protocol: 'obd2', code: 'P0420' },
+      engine(0, 'on'),
+      ...track({ fromS: 5, toS: 100, kph: 0 }),
+      dtc(10, 0, 110, 0),
+      dtc(11, 3, 524, 2),
+      { type: 'fault', time: at(12), protocol: 'obd2', code: 'P0420' },
       dtc(60, 0, 0, 0),
       ...track({ fromS: 105, toS: 120, kph: 0 }),
     ]);
     assert.equal(res.rejected, 0, JSON.stringify(res.results));
     await settle(t);
-    const faults = assertList(await t.call({ method: 'GET', url: `/v1/fault_codes?vehicle_ids=${v.vehicle.id}&per_page=100` }), 'fault_codes', 'fault_code');
+    const faults = assertList(
+      await t.call({ method: 'GET', url: `/v1/fault_codes?vehicle_ids=${v.vehicle.id}&per_page=100` }),
+      'fault_codes',
+      'fault_code',
+    );
     const byCode = Object.fromEntries(faults.map((f: any) => [f.code, f]));
     assert.deepEqual(Object.keys(byCode).sort(), ['110', '524', 'P0420'], 'SPN 0 / FMI 0 opened nothing');
     assert.equal(byCode['110'].status, 'closed');
-    const row = await t.db.kysely.selectFrom('fault_codes').select(['closed_at', 'cleared']).where('id', '=', byCode['110'].id).executeTakeFirstOrThrow();
+    const row = await t.db.kysely
+      .selectFrom('fault_codes')
+      .select(['closed_at', 'cleared'])
+      .where('id', '=', byCode['110'].id)
+      .executeTakeFirstOrThrow();
     assert.deepEqual([row.closed_at, Number(row.cleared)], [at(60), 0], 'closed at the DM1, as no longer observed');
     assert.equal(byCode['524'].status, 'open', 'another source address is not affected');
     assert.equal(byCode.P0420.status, 'open');

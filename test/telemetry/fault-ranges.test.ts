@@ -23,7 +23,10 @@ const rejected = (fields: Record<string, unknown>) => {
 
 test('J1939: SPN, FMI, occurrence count and source address at their limits', () => {
   const j = (more: Record<string, unknown>) => ({ protocol: 'j1939', spn: 100, fmi: 1, ...more });
-  assert.equal((parse(j({ spn: 524_287, fmi: 31, occurrence_count: 127, source_address: 255 })).data as any).key, 'j1939:255:524287:31');
+  assert.equal(
+    (parse(j({ spn: 524_287, fmi: 31, occurrence_count: 127, source_address: 255 })).data as any).key,
+    'j1939:255:524287:31',
+  );
   assert.match(rejected(j({ spn: 524_288 }))!, /^spn must be/);
   assert.match(rejected(j({ fmi: 32 }))!, /^fmi must be/);
   assert.match(rejected(j({ occurrence_count: 128 }))!, /^occurrence_count must be/);
@@ -32,9 +35,13 @@ test('J1939: SPN, FMI, occurrence count and source address at their limits', () 
 });
 
 test('OBD-II: the second character is 0–3', () => {
-  for (const code of ['P0420', 'C3FFF', 'b1234', 'U0100']) assert.equal((parse({ protocol: 'obd2', code }).data as any).code, code.toUpperCase());
+  for (const code of ['P0420', 'C3FFF', 'b1234', 'U0100'])
+    assert.equal((parse({ protocol: 'obd2', code }).data as any).code, code.toUpperCase());
   for (const code of ['P4000', 'X0420', 'P042', 'P04200']) {
-    assert.equal(rejected({ protocol: 'obd2', code }), `code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "${code}"`);
+    assert.equal(
+      rejected({ protocol: 'obd2', code }),
+      `code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "${code}"`,
+    );
   }
 });
 

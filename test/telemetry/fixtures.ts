@@ -20,9 +20,22 @@ export interface Rig {
 
 /** A vehicle with an ELD and a driver of `as` (default: the test company). */
 export async function rig(t: TestApp, as?: TestCompany): Promise<Rig> {
-  const vehicle = await createVehicle(t, { make: 'Freightliner', model: 'Cascadia', year: '2022', vin: `1FUJHHDR0NL${String(uniq()).slice(-6).padStart(6, '0')}` }, as);
+  const vehicle = await createVehicle(
+    t,
+    {
+      make: 'Freightliner',
+      model: 'Cascadia',
+      year: '2022',
+      vin: `1FUJHHDR0NL${String(uniq()).slice(-6).padStart(6, '0')}`,
+    },
+    as,
+  );
   const driver = await createUser(t, {}, as);
-  const device = await provisionDevice(t.db, { companyId: (as ?? t.company).id }, { identifier: `SN-${uniq()}`, vehicleId: vehicle.id });
+  const device = await provisionDevice(
+    t.db,
+    { companyId: (as ?? t.company).id },
+    { identifier: `SN-${uniq()}`, vehicleId: vehicle.id },
+  );
   return { vehicle, driver, device, seq: 0 };
 }
 
@@ -35,7 +48,9 @@ export function useRigApp(dialect: Dialect, env: Record<string, string> = {}): (
 
 export async function post(t: TestApp, token: string | null, body: unknown, headers: Record<string, string> = {}) {
   const res = await t.app.inject({
-    method: 'POST', url: '/device/v1/batches', payload: body as object,
+    method: 'POST',
+    url: '/device/v1/batches',
+    payload: body as object,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
   });
   return { status: res.statusCode, body: res.json() as any };
@@ -58,7 +73,15 @@ export const T0 = Date.parse(`${DAY}T14:00:00Z`);
 export const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 
 /** Fixes every `everyS` seconds from (lat, lon) heading east at `kph` (speed 0 stands still). */
-export function track(opts: { fromS: number; toS: number; everyS?: number; kph: number; lat?: number; lon?: number; extra?: Record<string, unknown> }) {
+export function track(opts: {
+  fromS: number;
+  toS: number;
+  everyS?: number;
+  kph: number;
+  lat?: number;
+  lon?: number;
+  extra?: Record<string, unknown>;
+}) {
   const every = opts.everyS ?? 10;
   const lat = opts.lat ?? 39.8;
   const lon0 = opts.lon ?? -89.65;
@@ -71,8 +94,18 @@ export function track(opts: { fromS: number; toS: number; everyS?: number; kph: 
   return out;
 }
 
-export const engine = (s: number, state: 'on' | 'off', extra: Record<string, unknown> = {}) => ({ type: 'engine', time: at(s), state, ...extra });
-export const login = (s: number, driverId: number) => ({ type: 'driver', time: at(s), action: 'login', driver_id: driverId });
+export const engine = (s: number, state: 'on' | 'off', extra: Record<string, unknown> = {}) => ({
+  type: 'engine',
+  time: at(s),
+  state,
+  ...extra,
+});
+export const login = (s: number, driverId: number) => ({
+  type: 'driver',
+  time: at(s),
+  action: 'login',
+  driver_id: driverId,
+});
 
 export const DAY_LAT = 39.8;
 export const DAY_LON0 = -89.65;
@@ -85,24 +118,65 @@ export function vehicleDay(driverId: number) {
     login(1, driverId),
   ];
   const fix = (s: number, km: number, kph: number) => ({
-    type: 'location', time: at(s), lat: DAY_LAT, lon: DAY_LON0 + km * DEG_PER_KM, speed_kph: kph, bearing_deg: 90,
-    odometer_km: 1000 + km, fuel_used_l: 500 + s * 0.005, battery_v: 13.8, fuel_level_pct: 61,
+    type: 'location',
+    time: at(s),
+    lat: DAY_LAT,
+    lon: DAY_LON0 + km * DEG_PER_KM,
+    speed_kph: kph,
+    bearing_deg: 90,
+    odometer_km: 1000 + km,
+    fuel_used_l: 500 + s * 0.005,
+    battery_v: 13.8,
+    fuel_level_pct: 61,
   });
   for (let s = 10; s <= 400; s += 10) recs.push(fix(s, 0, 0));
   for (let s = 410; s <= 1600; s += 10) recs.push(fix(s, ((s - 410) * 90) / 3600, 90));
   const endKm = (1190 * 90) / 3600;
   for (let s = 1610; s <= 2190; s += 10) recs.push(fix(s, endKm, 0));
-  recs.push({ type: 'fault', time: at(500), protocol: 'j1939', spn: 110, fmi: 0, source_address: 0, occurrence_count: 1, lamps: { amber_warning: true } });
-  recs.push({ type: 'fault', time: at(700), protocol: 'j1939', spn: 110, fmi: 0, source_address: 0, status: 'cleared' });
-  recs.push({ type: 'acceleration', time: at(1000), longitudinal_g: -0.45, duration_ms: 2000, speed_kph: 90, end_speed_kph: 60, lat: DAY_LAT, lon: DAY_LON0 + 14.75 * DEG_PER_KM, bearing_deg: 90 });
+  recs.push({
+    type: 'fault',
+    time: at(500),
+    protocol: 'j1939',
+    spn: 110,
+    fmi: 0,
+    source_address: 0,
+    occurrence_count: 1,
+    lamps: { amber_warning: true },
+  });
+  recs.push({
+    type: 'fault',
+    time: at(700),
+    protocol: 'j1939',
+    spn: 110,
+    fmi: 0,
+    source_address: 0,
+    status: 'cleared',
+  });
+  recs.push({
+    type: 'acceleration',
+    time: at(1000),
+    longitudinal_g: -0.45,
+    duration_ms: 2000,
+    speed_kph: 90,
+    end_speed_kph: 60,
+    lat: DAY_LAT,
+    lon: DAY_LON0 + 14.75 * DEG_PER_KM,
+    bearing_deg: 90,
+  });
   recs.push(engine(2200, 'off', { lat: DAY_LAT, lon: DAY_LON0 + endKm * DEG_PER_KM }));
   // Sent in time order: with a zero reorder window a record older than what was processed is late.
   return recs.sort((a, b) => Date.parse(a.time as string) - Date.parse(b.time as string));
 }
 
-
 /** Tables of data derived from a vehicle's records. */
-export const DERIVED_TABLES = ['driving_periods', 'idle_events', 'fault_codes', 'driver_performance_events', 'geofence_events', 'utilization_buckets'] as const;
+export const DERIVED_TABLES = [
+  'driving_periods',
+  'idle_events',
+  'fault_codes',
+  'driver_performance_events',
+  'geofence_events',
+  'utilization_buckets',
+] as const;
 
 /** A vehicle's derived rows without ids and timestamps of writing, numbers rounded, in a stable order. */
 export async function derivedSnapshot(db: Db, vehicleId: number) {
@@ -112,7 +186,8 @@ export async function derivedSnapshot(db: Db, vehicleId: number) {
     out[table] = rows
       .map((r: Record<string, unknown>) => {
         const { id: _i, created_at: _c, updated_at: _u, ...rest } = r;
-        for (const k of Object.keys(rest)) if (typeof rest[k] === 'number') rest[k] = Math.round((rest[k] as number) * 1e6) / 1e6;
+        for (const k of Object.keys(rest))
+          if (typeof rest[k] === 'number') rest[k] = Math.round((rest[k] as number) * 1e6) / 1e6;
         return rest;
       })
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
@@ -132,7 +207,14 @@ export interface OsmandRig {
 export function useOsmandRig(dialect: Dialect): OsmandRig {
   const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
   const r = {
-    stored: async () => (await r.t.db.kysely.selectFrom('telemetry_records').select('id').where('device_id', '=', r.phone.device.id).execute()).length,
+    stored: async () =>
+      (
+        await r.t.db.kysely
+          .selectFrom('telemetry_records')
+          .select('id')
+          .where('device_id', '=', r.phone.device.id)
+          .execute()
+      ).length,
   } as OsmandRig;
   before(async () => {
     r.t = await getApp();

@@ -8,7 +8,12 @@ import { test } from 'node:test';
 import { eachDialect, useApp } from '../helper.js';
 import { at, login, rig, send, settle, track } from './fixtures.js';
 
-const duty = (s: number, driverId: number, status: string) => ({ type: 'duty_status', time: at(s), driver_id: driverId, status });
+const duty = (s: number, driverId: number, status: string) => ({
+  type: 'duty_status',
+  time: at(s),
+  driver_id: driverId,
+  status,
+});
 
 eachDialect('device duty status → hours of service', (dialect) => {
   const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
@@ -22,19 +27,28 @@ eachDialect('device duty status → hours of service', (dialect) => {
     // A device re-sends the same batch (same sequence numbers): nothing changes.
     r.seq = 0;
     const again = await send(t, r, records);
-    assert.deepEqual(again.results.map((x: any) => x.status), ['duplicate', 'duplicate', 'duplicate']);
+    assert.deepEqual(
+      again.results.map((x: any) => x.status),
+      ['duplicate', 'duplicate', 'duplicate'],
+    );
     await settle(t);
 
     const user = await t.call({ url: `/v1/users/${d}` });
     assert.equal(user.body.user.duty_status, 'on_duty');
 
-    const v = await t.call({ url: `/v1/hos_violations?driver_ids[]=${d}&min_start_time=${encodeURIComponent(at(-3600))}` });
+    const v = await t.call({
+      url: `/v1/hos_violations?driver_ids[]=${d}&min_start_time=${encodeURIComponent(at(-3600))}`,
+    });
     assert.equal(v.status, 200, JSON.stringify(v.body));
     const types = v.body.hos_violations.map((x: any) => x.hos_violation.type);
     assert.ok(types.includes('driving_11'), JSON.stringify(types));
     assert.equal(types.filter((x: string) => x === 'driving_11').length, 1);
 
-    const events = await t.db.kysely.selectFrom('domain_events').select(['action']).where('company_id', '=', t.company.id).execute();
+    const events = await t.db.kysely
+      .selectFrom('domain_events')
+      .select(['action'])
+      .where('company_id', '=', t.company.id)
+      .execute();
     assert.ok(events.some((e) => e.action === 'user_duty_status_updated'));
     assert.ok(events.some((e) => e.action === 'hos_violation_upserted'));
   });
@@ -44,8 +58,12 @@ eachDialect('device duty status → hours of service', (dialect) => {
     const r = await rig(t);
     const d = r.driver.id;
     // Log in, stand 2 min, drive 90 km/h for 20 min, then stand 10 min.
-    const records = [login(0, d), ...track({ fromS: 10, toS: 120, kph: 0 }), ...track({ fromS: 130, toS: 1330, kph: 90 }),
-      ...track({ fromS: 1340, toS: 1940, kph: 0, lon: -89.65 + 30 / (111.32 * Math.cos((39.8 * Math.PI) / 180)) })];
+    const records = [
+      login(0, d),
+      ...track({ fromS: 10, toS: 120, kph: 0 }),
+      ...track({ fromS: 130, toS: 1330, kph: 90 }),
+      ...track({ fromS: 1340, toS: 1940, kph: 0, lon: -89.65 + 30 / (111.32 * Math.cos((39.8 * Math.PI) / 180)) }),
+    ];
     await send(t, r, records);
     await settle(t);
     const rows = await t.db.kysely
@@ -56,12 +74,18 @@ eachDialect('device duty status → hours of service', (dialect) => {
       .where('record_status', '=', 1)
       .orderBy('occurred_at')
       .execute();
-    assert.deepEqual(rows.map((x) => [x.status, x.occurred_at.slice(0, 19)]), [
-      ['driving', at(130).slice(0, 19)],
-      // Stopped at 1340 s; the 5-minute prompt unanswered for 1 minute: on duty at 1340 + 360 s.
-      ['on_duty', at(1700).slice(0, 19)],
-    ]);
-    assert.ok(rows.every((x) => x.record_origin === 1), 'recorded as automatic');
+    assert.deepEqual(
+      rows.map((x) => [x.status, x.occurred_at.slice(0, 19)]),
+      [
+        ['driving', at(130).slice(0, 19)],
+        // Stopped at 1340 s; the 5-minute prompt unanswered for 1 minute: on duty at 1340 + 360 s.
+        ['on_duty', at(1700).slice(0, 19)],
+      ],
+    );
+    assert.ok(
+      rows.every((x) => x.record_origin === 1),
+      'recorded as automatic',
+    );
     const user = await t.call({ url: `/v1/users/${d}` });
     assert.equal(user.body.user.duty_status, 'on_duty');
   });

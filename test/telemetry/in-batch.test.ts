@@ -21,11 +21,24 @@ eachDialect('processing in the batch transaction', (dialect) => {
 
   const refusePeriods = async (on: boolean) => {
     if (dialect === 'sqlite') {
-      await sql.raw(on ? `create trigger refuse_periods before insert on driving_periods begin select raise(abort, 'periods are refused'); end`
-        : 'drop trigger refuse_periods').execute(t.db.kysely);
+      await sql
+        .raw(
+          on
+            ? `create trigger refuse_periods before insert on driving_periods begin select raise(abort, 'periods are refused'); end`
+            : 'drop trigger refuse_periods',
+        )
+        .execute(t.db.kysely);
     } else if (on) {
-      await sql.raw(`create function refuse_periods() returns trigger language plpgsql as $$ begin raise exception 'periods are refused'; end $$`).execute(t.db.kysely);
-      await sql.raw('create trigger refuse_periods before insert on driving_periods for each row execute function refuse_periods()').execute(t.db.kysely);
+      await sql
+        .raw(
+          `create function refuse_periods() returns trigger language plpgsql as $$ begin raise exception 'periods are refused'; end $$`,
+        )
+        .execute(t.db.kysely);
+      await sql
+        .raw(
+          'create trigger refuse_periods before insert on driving_periods for each row execute function refuse_periods()',
+        )
+        .execute(t.db.kysely);
     } else {
       await sql.raw('drop trigger refuse_periods on driving_periods').execute(t.db.kysely);
     }
@@ -33,8 +46,22 @@ eachDialect('processing in the batch transaction', (dialect) => {
   const count = async (table: 'telemetry_records' | 'driving_periods' | 'utilization_buckets') =>
     (await t.db.kysely.selectFrom(table).select('vehicle_id').where('vehicle_id', '=', v.vehicle.id).execute()).length;
   const actions = async () =>
-    (await t.db.kysely.selectFrom('domain_events').select('action').where('subject_type', '=', 'vehicle').where('subject_id', '=', String(v.vehicle.id)).where('action', '!=', 'vehicle_upserted').orderBy('id').execute()).map((e) => e.action);
-  const state = () => t.db.kysely.selectFrom('telemetry_state').selectAll().where('subject', '=', `v:${v.vehicle.id}`).executeTakeFirstOrThrow();
+    (
+      await t.db.kysely
+        .selectFrom('domain_events')
+        .select('action')
+        .where('subject_type', '=', 'vehicle')
+        .where('subject_id', '=', String(v.vehicle.id))
+        .where('action', '!=', 'vehicle_upserted')
+        .orderBy('id')
+        .execute()
+    ).map((e) => e.action);
+  const state = () =>
+    t.db.kysely
+      .selectFrom('telemetry_state')
+      .selectAll()
+      .where('subject', '=', `v:${v.vehicle.id}`)
+      .executeTakeFirstOrThrow();
 
   test('a processing failure keeps the stored records, pending; the next batch processes them in order', async () => {
     await refusePeriods(true);
@@ -51,8 +78,12 @@ eachDialect('processing in the batch transaction', (dialect) => {
 
     await refusePeriods(false);
     await send(t, v, track({ fromS: 310, toS: 400, kph: 80, lon: -89.4 }));
-    const [period] = await t.db.kysely.selectFrom('driving_periods').selectAll().where('vehicle_id', '=', v.vehicle.id).execute();
-    assert.equal(period.start_time, new Date(at(10)).toISOString(), 'the period starts at the first batch\'s first fix');
+    const [period] = await t.db.kysely
+      .selectFrom('driving_periods')
+      .selectAll()
+      .where('vehicle_id', '=', v.vehicle.id)
+      .execute();
+    assert.equal(period.start_time, new Date(at(10)).toISOString(), "the period starts at the first batch's first fix");
     assert.equal(period.status, 'in_progress');
     assert.equal((await state()).horizon, new Date(at(400)).toISOString());
     assert.deepEqual(await actions(), ['vehicle_location_updated', 'vehicle_location_updated', 'engine_toggle_event']);

@@ -21,12 +21,24 @@ eachDialect('device ingestion', (dialect) => {
     assertError(await post(t, 'fd_nope', body), 401, 'invalid device credential');
     const spare = await rig(t);
     await revokeDevice(t.db, { companyId: t.company.id }, spare.device.id);
-    assertError(await post(t, spare.device.device_token, body), 403, `device ${spare.device.identifier} has been revoked; provision a new device for this vehicle`);
+    assertError(
+      await post(t, spare.device.device_token, body),
+      403,
+      `device ${spare.device.identifier} has been revoked; provision a new device for this vehicle`,
+    );
     const mate = await rig(t);
-    assertError(await post(t, r.device.device_token, { ...body, device: mate.device.identifier }), 403, `this credential belongs to device ${r.device.identifier}, not ${mate.device.identifier}`);
+    assertError(
+      await post(t, r.device.device_token, { ...body, device: mate.device.identifier }),
+      403,
+      `this credential belongs to device ${r.device.identifier}, not ${mate.device.identifier}`,
+    );
     const other = await t.newCompany('Other Co');
     const theirs = await rig(t, other);
-    assertError(await post(t, r.device.device_token, { ...body, device: theirs.device.identifier }), 404, `device ${theirs.device.identifier} not found`);
+    assertError(
+      await post(t, r.device.device_token, { ...body, device: theirs.device.identifier }),
+      404,
+      `device ${theirs.device.identifier} not found`,
+    );
     assertError(await post(t, r.device.device_token, { ...body, device: 'NO-SUCH' }), 404, 'device NO-SUCH not found');
     // Its own identifier is fine; nothing was stored by the refused requests.
     const ok = await post(t, r.device.device_token, { ...body, device: r.device.identifier });
@@ -45,48 +57,84 @@ eachDialect('device ingestion', (dialect) => {
     const other = await t.newCompany('Third Co');
     const foreignDriver = (await rig(t, other)).driver;
     const future = new Date(Date.now() + 3_600_000).toISOString();
-    const { body: res } = await post(t, r.device.device_token, { records: [
-      { seq: 100, type: 'location', time: at(10), lat: 39.8, lon: -89.6, speed_kph: 50 },
-      { seq: 101, type: 'location', time: at(20), lat: 91, lon: -89.6 },
-      { seq: 102, type: 'location', time: future, lat: 39.8, lon: -89.6 },
-      { type: 'location', time: at(30), lat: 39.8, lon: -89.6 },
-      { seq: 104, type: 'teleport', time: at(40) },
-      { seq: 105, type: 'location', time: 'yesterday', lat: 39.8, lon: -89.6 },
-      { seq: 106, type: 'driver', time: at(50), action: 'login', driver_id: foreignDriver.id },
-      { seq: 107, type: 'fault', time: at(60), protocol: 'obd2', code: 'X1234' },
-      { seq: 108, type: 'location', time: at(70), lat: 0, lon: 0 },
-      'not an object',
-      { seq: 100, type: 'location', time: at(10), lat: 39.8, lon: -89.6 },
-      { seq: 111, type: 'fault', time: at(80), protocol: 'j1939', spn: 100, fmi: 40 },
-    ] });
-    assert.deepEqual(res.results.map((x: any) => [x.index, x.seq, x.status, x.error_message ?? null]), [
-      [0, 100, 'accepted', null],
-      [1, 101, 'rejected', 'lat must be between -90 and 90, got 91'],
-      [2, 102, 'rejected', `time ${new Date(future).toISOString()} is in the future (more than 300 s ahead of the server clock)`],
-      [3, null, 'rejected', 'seq is required'],
-      [4, 104, 'rejected', 'type must be one of: location, engine, driver, fault, acceleration, power, duty_status, exception, inspection, form_entry'],
-      [5, 105, 'rejected', 'time must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "yesterday"'],
-      [6, 106, 'rejected', `driver_id ${foreignDriver.id} is not a driver of this company`],
-      [7, 107, 'rejected', 'code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "X1234"'],
-      [8, 108, 'rejected', 'lat 0, lon 0 is not a position (a device without a GPS fix must leave lat and lon out)'],
-      [9, null, 'rejected', 'record must be a JSON object'],
-      [10, 100, 'duplicate', null],
-      [11, 111, 'rejected', 'fmi must be between 0 and 31, got 40'],
-    ]);
+    const { body: res } = await post(t, r.device.device_token, {
+      records: [
+        { seq: 100, type: 'location', time: at(10), lat: 39.8, lon: -89.6, speed_kph: 50 },
+        { seq: 101, type: 'location', time: at(20), lat: 91, lon: -89.6 },
+        { seq: 102, type: 'location', time: future, lat: 39.8, lon: -89.6 },
+        { type: 'location', time: at(30), lat: 39.8, lon: -89.6 },
+        { seq: 104, type: 'teleport', time: at(40) },
+        { seq: 105, type: 'location', time: 'yesterday', lat: 39.8, lon: -89.6 },
+        { seq: 106, type: 'driver', time: at(50), action: 'login', driver_id: foreignDriver.id },
+        { seq: 107, type: 'fault', time: at(60), protocol: 'obd2', code: 'X1234' },
+        { seq: 108, type: 'location', time: at(70), lat: 0, lon: 0 },
+        'not an object',
+        { seq: 100, type: 'location', time: at(10), lat: 39.8, lon: -89.6 },
+        { seq: 111, type: 'fault', time: at(80), protocol: 'j1939', spn: 100, fmi: 40 },
+      ],
+    });
+    assert.deepEqual(
+      res.results.map((x: any) => [x.index, x.seq, x.status, x.error_message ?? null]),
+      [
+        [0, 100, 'accepted', null],
+        [1, 101, 'rejected', 'lat must be between -90 and 90, got 91'],
+        [
+          2,
+          102,
+          'rejected',
+          `time ${new Date(future).toISOString()} is in the future (more than 300 s ahead of the server clock)`,
+        ],
+        [3, null, 'rejected', 'seq is required'],
+        [
+          4,
+          104,
+          'rejected',
+          'type must be one of: location, engine, driver, fault, acceleration, power, duty_status, exception, inspection, form_entry',
+        ],
+        [
+          5,
+          105,
+          'rejected',
+          'time must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "yesterday"',
+        ],
+        [6, 106, 'rejected', `driver_id ${foreignDriver.id} is not a driver of this company`],
+        [
+          7,
+          107,
+          'rejected',
+          'code must be an OBD-II code such as P0420 (letter P, C, B or U, a digit 0–3, then 3 hex digits), got "X1234"',
+        ],
+        [8, 108, 'rejected', 'lat 0, lon 0 is not a position (a device without a GPS fix must leave lat and lon out)'],
+        [9, null, 'rejected', 'record must be a JSON object'],
+        [10, 100, 'duplicate', null],
+        [11, 111, 'rejected', 'fmi must be between 0 and 31, got 40'],
+      ],
+    );
     assert.deepEqual([res.accepted, res.duplicates, res.rejected], [1, 1, 10]);
   });
 
   test('re-sending a batch is harmless: every record is a duplicate and nothing is stored twice', async () => {
     const v = await rig(t);
-    const records = [engine(0, 'on'), login(1, v.driver.id), ...track({ fromS: 10, toS: 100, kph: 60 })].map((x, i) => ({ ...x, seq: 1000 + i }));
+    const records = [engine(0, 'on'), login(1, v.driver.id), ...track({ fromS: 10, toS: 100, kph: 60 })].map(
+      (x, i) => ({ ...x, seq: 1000 + i }),
+    );
     const first = await post(t, v.device.device_token, { records });
     assert.equal(first.body.accepted, records.length);
     const again = await post(t, v.device.device_token, { records });
     assert.deepEqual([again.body.accepted, again.body.duplicates], [0, records.length]);
     assert.ok(again.body.results.every((x: any) => x.status === 'duplicate'));
-    const rows = await t.db.kysely.selectFrom('telemetry_records').select('seq').where('device_id', '=', v.device.id).execute();
+    const rows = await t.db.kysely
+      .selectFrom('telemetry_records')
+      .select('seq')
+      .where('device_id', '=', v.device.id)
+      .execute();
     assert.equal(rows.length, records.length);
-    const events = await t.db.kysely.selectFrom('domain_events').select('action').where('action', '=', 'vehicle_location_updated').where('subject_id', '=', String(v.vehicle.id)).execute();
+    const events = await t.db.kysely
+      .selectFrom('domain_events')
+      .select('action')
+      .where('action', '=', 'vehicle_location_updated')
+      .where('subject_id', '=', String(v.vehicle.id))
+      .execute();
     assert.equal(events.length, 1, 'the re-send announced nothing');
   });
 
@@ -98,31 +146,59 @@ eachDialect('device ingestion', (dialect) => {
     await send(t, v, [engine(-5, 'on'), ...later]);
     await send(t, v, early);
     await settle(t);
-    const idle = await t.db.kysely.selectFrom('idle_events').selectAll().where('vehicle_id', '=', v.vehicle.id).execute();
+    const idle = await t.db.kysely
+      .selectFrom('idle_events')
+      .selectAll()
+      .where('vehicle_id', '=', v.vehicle.id)
+      .execute();
     assert.equal(idle.length, 0, 'still idling: no event yet');
-    const state = await t.db.kysely.selectFrom('telemetry_state').selectAll().where('vehicle_id', '=', v.vehicle.id).executeTakeFirstOrThrow();
+    const state = await t.db.kysely
+      .selectFrom('telemetry_state')
+      .selectAll()
+      .where('vehicle_id', '=', v.vehicle.id)
+      .executeTakeFirstOrThrow();
     assert.equal(state.horizon, new Date(Date.parse(at(800))).toISOString());
     // A record older than the horizon is stored (history shows it) but flagged late.
     const late = await send(t, v, [{ type: 'location', time: at(100.5), lat: 39.8, lon: -89.65, speed_kph: 0 }]);
     assert.deepEqual(late.results[0], { index: 0, seq: v.seq, status: 'accepted', late: true });
     await send(t, v, [engine(900, 'off')]);
     await settle(t);
-    const [e] = await t.db.kysely.selectFrom('idle_events').selectAll().where('vehicle_id', '=', v.vehicle.id).execute();
+    const [e] = await t.db.kysely
+      .selectFrom('idle_events')
+      .selectAll()
+      .where('vehicle_id', '=', v.vehicle.id)
+      .execute();
     assert.equal(e.start_time, new Date(Date.parse(at(-5))).toISOString());
     assert.equal(e.end_type, 'engine_stop');
-    const hist = await t.call({ method: 'GET', url: `/v1/vehicle_locations/${v.vehicle.id}?date=${DAY}`, headers: { 'x-time-zone': 'UTC' } });
+    const hist = await t.call({
+      method: 'GET',
+      url: `/v1/vehicle_locations/${v.vehicle.id}?date=${DAY}`,
+      headers: { 'x-time-zone': 'UTC' },
+    });
     assert.equal(hist.status, 200);
-    assert.ok(hist.body.vehicle_locations.some((p: any) => p.vehicle_location.located_at === at(100.5).slice(0, 19) + 'Z'));
+    assert.ok(
+      hist.body.vehicle_locations.some((p: any) => p.vehicle_location.located_at === at(100.5).slice(0, 19) + 'Z'),
+    );
   });
 
   test('an asset gateway stores asset locations and refuses other record types', async () => {
-    const asset = (await t.call({ method: 'POST', url: '/v1/assets', payload: { name: `Trailer ${dialect}` } })).body.asset;
-    const gw = await provisionDevice(t.db, { companyId: t.company.id }, { identifier: `GW-${dialect}-x`, assetId: asset.id });
-    const res = await post(t, gw.device_token, { records: [
-      { seq: 1, type: 'location', time: at(0), lat: 41.25, lon: -95.99, speed_kph: 0, battery_v: 12.4 },
-      { seq: 2, type: 'engine', time: at(1), state: 'on' },
-    ] });
-    assert.deepEqual(res.body.results.map((x: any) => x.status), ['accepted', 'rejected']);
+    const asset = (await t.call({ method: 'POST', url: '/v1/assets', payload: { name: `Trailer ${dialect}` } })).body
+      .asset;
+    const gw = await provisionDevice(
+      t.db,
+      { companyId: t.company.id },
+      { identifier: `GW-${dialect}-x`, assetId: asset.id },
+    );
+    const res = await post(t, gw.device_token, {
+      records: [
+        { seq: 1, type: 'location', time: at(0), lat: 41.25, lon: -95.99, speed_kph: 0, battery_v: 12.4 },
+        { seq: 2, type: 'engine', time: at(1), state: 'on' },
+      ],
+    });
+    assert.deepEqual(
+      res.body.results.map((x: any) => x.status),
+      ['accepted', 'rejected'],
+    );
     assert.equal(res.body.results[1].error_message, 'an asset gateway sends location records only, not engine');
     const list = await t.call({ method: 'GET', url: `/v1/asset_locations?asset_ids=${asset.id}` });
     const loc = list.body.asset_locations[0].asset_location.current_location;

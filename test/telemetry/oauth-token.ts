@@ -12,8 +12,20 @@ import { createUser } from '../http/fixtures.js';
 export async function oauthToken(t: TestApp, scopes: string[]): Promise<Record<string, string>> {
   const rt = runtimeFor(t.db);
   const admin = await createUser(t, { role: 'admin' });
-  const app = await registerApp(t.db, { name: `Safety ${scopes.join(' ')}`, redirectUris: ['https://safety.example/cb'], scopes }, rt.nowIso());
+  const app = await registerApp(
+    t.db,
+    { name: `Safety ${scopes.join(' ')}`, redirectUris: ['https://safety.example/cb'], scopes },
+    rt.nowIso(),
+  );
   const grant = await recordConsent(t.db, rt, { companyId: t.company.id, appId: app.id, userId: admin.id, scopes });
-  const tok = await issueTokens(t.db.kysely, rt, { grantId: grant.id, appId: app.id, companyId: t.company.id, codeId: null, parentId: null, accessScopes: scopes, refreshScopes: null });
+  const tok = await issueTokens(t.db.kysely, rt, {
+    grantId: grant.id,
+    appId: app.id,
+    companyId: t.company.id,
+    codeId: null,
+    parentId: null,
+    accessScopes: scopes,
+    refreshScopes: null,
+  });
   return { authorization: `Bearer ${tok.access_token}` };
 }

@@ -31,21 +31,43 @@ eachDialect('OsmAnd listener: text the databases disagree on', (dialect) => {
     ];
     for (const [query, message] of cases) {
       assert.deepEqual(await answer(await fetch(`${osmand.url}/?${query}`)), [400, 'text/plain', message], query);
-      const form = await fetch(`${osmand.url}/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: query });
-      assert.deepEqual(await answer(form), [400, 'text/plain', message.replace('a parameter name', 'a key of the body')], `form body ${query}`);
+      const form = await fetch(`${osmand.url}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: query,
+      });
+      assert.deepEqual(
+        await answer(form),
+        [400, 'text/plain', message.replace('a parameter name', 'a key of the body')],
+        `form body ${query}`,
+      );
     }
     assert.equal(await stored(), 0);
   });
 
-  test('a lone surrogate in the JSON body (the Traccar Client\'s): text 400 naming the field, nothing stored', async () => {
-    const body = (extra: Record<string, unknown>) => JSON.stringify({
-      device_id: phone.device.identifier, location: { timestamp: new Date(Date.now() - 60_000).toISOString(), coords: { latitude: 41.25, longitude: -95.99 }, ...extra },
+  test("a lone surrogate in the JSON body (the Traccar Client's): text 400 naming the field, nothing stored", async () => {
+    const body = (extra: Record<string, unknown>) =>
+      JSON.stringify({
+        device_id: phone.device.identifier,
+        location: {
+          timestamp: new Date(Date.now() - 60_000).toISOString(),
+          coords: { latitude: 41.25, longitude: -95.99 },
+          ...extra,
+        },
+      });
+    const res = await fetch(`${osmand.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body({ extras: { note: 'a\uD800' } }),
     });
-    const res = await fetch(`${osmand.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body({ extras: { note: 'a\uD800' } }) });
     assert.deepEqual(await answer(res), [400, 'text/plain', `location.extras.note ${SURROGATE}`]);
     assert.equal(await stored(), 0);
     // The same position without it is stored.
-    const fine = await fetch(`${osmand.url}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body({ extras: { note: 'a' } }) });
+    const fine = await fetch(`${osmand.url}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: body({ extras: { note: 'a' } }),
+    });
     assert.deepEqual(await answer(fine), [200, null, '']);
     assert.equal(await stored(), 1);
   });

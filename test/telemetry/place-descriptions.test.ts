@@ -15,10 +15,13 @@ const d = (lat: number, lon: number) => {
 test('a place itself within half a mile; otherwise distance, compass direction and the place', () => {
   assert.deepEqual(d(39.80172, -89.64371), ['Springfield, IL', 'Springfield', 'IL', true]);
   const south = describePlace(39.75, -89.64371)!;
-  assert.equal(south.description, `${(Math.round((south.distanceKm / 1.609344) * 10) / 10).toFixed(1)} mi S of Springfield, IL`);
+  assert.equal(
+    south.description,
+    `${(Math.round((south.distanceKm / 1.609344) * 10) / 10).toFixed(1)} mi S of Springfield, IL`,
+  );
 });
 
-test('across a border: described from a place of the point\'s own country', () => {
+test("across a border: described from a place of the point's own country", () => {
   // Downtown Detroit is 3.7 km from Windsor's centre: each side is described from its own city.
   assert.deepEqual(d(42.3314, -83.0458), ['Detroit, MI', 'Detroit', 'MI', true]);
   assert.deepEqual(d(42.30008, -83.01654), ['Windsor, ON', 'Windsor', 'ON', true]);

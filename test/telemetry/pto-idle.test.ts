@@ -24,9 +24,29 @@ async function pumpDay(t: TestApp) {
   ]);
   assert.equal(res.rejected, 0, JSON.stringify(res.results));
   await settle(t);
-  const idle = assertList(await t.call({ method: 'GET', url: `/v1/idle_events?vehicle_ids=${v.vehicle.id}&start_date=${DAY}&end_date=${DAY}`, headers: UTC }), 'idle_events', 'idle_event');
-  const [u] = assertList(await t.call({ method: 'GET', url: `/v1/vehicle_utilization?vehicle_ids=${v.vehicle.id}&start_date=${DAY}&end_date=${DAY}`, headers: UTC }), 'vehicle_utilizations', 'vehicle_utilization');
-  return { idle: idle.map((i: any) => [i.start_time.slice(11, 19), i.end_time.slice(11, 19), i.pto_active]), idleTime: u.idle_time, drivingTime: u.driving_time };
+  const idle = assertList(
+    await t.call({
+      method: 'GET',
+      url: `/v1/idle_events?vehicle_ids=${v.vehicle.id}&start_date=${DAY}&end_date=${DAY}`,
+      headers: UTC,
+    }),
+    'idle_events',
+    'idle_event',
+  );
+  const [u] = assertList(
+    await t.call({
+      method: 'GET',
+      url: `/v1/vehicle_utilization?vehicle_ids=${v.vehicle.id}&start_date=${DAY}&end_date=${DAY}`,
+      headers: UTC,
+    }),
+    'vehicle_utilizations',
+    'vehicle_utilization',
+  );
+  return {
+    idle: idle.map((i: any) => [i.start_time.slice(11, 19), i.end_time.slice(11, 19), i.pto_active]),
+    idleTime: u.idle_time,
+    drivingTime: u.driving_time,
+  };
 }
 
 eachDialect('PTO idling, included (the default)', (dialect) => {
@@ -35,13 +55,20 @@ eachDialect('PTO idling, included (the default)', (dialect) => {
   before(async () => (t = await getApp()));
   test('both idle events, the first flagged; PTO idle time counts', async () => {
     const day = await pumpDay(t);
-    assert.deepEqual(day.idle, [['14:00:00', '14:06:50', true], ['14:10:20', '14:16:50', false]]);
+    assert.deepEqual(day.idle, [
+      ['14:00:00', '14:06:50', true],
+      ['14:10:20', '14:16:50', false],
+    ]);
     assert.deepEqual([day.idleTime, day.drivingTime], [410 + 390, 210]);
   });
 });
 
 eachDialect('PTO idling, excluded (IDLE_EXCLUDE_PTO=true)', (dialect) => {
-  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0', IDLE_EXCLUDE_PTO: 'true' });
+  const getApp = useApp(dialect, {
+    TELEMETRY_REORDER_WINDOW_S: '0',
+    TELEMETRY_SWEEP_MS: '0',
+    IDLE_EXCLUDE_PTO: 'true',
+  });
   let t: TestApp;
   before(async () => (t = await getApp()));
   test('only the event without PTO; the 405 s idled with PTO engaged leave idle time', async () => {
@@ -54,8 +81,20 @@ eachDialect('PTO idling, excluded (IDLE_EXCLUDE_PTO=true)', (dialect) => {
 test('IDLE_EXCLUDE_PTO: true/false/1/0/on/off/yes/no, default false; anything else is refused by name', () => {
   const fail = (m: string) => new Error(m);
   assert.equal(telemetryConfig({}, fail).idleExcludePto, false);
-  for (const [raw, want] of [['true', true], ['1', true], ['on', true], ['yes', true], ['false', false], ['0', false], ['off', false], ['no', false]] as const) {
+  for (const [raw, want] of [
+    ['true', true],
+    ['1', true],
+    ['on', true],
+    ['yes', true],
+    ['false', false],
+    ['0', false],
+    ['off', false],
+    ['no', false],
+  ] as const) {
     assert.equal(telemetryConfig({ IDLE_EXCLUDE_PTO: raw }, fail).idleExcludePto, want, raw);
   }
-  assert.throws(() => telemetryConfig({ IDLE_EXCLUDE_PTO: 'yes please' }, fail), /IDLE_EXCLUDE_PTO must be 1 or 0 \(true or false\), got "yes please"/);
+  assert.throws(
+    () => telemetryConfig({ IDLE_EXCLUDE_PTO: 'yes please' }, fail),
+    /IDLE_EXCLUDE_PTO must be 1 or 0 \(true or false\), got "yes please"/,
+  );
 });

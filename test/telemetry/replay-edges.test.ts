@@ -23,12 +23,23 @@ eachDialect('telemetry replay: edges', (dialect) => {
   });
 
   const circle = async (name: string, km: number) =>
-    (await t.call({ method: 'POST', url: '/v1/geofences/circular', payload: { name, center: { lat: LAT, lon: LON + km * DEG_PER_KM }, radius_m: 500 } })).body.geofence;
-  const stateOf = async (subject: string) => t.db.kysely.selectFrom('telemetry_state').selectAll().where('subject', '=', subject).executeTakeFirstOrThrow();
+    (
+      await t.call({
+        method: 'POST',
+        url: '/v1/geofences/circular',
+        payload: { name, center: { lat: LAT, lon: LON + km * DEG_PER_KM }, radius_m: 500 },
+      })
+    ).body.geofence;
+  const stateOf = async (subject: string) =>
+    t.db.kysely.selectFrom('telemetry_state').selectAll().where('subject', '=', subject).executeTakeFirstOrThrow();
 
   test('a replay stops at the live horizon: later records stay pending, and the duty status detector keeps its state', async () => {
     const v = await rig(t);
-    await send(t, v, [login(0, v.driver.id), { type: 'engine', time: at(1), state: 'on' }, ...track({ fromS: 10, toS: 900, kph: 60 })]);
+    await send(t, v, [
+      login(0, v.driver.id),
+      { type: 'engine', time: at(1), state: 'on' },
+      ...track({ fromS: 10, toS: 900, kph: 60 }),
+    ]);
     const live = await stateOf(`v:${v.vehicle.id}`);
     assert.ok(live.horizon !== null && live.horizon < live.max_fix_time!, 'the last 600 s are still pending');
     const hosAuto = JSON.parse(live.state).hos_auto;
@@ -44,8 +55,13 @@ eachDialect('telemetry replay: edges', (dialect) => {
   test("an asset's visits are rebuilt; a deleted geofence's visits stay; a geofence created after the records were received sees none of them", async () => {
     const depot = await circle(`Depot ${dialect}`, 5);
     const yard = await circle(`Yard ${dialect}`, 10);
-    const asset = (await t.call({ method: 'POST', url: '/v1/assets', payload: { name: `Trailer replay ${dialect}` } })).body.asset;
-    const gw = await provisionDevice(t.db, { companyId: t.company.id }, { identifier: `GW-replay-${dialect}`, assetId: asset.id });
+    const asset = (await t.call({ method: 'POST', url: '/v1/assets', payload: { name: `Trailer replay ${dialect}` } }))
+      .body.asset;
+    const gw = await provisionDevice(
+      t.db,
+      { companyId: t.company.id },
+      { identifier: `GW-replay-${dialect}`, assetId: asset.id },
+    );
     const v = await rig(t);
     // Both drive east through the depot (5 km) and the yard (10 km) and stop at 15 km.
     const route = track({ fromS: 0, toS: 900, kph: 60 });
@@ -55,9 +71,18 @@ eachDialect('telemetry replay: edges', (dialect) => {
     await settle(t);
     // Created after every record above was received: live processing never saw it.
     await circle(`Late ${dialect}`, 7.5);
-    const assetVisits = async () => (await t.db.kysely.selectFrom('asset_geofence_events').select(['geofence_id', 'start_time', 'end_time']).where('asset_id', '=', asset.id).orderBy('start_time').execute());
+    const assetVisits = async () =>
+      await t.db.kysely
+        .selectFrom('asset_geofence_events')
+        .select(['geofence_id', 'start_time', 'end_time'])
+        .where('asset_id', '=', asset.id)
+        .orderBy('start_time')
+        .execute();
     const liveAsset = await assetVisits();
-    assert.deepEqual(liveAsset.map((x) => x.geofence_id), [depot.id, yard.id]);
+    assert.deepEqual(
+      liveAsset.map((x) => x.geofence_id),
+      [depot.id, yard.id],
+    );
     const liveVehicle = await derivedSnapshot(t.db, v.vehicle.id);
     assert.deepEqual(liveVehicle.geofence_events.map((x: any) => x.geofence_id).sort(), [depot.id, yard.id].sort());
 
@@ -82,7 +107,11 @@ test('fleet replay refuses an empty --vehicle or --from, and names a vehicle or 
     const mine = await createCompany(db, { name: 'Mine' });
     const other = await createCompany(db, { name: 'Other' });
     const now = new Date().toISOString();
-    const { id: theirs } = await db.kysely.insertInto('vehicles').values({ company_id: other.id, number: 'X1', created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+    const { id: theirs } = await db.kysely
+      .insertInto('vehicles')
+      .values({ company_id: other.id, number: 'X1', created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const run = (args: string[]) => runCli(args, { DATABASE_URL: url, LOG_LEVEL: 'silent' });
     const company = String(mine.id);
     const empty = await run(['replay', '--company', company, '--vehicle', '']);
@@ -92,7 +121,10 @@ test('fleet replay refuses an empty --vehicle or --from, and names a vehicle or 
     const foreign = await run(['replay', '--company', company, '--vehicle', String(theirs)]);
     assert.equal(foreign.code, 1);
     assert.match(foreign.err, new RegExp(`vehicle ${theirs} not found in company ${mine.id}`));
-    assert.match((await run(['replay', '--company', company, '--asset', '999999'])).err, new RegExp(`asset 999999 not found in company ${mine.id}`));
+    assert.match(
+      (await run(['replay', '--company', company, '--asset', '999999'])).err,
+      new RegExp(`asset 999999 not found in company ${mine.id}`),
+    );
     assert.equal((await run(['replay', '--company', company, '--vehicle', '1', '--asset', '1'])).code, 2);
   });
 });

@@ -23,10 +23,29 @@ eachDialect('date parameters: UTC days unless X-Time-Zone', (dialect) => {
   let v: Rig;
   before(async () => {
     ({ t, v } = await setup());
-    const fix = (s: number, kph: number) => ({ type: 'location', time: iso(s), lat: 39.8, lon: -89.65 + s / 100_000, speed_kph: kph, bearing_deg: 90 });
+    const fix = (s: number, kph: number) => ({
+      type: 'location',
+      time: iso(s),
+      lat: 39.8,
+      lon: -89.65 + s / 100_000,
+      speed_kph: kph,
+      bearing_deg: 90,
+    });
     await send(t, v, [
-      engine(S, 'on', { lat: 39.8, lon: -89.65 }), fix(S + 10, 0), fix(S + 400, 0), fix(S + 410, 80),
-      { type: 'acceleration', time: iso(S + 420), longitudinal_g: -0.5, duration_ms: 1000, speed_kph: 80, end_speed_kph: 60, lat: 39.8, lon: -89.6 },
+      engine(S, 'on', { lat: 39.8, lon: -89.65 }),
+      fix(S + 10, 0),
+      fix(S + 400, 0),
+      fix(S + 410, 80),
+      {
+        type: 'acceleration',
+        time: iso(S + 420),
+        longitudinal_g: -0.5,
+        duration_ms: 1000,
+        speed_kph: 80,
+        end_speed_kph: 60,
+        lat: 39.8,
+        lon: -89.6,
+      },
       fix(S + 430, 80),
     ]);
     await settle(t);
@@ -37,26 +56,42 @@ eachDialect('date parameters: UTC days unless X-Time-Zone', (dialect) => {
     return res.body;
   };
 
-  test('location history v1 and v3: the UTC day without the header, the zone\'s day with it', async () => {
-    const v1 = (date: string, h = {}) => get(`/v1/vehicle_locations/${v.vehicle.id}?date=${date}`, h).then((b) => b.vehicle_locations.length);
+  test("location history v1 and v3: the UTC day without the header, the zone's day with it", async () => {
+    const v1 = (date: string, h = {}) =>
+      get(`/v1/vehicle_locations/${v.vehicle.id}?date=${date}`, h).then((b) => b.vehicle_locations.length);
     assert.equal(await v1(NEXT), 5);
     assert.equal(await v1(DAY), 0);
     assert.equal(await v1(DAY, EASTERN), 5);
-    const v3 = (date: string, h = {}) => get(`/v3/vehicle_locations/${v.vehicle.id}?start_date=${date}&end_date=${date}`, h).then((b) => b.vehicle_locations.length);
+    const v3 = (date: string, h = {}) =>
+      get(`/v3/vehicle_locations/${v.vehicle.id}?start_date=${date}&end_date=${date}`, h).then(
+        (b) => b.vehicle_locations.length,
+      );
     assert.equal(await v3(NEXT), 5);
     assert.equal(await v3(DAY, EASTERN), 5);
   });
 
   test('driver performance events: UTC days without the header', async () => {
     const n = async (date: string, h = {}) =>
-      assertList({ status: 200, body: await get(`/v1/driver_performance_events?vehicle_ids=${v.vehicle.id}&start_date=${date}&end_date=${date}`, h) }, 'driver_performance_events', 'driver_performance_event').length;
+      assertList(
+        {
+          status: 200,
+          body: await get(
+            `/v1/driver_performance_events?vehicle_ids=${v.vehicle.id}&start_date=${date}&end_date=${date}`,
+            h,
+          ),
+        },
+        'driver_performance_events',
+        'driver_performance_event',
+      ).length;
     assert.equal(await n(NEXT), 1);
     assert.equal(await n(DAY), 0);
     assert.equal(await n(DAY, EASTERN), 1);
   });
 
   test('idle events stay on company-local days', async () => {
-    const n = async (date: string, h = {}) => (await get(`/v1/idle_events?vehicle_ids=${v.vehicle.id}&start_date=${date}&end_date=${date}`, h)).idle_events.length;
+    const n = async (date: string, h = {}) =>
+      (await get(`/v1/idle_events?vehicle_ids=${v.vehicle.id}&start_date=${date}&end_date=${date}`, h)).idle_events
+        .length;
     assert.equal(await n(DAY), 1, 'the evening in New York');
     assert.equal(await n(NEXT, { 'x-time-zone': 'UTC' }), 1);
   });

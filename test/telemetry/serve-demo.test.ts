@@ -12,18 +12,27 @@ import { serve } from '../../src/server.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import type { Db } from '../../src/storage/db.js';
 
-const config = (url: string) => loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_WORKER: '0' });
+const config = (url: string) =>
+  loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_WORKER: '0' });
 
 async function served(url: string): Promise<{ text: string; close(): Promise<void> }> {
   let text = '';
   const s = await serve(config(url), { demo: true, handleSignals: false, out: (x) => void (text += x) });
-  return { get text() { return text; }, close: () => s.close() };
+  return {
+    get text() {
+      return text;
+    },
+    close: () => s.close(),
+  };
 }
 
 /** Per device, the first and last fix time of its records. */
-const spans = (db: Db) => db.kysely.selectFrom('telemetry_records')
-  .select((eb) => ['device_id', 'vehicle_id', eb.fn.min('fix_time').as('first'), eb.fn.max('fix_time').as('last')])
-  .groupBy(['device_id', 'vehicle_id']).execute();
+const spans = (db: Db) =>
+  db.kysely
+    .selectFrom('telemetry_records')
+    .select((eb) => ['device_id', 'vehicle_id', eb.fn.min('fix_time').as('first'), eb.fn.max('fix_time').as('last')])
+    .groupBy(['device_id', 'vehicle_id'])
+    .execute();
 
 async function until(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -38,7 +47,10 @@ test('serve --demo simulates the demo company, and a restart resumes each truck 
     const first = await served(url);
     try {
       assert.match(first.text, /Demo: created "Demo Freight Lines"/);
-      assert.match(first.text, /Demo: 8 simulated trucks report through http:\/\/127\.0\.0\.1:\d+\/device\/v1\/batches/);
+      assert.match(
+        first.text,
+        /Demo: 8 simulated trucks report through http:\/\/127\.0\.0\.1:\d+\/device\/v1\/batches/,
+      );
       // Each truck starts its engine within 20 simulated minutes (20 s at 60×): a few are enough here.
       await until('the first records', async () => (await spans(db)).length >= 2);
     } finally {
@@ -50,7 +62,7 @@ test('serve --demo simulates the demo company, and a restart resumes each truck 
       assert.match(again.text, /Demo: this database already has the demo company \(company 1 /);
       assert.match(again.text, /Demo: 8 simulated trucks report through/);
       // The trucks that had reported report again, from new devices.
-      await until('the second run\'s records', async () => {
+      await until("the second run's records", async () => {
         const now = await spans(db);
         return before.every((b) => now.some((s) => s.vehicle_id === b.vehicle_id && s.device_id !== b.device_id));
       });
@@ -69,10 +81,18 @@ test('serve --demo on a database with a company of its own seeds nothing and sim
   await withSqliteFile(async (db, url) => {
     const company = await createCompany(db, { name: 'Acme Freight' });
     const now = new Date().toISOString();
-    await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'T-1', created_at: now, updated_at: now }).execute();
+    await db.kysely
+      .insertInto('vehicles')
+      .values({ company_id: company.id, number: 'T-1', created_at: now, updated_at: now })
+      .execute();
     const s = await served(url);
     try {
-      assert.match(s.text, new RegExp(`Demo: this database already has data the demo did not create \\(company ${company.id} \\S+ "Acme Freight"\\); nothing was seeded\\nand no truck is simulated on it\\.`));
+      assert.match(
+        s.text,
+        new RegExp(
+          `Demo: this database already has data the demo did not create \\(company ${company.id} \\S+ "Acme Freight"\\); nothing was seeded\\nand no truck is simulated on it\\.`,
+        ),
+      );
       assert.doesNotMatch(s.text, /simulated trucks? reports?/);
       await new Promise((r) => setTimeout(r, 1500));
       assert.deepEqual(await db.kysely.selectFrom('devices').select('id').execute(), []);

@@ -23,12 +23,16 @@ const DRIVER = 500;
 const TRUCKS = [0, 1, 2];
 
 const ms = (r: SimRecord) => Date.parse(r.time);
-const run = (index: number, seed = SEED, driver: number | null = DRIVER + index) => new SimVehicle(index, seed, START, driver).advance(UNTIL);
+const run = (index: number, seed = SEED, driver: number | null = DRIVER + index) =>
+  new SimVehicle(index, seed, START, driver).advance(UNTIL);
 
 interface Truck {
   index: number;
   records: SimRecord[];
-  fixes: Array<SimRecord & Record<'lat' | 'lon' | 'speed_kph' | 'odometer_km' | 'engine_hours' | 'fuel_used_l' | 'fuel_level_pct', number>>;
+  fixes: Array<
+    SimRecord &
+      Record<'lat' | 'lon' | 'speed_kph' | 'odometer_km' | 'engine_hours' | 'fuel_used_l' | 'fuel_level_pct', number>
+  >;
 }
 let made: Truck[] | null = null;
 const trucks = (): Truck[] =>
@@ -48,7 +52,11 @@ test('records come in time order, each call gives exactly the steps after the la
     for (let limit = START, k = 0; limit < UNTIL; k++) {
       const next = Math.min(UNTIL, limit + [HOUR, 7_000, 13 * 60_000 + 5_000, 3 * HOUR][k % 4]);
       const got = v.advance(next);
-      for (const r of got) assert.ok(ms(r) > limit && ms(r) <= next, `${r.time} within (${new Date(limit).toISOString()}, ${new Date(next).toISOString()}]`);
+      for (const r of got)
+        assert.ok(
+          ms(r) > limit && ms(r) <= next,
+          `${r.time} within (${new Date(limit).toISOString()}, ${new Date(next).toISOString()}]`,
+        );
       sliced.push(...got);
       limit = next;
     }
@@ -70,28 +78,42 @@ test('odometer, engine hours and fuel used never run backwards and agree with th
   for (const { index, records, fixes } of trucks()) {
     for (const key of ['odometer_km', 'engine_hours', 'fuel_used_l'] as const) {
       const seen = records.filter((r) => typeof r[key] === 'number');
-      for (const [a, b] of pairs(seen)) assert.ok((b[key] as number) >= (a[key] as number), `truck ${index} ${key}: ${a[key]} at ${a.time}, then ${b[key]} at ${b.time}`);
+      for (const [a, b] of pairs(seen))
+        assert.ok(
+          (b[key] as number) >= (a[key] as number),
+          `truck ${index} ${key}: ${a[key]} at ${a.time}, then ${b[key]} at ${b.time}`,
+        );
     }
     for (const [a, b] of pairs(fixes)) {
       if (ms(b) - ms(a) !== 10_000) continue;
       // A 10 s step covers speed × 10 s; the track between the two fixes is no longer than that (no jumps).
       const km = b.odometer_km - a.odometer_km;
-      assert.ok(Math.abs(km - (b.speed_kph * 10) / 3600) <= 0.011, `truck ${index} at ${b.time}: ${km} km at ${b.speed_kph} kph`);
+      assert.ok(
+        Math.abs(km - (b.speed_kph * 10) / 3600) <= 0.011,
+        `truck ${index} at ${b.time}: ${km} km at ${b.speed_kph} kph`,
+      );
       assert.ok(haversineM(a.lat, a.lon, b.lat, b.lon) / 1000 <= km + 0.011, `truck ${index} jumps at ${b.time}`);
     }
     // Every fix is one 10 s step of a running engine.
     const hours = fixes[fixes.length - 1].engine_hours - fixes[0].engine_hours;
-    assert.ok(Math.abs(hours - ((fixes.length - 1) * 10) / 3600) <= 0.011, `truck ${index}: ${hours} h for ${fixes.length} fixes`);
+    assert.ok(
+      Math.abs(hours - ((fixes.length - 1) * 10) / 3600) <= 0.011,
+      `truck ${index}: ${hours} h for ${fixes.length} fixes`,
+    );
     const km = fixes[fixes.length - 1].odometer_km - fixes[0].odometer_km;
     const litres = fixes[fixes.length - 1].fuel_used_l - fixes[0].fuel_used_l;
     assert.ok(km > 1000, `truck ${index} drove ${km} km in two days`);
-    assert.ok(litres / km > 0.36 && litres / km < 0.45, `truck ${index}: ${litres / km} l/km (a class 8 truck's 5–6.5 mpg)`);
+    assert.ok(
+      litres / km > 0.36 && litres / km < 0.45,
+      `truck ${index}: ${litres / km} l/km (a class 8 truck's 5–6.5 mpg)`,
+    );
   }
 });
 
 test('each leg starts at a real city with engine on and login, and ends at another one with engine off and logout', () => {
   const cities = simCities();
-  const cityAt = (r: SimRecord) => cities.find((c) => haversineM(r.lat as number, r.lon as number, c.lat, c.lon) <= 100);
+  const cityAt = (r: SimRecord) =>
+    cities.find((c) => haversineM(r.lat as number, r.lon as number, c.lat, c.lon) <= 100);
   for (const { index, records } of trucks()) {
     const logins = records.filter((r) => r.type === 'driver');
     assert.ok(logins.length >= 6, `truck ${index}: ${logins.length} driver records`);
@@ -102,7 +124,11 @@ test('each leg starts at a real city with engine on and login, and ends at anoth
       assert.equal(r.driver_id, DRIVER + index);
       const k = records.indexOf(r);
       const engine = records[k - 1];
-      assert.deepEqual([engine.type, engine.state, engine.time], ['engine', r.action === 'login' ? 'on' : 'off', r.time], `truck ${index}: ${r.action} at ${r.time} right after the engine`);
+      assert.deepEqual(
+        [engine.type, engine.state, engine.time],
+        ['engine', r.action === 'login' ? 'on' : 'off', r.time],
+        `truck ${index}: ${r.action} at ${r.time} right after the engine`,
+      );
       const city = cityAt(engine);
       assert.ok(city, `truck ${index}: ${r.action} at ${engine.lat},${engine.lon} is at no city`);
       if (r.action === 'login') {
@@ -113,13 +139,19 @@ test('each leg starts at a real city with engine on and login, and ends at anoth
       assert.notEqual(city, from, `truck ${index}: a leg from ${from!.name} to itself`);
       const straight = haversineM(from!.lat, from!.lon, city.lat, city.lon) / 1000;
       const driven = (engine.odometer_km as number) - odoFrom;
-      assert.ok(driven >= straight - 0.1 && driven <= straight * 1.5, `truck ${index}: ${from!.name} → ${city.name}: ${driven} km for ${straight} km as the crow flies`);
+      assert.ok(
+        driven >= straight - 0.1 && driven <= straight * 1.5,
+        `truck ${index}: ${from!.name} → ${city.name}: ${driven} km for ${straight} km as the crow flies`,
+      );
       from = city;
     }
   }
   // Without a driver the truck drives the same trips and sends no driver records.
   const [first] = trucks();
-  assert.deepEqual(run(0, SEED, null), first.records.filter((r) => r.type !== 'driver'));
+  assert.deepEqual(
+    run(0, SEED, null),
+    first.records.filter((r) => r.type !== 'driver'),
+  );
 });
 
 test('trucks idle with the engine on at standstill for longer than IDLE_THRESHOLD_S, warming up and before the engine stops', () => {
@@ -139,7 +171,10 @@ test('trucks idle with the engine on at standstill for longer than IDLE_THRESHOL
         from = ms(r);
       }
     }
-    assert.ok(longest >= TH.idleThresholdS * 1000, `truck ${index}: longest idle before moving off ${longest / 1000} s`);
+    assert.ok(
+      longest >= TH.idleThresholdS * 1000,
+      `truck ${index}: longest idle before moving off ${longest / 1000} s`,
+    );
   }
   assert.deepEqual([...ends].sort(), ['engine_stop', 'vehicle_moving']);
 });
@@ -150,21 +185,33 @@ test('the tank is filled at a stop with the engine off, and the level only falls
     for (const [a, b] of pairs(fixes)) {
       if (b.fuel_level_pct <= a.fuel_level_pct) continue;
       fills++;
-      const between = records.slice(records.indexOf(a), records.indexOf(b)).filter((r) => r.type === 'engine').map((r) => r.state);
-      assert.deepEqual(between, ['off', 'on'], `truck ${index}: fuel ${a.fuel_level_pct} → ${b.fuel_level_pct} % at ${b.time} without a stop`);
-      assert.ok(b.fuel_level_pct - a.fuel_level_pct >= 30, `truck ${index}: a fill of ${b.fuel_level_pct - a.fuel_level_pct} points`);
+      const between = records
+        .slice(records.indexOf(a), records.indexOf(b))
+        .filter((r) => r.type === 'engine')
+        .map((r) => r.state);
+      assert.deepEqual(
+        between,
+        ['off', 'on'],
+        `truck ${index}: fuel ${a.fuel_level_pct} → ${b.fuel_level_pct} % at ${b.time} without a stop`,
+      );
+      assert.ok(
+        b.fuel_level_pct - a.fuel_level_pct >= 30,
+        `truck ${index}: a fill of ${b.fuel_level_pct - a.fuel_level_pct} points`,
+      );
     }
     assert.ok(fills >= 1, `truck ${index} never refuels`);
   }
 });
 
-test('hard brakes beyond HARD_BRAKE_G at highway speed, the truck slowing to the brake\'s end speed', () => {
+test("hard brakes beyond HARD_BRAKE_G at highway speed, the truck slowing to the brake's end speed", () => {
   for (const { index, records } of trucks()) {
     const brakes = records.filter((r) => r.type === 'acceleration');
     assert.ok(brakes.length >= 3, `truck ${index}: ${brakes.length} hard brakes in two days`);
     for (const b of brakes) {
       assert.ok((b.longitudinal_g as number) <= -TH.hardBrakeG, `${b.longitudinal_g} g`);
-      assert.ok((b.speed_kph as number) >= TH.harshMinSpeedKph && (b.end_speed_kph as number) < (b.speed_kph as number));
+      assert.ok(
+        (b.speed_kph as number) >= TH.harshMinSpeedKph && (b.end_speed_kph as number) < (b.speed_kph as number),
+      );
       const fix = records.find((r) => r.type === 'location' && r.time === b.time);
       assert.equal(fix?.speed_kph, b.end_speed_kph, `truck ${index}: the fix at the brake ${b.time}`);
     }
@@ -202,14 +249,19 @@ test('faults are broadcast every minute while active, then cleared or left to ex
       }
       assert.equal(r.status, 'active');
       if (open && open.key === key(r)) {
-        assert.ok(ms(r) - open.last >= 60_000, `truck ${index}: ${key(r)} reported ${(ms(r) - open.last) / 1000} s after the last report`);
+        assert.ok(
+          ms(r) - open.last >= 60_000,
+          `truck ${index}: ${key(r)} reported ${(ms(r) - open.last) / 1000} s after the last report`,
+        );
       } else if (open) {
         expired++;
       }
       open = { key: key(r), last: ms(r) };
     }
     // Back-to-back reports of a fault come exactly a minute apart while the truck drives on.
-    const gaps = pairs(faults).filter(([a, b]) => a.status === 'active' && key(a) === key(b)).map(([a, b]) => ms(b) - ms(a));
+    const gaps = pairs(faults)
+      .filter(([a, b]) => a.status === 'active' && key(a) === key(b))
+      .map(([a, b]) => ms(b) - ms(a));
     assert.ok(gaps.filter((g) => g === 60_000).length >= 5, `truck ${index}: gaps ${gaps.slice(0, 10)}`);
   }
   assert.ok(cleared >= 2, `${cleared} faults cleared`);
@@ -244,7 +296,10 @@ test('now and then the gateway is unplugged at a rest stop with the engine off, 
     const power = records.filter((r) => r.type === 'power');
     // The run's first engine start reports the gateway connected (so a run stopped while it was out ends it).
     const firstEngine = records.findIndex((r) => r.type === 'engine');
-    assert.deepEqual([records[firstEngine - 1].type, records[firstEngine - 1].state, records[firstEngine - 1].time], ['power', 'connected', records[firstEngine].time]);
+    assert.deepEqual(
+      [records[firstEngine - 1].type, records[firstEngine - 1].state, records[firstEngine - 1].time],
+      ['power', 'connected', records[firstEngine].time],
+    );
     for (const [a, b] of pairs(power)) {
       assert.notEqual(a.state, b.state, `truck ${index}: ${a.state} twice, at ${a.time} and ${b.time}`);
     }
@@ -253,16 +308,25 @@ test('now and then the gateway is unplugged at a rest stop with the engine off, 
       if (r.state === 'disconnected') {
         unplugged++;
         // Right after the engine stops, at a rest stop: no logout (the leg goes on).
-        assert.deepEqual([records[k - 1].type, records[k - 1].state, records[k - 1].time], ['engine', 'off', r.time], `truck ${index} at ${r.time}`);
+        assert.deepEqual(
+          [records[k - 1].type, records[k - 1].state, records[k - 1].time],
+          ['engine', 'off', r.time],
+          `truck ${index} at ${r.time}`,
+        );
         assert.notEqual(records[k + 1]?.type, 'driver', `truck ${index}: unplugged at the end of a leg`);
       } else {
-        assert.deepEqual([records[k + 1].type, records[k + 1].state, records[k + 1].time], ['engine', 'on', r.time], `truck ${index} at ${r.time}`);
+        assert.deepEqual(
+          [records[k + 1].type, records[k + 1].state, records[k + 1].time],
+          ['engine', 'on', r.time],
+          `truck ${index} at ${r.time}`,
+        );
         assert.deepEqual([records[k + 1].lat, records[k + 1].lon], [r.lat, r.lon]);
       }
     }
     // Plugged back in when the rest (15–30 min) ends: only one at the end of the two days may still be out.
     const last = power[power.length - 1];
-    if (last.state === 'disconnected') assert.ok(UNTIL - ms(last) <= 30 * 60_000, `truck ${index} is left unplugged from ${last.time}`);
+    if (last.state === 'disconnected')
+      assert.ok(UNTIL - ms(last) <= 30 * 60_000, `truck ${index} is left unplugged from ${last.time}`);
   }
   assert.ok(unplugged >= 2, `${unplugged} unplugged gateways in two days of three trucks`);
 });

@@ -31,12 +31,24 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
   let t: TestApp;
   let devices: SimDevice[];
   let stats: SimStats;
-  let sent: Array<{ vehicle_id: number | null; type: string; fix_time: string; lat: number | null; lon: number | null; speed_kph: number | null; data: string | null }>;
+  let sent: Array<{
+    vehicle_id: number | null;
+    type: string;
+    fix_time: string;
+    lat: number | null;
+    lon: number | null;
+    speed_kph: number | null;
+    data: string | null;
+  }>;
   const driverOf = (vehicleId: number) => devices.find((d) => d.vehicleId === vehicleId)!.driverId;
 
   /** Every item of a list for the simulated trucks (one page holds them all). */
   async function list(path: string, plural: string, singular: string, query = ''): Promise<any[]> {
-    const res = await t.call({ method: 'GET', url: `${path}?vehicle_ids=${devices.map((d) => d.vehicleId).join(',')}&per_page=100${query}`, headers: { 'x-time-zone': 'UTC' } });
+    const res = await t.call({
+      method: 'GET',
+      url: `${path}?vehicle_ids=${devices.map((d) => d.vehicleId).join(',')}&per_page=100${query}`,
+      headers: { 'x-time-zone': 'UTC' },
+    });
     const items = assertList(res, plural, singular);
     assert.equal(items.length, res.body.pagination.total, `${path}: one page holds every item`);
     return items;
@@ -53,7 +65,14 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
     await seedTelemetryDemo(t.db, { companyId: t.company.id });
     devices = (await simDevices(t.db, { companyId: t.company.id }, TRUCKS)).devices;
     let wall = Date.now();
-    const sim = new Simulation({ baseUrl: `http://127.0.0.1:${port}`, devices, seed: SEED, speedup: SPEEDUP, durationS: HOURS * 3600, now: () => wall });
+    const sim = new Simulation({
+      baseUrl: `http://127.0.0.1:${port}`,
+      devices,
+      seed: SEED,
+      speedup: SPEEDUP,
+      durationS: HOURS * 3600,
+      now: () => wall,
+    });
     for (let round = 0; !(await sim.round()); round++) {
       assert.ok(round <= HOURS, `the run ends after ${HOURS} simulated hours`);
       wall += 3_600_000 / SPEEDUP;
@@ -69,23 +88,30 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
       .execute();
   });
 
-  test('every record posted is stored, none rejected; each truck\'s location is its last fix', async () => {
+  test("every record posted is stored, none rejected; each truck's location is its last fix", async () => {
     assert.equal(devices.length, TRUCKS);
     assert.equal(new Set(devices.map((d) => d.driverId)).size, TRUCKS, 'a driver of its own for each truck');
     assert.equal(stats.rejected, 0);
     assert.equal(stats.simulatedS, HOURS * 3600);
     assert.equal(sent.length, stats.records);
     assert.ok(stats.records > TRUCKS * HOURS * 250, `${stats.records} records`);
-    const res = await t.call({ method: 'GET', url: `/v1/vehicle_locations?vehicle_ids=${devices.map((d) => d.vehicleId).join(',')}` });
+    const res = await t.call({
+      method: 'GET',
+      url: `/v1/vehicle_locations?vehicle_ids=${devices.map((d) => d.vehicleId).join(',')}`,
+    });
     const items = assertList(res, 'vehicles', 'vehicle');
     assert.equal(items.length, TRUCKS);
     for (const v of items) {
       const last = sent.filter((r) => r.vehicle_id === v.id && r.lat !== null).at(-1)!;
-      assert.deepEqual([v.current_location.located_at, v.current_location.lat, v.current_location.lon], [wire(last.fix_time), last.lat, last.lon], `truck ${v.id}`);
+      assert.deepEqual(
+        [v.current_location.located_at, v.current_location.lat, v.current_location.lon],
+        [wire(last.fix_time), last.lat, last.lon],
+        `truck ${v.id}`,
+      );
     }
   });
 
-  test('/v1/driving_periods: several legs per truck, each with the truck\'s driver and distance on the odometer', async () => {
+  test("/v1/driving_periods: several legs per truck, each with the truck's driver and distance on the odometer", async () => {
     const periods = await list('/v1/driving_periods', 'driving_periods', 'driving_period');
     for (const d of devices) {
       const own = periods.filter((p) => p.vehicle.id === d.vehicleId);
@@ -95,7 +121,10 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
     for (const p of periods) {
       assert.deepEqual([p.type, p.source, p.driver?.id], ['driving', 'eld', driverOf(p.vehicle.id)], `period ${p.id}`);
       if (p.status !== 'complete') continue;
-      assert.ok(p.end_kilometers - p.start_kilometers > 1, `period ${p.id}: ${p.start_kilometers} → ${p.end_kilometers} km`);
+      assert.ok(
+        p.end_kilometers - p.start_kilometers > 1,
+        `period ${p.id}: ${p.start_kilometers} → ${p.end_kilometers} km`,
+      );
       assert.ok(secs(p.start_time, p.end_time) > 600, `period ${p.id} from ${p.start_time} to ${p.end_time}`);
     }
   });
@@ -119,12 +148,18 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
     assert.equal(cleared.length, clears.length);
     for (const f of cleared) {
       assert.equal(f.status, 'closed');
-      assert.ok(secs(f.first_observed_at, f.last_observed_at) >= 60 && f.num_observations >= 2, `fault ${f.id} was reported more than once before it cleared`);
+      assert.ok(
+        secs(f.first_observed_at, f.last_observed_at) >= 60 && f.num_observations >= 2,
+        `fault ${f.id} was reported more than once before it cleared`,
+      );
     }
     const expired = faults.filter((f) => f.status === 'closed' && f.dtc_status === 'inactive');
     assert.ok(expired.length >= 1, 'a fault left to expire is closed after FAULT_CLOSE_GRACE_S');
     for (const f of faults) assert.ok(['110', '3226', '100', '168', 'P0420'].includes(f.code), `code ${f.code}`);
-    assert.ok(new Set(faults.map((f) => f.dtc_severity).filter((s) => s !== null)).size >= 2, 'faults of more than one severity (the lamps they light)');
+    assert.ok(
+      new Set(faults.map((f) => f.dtc_severity).filter((s) => s !== null)).size >= 2,
+      'faults of more than one severity (the lamps they light)',
+    );
   });
 
   test('/v1/driver_performance_events: a hard brake for every brake sent, and speeding of at least SPEEDING_MIN_S above SPEEDING_KPH', async () => {
@@ -134,20 +169,36 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
     const sentBrakes = sent.filter((r) => r.type === 'acceleration').map((r) => key(r.vehicle_id, wire(r.fix_time)));
     assert.ok(sentBrakes.length >= TRUCKS, `${sentBrakes.length} brakes sent`);
     assert.deepEqual(brakes.map((e) => key(e.vehicle.id, e.start_time)).sort(), sentBrakes.sort());
-    for (const e of brakes) assert.ok(e.acceleration <= -TH.hardBrakeG && e.driver?.id === driverOf(e.vehicle.id), `brake ${e.id}`);
+    for (const e of brakes)
+      assert.ok(e.acceleration <= -TH.hardBrakeG && e.driver?.id === driverOf(e.vehicle.id), `brake ${e.id}`);
     const speeding = events.filter((e) => e.type === 'speeding');
     assert.ok(speeding.length >= 2, `${speeding.length} speeding events`);
     for (const e of speeding) {
       assert.ok(secs(e.start_time, e.end_time) >= TH.speedingMinS, `speeding ${e.id}: ${e.start_time} → ${e.end_time}`);
-      const fixes = sent.filter((r) => r.vehicle_id === e.vehicle.id && r.type === 'location' && wire(r.fix_time) >= e.start_time && wire(r.fix_time) < e.end_time);
-      assert.ok(fixes.length >= TH.speedingMinS / 10 && fixes.every((r) => r.speed_kph! > TH.speedingKph), `speeding ${e.id}: ${fixes.map((r) => r.speed_kph)}`);
+      const fixes = sent.filter(
+        (r) =>
+          r.vehicle_id === e.vehicle.id &&
+          r.type === 'location' &&
+          wire(r.fix_time) >= e.start_time &&
+          wire(r.fix_time) < e.end_time,
+      );
+      assert.ok(
+        fixes.length >= TH.speedingMinS / 10 && fixes.every((r) => r.speed_kph! > TH.speedingKph),
+        `speeding ${e.id}: ${fixes.map((r) => r.speed_kph)}`,
+      );
     }
   });
 
   test('/v1/geofences/events: a truck enters a demo terminal and leaves it, and was inside in between', async () => {
-    const fences = assertList(await t.call({ method: 'GET', url: '/v1/geofences?per_page=100' }), 'geofences', 'geofence');
+    const fences = assertList(
+      await t.call({ method: 'GET', url: '/v1/geofences?per_page=100' }),
+      'geofences',
+      'geofence',
+    );
     assert.equal(fences.filter((g) => / terminal$/.test(g.name)).length, 12);
-    const visits = (await list('/v1/geofences/events', 'geofence_events', 'geofence_event')).filter((g) => g.end_time !== null);
+    const visits = (await list('/v1/geofences/events', 'geofence_events', 'geofence_event')).filter(
+      (g) => g.end_time !== null,
+    );
     assert.ok(visits.length >= 1, 'a terminal entered and left');
     for (const v of visits) {
       const fence = fences.find((g) => g.id === v.geofence_id);
@@ -155,15 +206,31 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
       assert.ok(Math.abs(v.duration - secs(v.start_time, v.end_time)) <= 1, `visit ${v.id}: ${v.duration} s`);
       assert.equal(v.start_driver?.id, driverOf(v.vehicle.id));
       assert.equal(fence.radius_m, 3000);
-      const inside = sent.filter((r) => r.vehicle_id === v.vehicle.id && r.lat !== null && wire(r.fix_time) > v.start_time && wire(r.fix_time) < v.end_time);
-      const far = inside.filter((r) => haversineM(r.lat!, r.lon!, fence.center.lat, fence.center.lon) > fence.radius_m + TH.geofenceExitBufferM);
-      assert.ok(inside.length > 0 && far.length === 0, `visit ${v.id} to ${fence.name}: ${inside.length} fixes, ${far.length} outside`);
+      const inside = sent.filter(
+        (r) =>
+          r.vehicle_id === v.vehicle.id &&
+          r.lat !== null &&
+          wire(r.fix_time) > v.start_time &&
+          wire(r.fix_time) < v.end_time,
+      );
+      const far = inside.filter(
+        (r) => haversineM(r.lat!, r.lon!, fence.center.lat, fence.center.lon) > fence.radius_m + TH.geofenceExitBufferM,
+      );
+      assert.ok(
+        inside.length > 0 && far.length === 0,
+        `visit ${v.id} to ${fence.name}: ${inside.length} fixes, ${far.length} outside`,
+      );
     }
   });
 
   test('gateway webhooks: each unplugging at a rest stop is announced, and its end when plugged back in, with the duration', async () => {
-    const events = await t.db.kysely.selectFrom('domain_events').select(['action', 'subject_id', 'data'])
-      .where('company_id', '=', t.company.id).where('action', 'in', ['vehicle_gateway_disconnected', 'vehicle_gateway_disconnect_ended']).orderBy('id').execute();
+    const events = await t.db.kysely
+      .selectFrom('domain_events')
+      .select(['action', 'subject_id', 'data'])
+      .where('company_id', '=', t.company.id)
+      .where('action', 'in', ['vehicle_gateway_disconnected', 'vehicle_gateway_disconnect_ended'])
+      .orderBy('id')
+      .execute();
     const got = events.map((e) => {
       const d = JSON.parse(e.data);
       return [Number(e.subject_id), e.action, d.disconnected_at, d.reconnected_at, d.duration, d.driver_id];
@@ -178,7 +245,14 @@ eachDialect('the simulator through ingestion and processing', (dialect) => {
           out = wire(r.fix_time);
           want.push([d.vehicleId, 'vehicle_gateway_disconnected', out, null, null, d.driverId]);
         } else if (out !== null) {
-          want.push([d.vehicleId, 'vehicle_gateway_disconnect_ended', out, wire(r.fix_time), secs(out, wire(r.fix_time)), d.driverId]);
+          want.push([
+            d.vehicleId,
+            'vehicle_gateway_disconnect_ended',
+            out,
+            wire(r.fix_time),
+            secs(out, wire(r.fix_time)),
+            d.driverId,
+          ]);
           out = null;
         }
       }

@@ -19,7 +19,11 @@ describe('simulator progress', () => {
       statusLine(run(3900, 7200), 8, false),
       '8 vehicles · 12,400 records sent, 12,395 accepted, 5 rejected · simulated 2026-11-28 06:05 UTC (1h 05m of 2h 00m)',
     );
-    assert.equal(statusLine(run(12, null, { records: 3, rejected: 0 }), 1, true), '1 vehicle · 3 records sent, 3 accepted, 0 rejected · simulated 2026-11-28 05:00 UTC (12s)', 'open-ended: no bar');
+    assert.equal(
+      statusLine(run(12, null, { records: 3, rejected: 0 }), 1, true),
+      '1 vehicle · 3 records sent, 3 accepted, 0 rejected · simulated 2026-11-28 05:00 UTC (12s)',
+      'open-ended: no bar',
+    );
   });
 
   test('on a terminal a bounded run has a bar', () => {

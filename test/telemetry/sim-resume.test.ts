@@ -29,15 +29,31 @@ eachDialect('simulator runs', (dialect) => {
     const tenant = { companyId: t.company.id };
     // The first run: the two hours that ended three hours ago (its wall clock is three hours behind).
     const { devices: first } = await simDevices(t.db, tenant, 1);
-    assert.deepEqual(first.map((d) => [d.vehicleId, d.resume]), [[vehicle.id, null]]);
+    assert.deepEqual(
+      first.map((d) => [d.vehicleId, d.resume]),
+      [[vehicle.id, null]],
+    );
     const behind = () => Date.now() - 3 * HOUR;
-    const one = await new Simulation({ baseUrl, devices: first, seed: 5, speedup: 3600, durationS: 7200, tickMs: 20, now: behind }).run();
+    const one = await new Simulation({
+      baseUrl,
+      devices: first,
+      seed: 5,
+      speedup: 3600,
+      durationS: 7200,
+      tickMs: 20,
+      now: behind,
+    }).run();
     assert.equal(one.rejected, 0);
     assert.ok(one.records > 100, `first run sent ${one.records} records`);
 
-    const fixes = () => t.db.kysely.selectFrom('telemetry_records')
-      .select(['device_id', 'fix_time', 'lat', 'lon', 'odometer_km', 'engine_hours', 'fuel_used_l'])
-      .where('vehicle_id', '=', vehicle.id).where('type', '=', 'location').orderBy('fix_time').execute();
+    const fixes = () =>
+      t.db.kysely
+        .selectFrom('telemetry_records')
+        .select(['device_id', 'fix_time', 'lat', 'lon', 'odometer_km', 'engine_hours', 'fuel_used_l'])
+        .where('vehicle_id', '=', vehicle.id)
+        .where('type', '=', 'location')
+        .orderBy('fix_time')
+        .execute();
     const last = (await fixes()).at(-1)!;
 
     // The first run ended cleanly and gave its vehicle back (as `fleet simulate` does).
@@ -45,9 +61,19 @@ eachDialect('simulator runs', (dialect) => {
     const { devices: second } = await simDevices(t.db, tenant, 1);
     assert.equal(second[0].vehicleId, vehicle.id);
     assert.equal(second[0].resume?.t, Date.parse(last.fix_time));
-    assert.deepEqual([second[0].resume?.lat, second[0].resume?.lon, second[0].resume?.odometerKm], [last.lat, last.lon, last.odometer_km]);
+    assert.deepEqual(
+      [second[0].resume?.lat, second[0].resume?.lon, second[0].resume?.odometerKm],
+      [last.lat, last.lon, last.odometer_km],
+    );
     // Six hours ending now: the vehicle starts after its last fix, not six hours back.
-    const two = await new Simulation({ baseUrl, devices: second, seed: 5, speedup: 3600, durationS: 6 * 3600, tickMs: 20 }).run();
+    const two = await new Simulation({
+      baseUrl,
+      devices: second,
+      seed: 5,
+      speedup: 3600,
+      durationS: 6 * 3600,
+      tickMs: 20,
+    }).run();
     assert.equal(two.rejected, 0);
 
     const all = await fixes();
@@ -55,11 +81,15 @@ eachDialect('simulator runs', (dialect) => {
     const resumed = all.filter((f) => f.device_id !== firstDevice);
     assert.ok(resumed.length > 100, `second run stored ${resumed.length} fixes`);
     assert.ok(resumed[0].fix_time > last.fix_time, `${resumed[0].fix_time} after ${last.fix_time}`);
-    assert.ok(all.findIndex((f) => f.device_id !== firstDevice) === all.length - resumed.length, 'the runs do not interleave');
+    assert.ok(
+      all.findIndex((f) => f.device_id !== firstDevice) === all.length - resumed.length,
+      'the runs do not interleave',
+    );
     assert.ok(haversineM(last.lat!, last.lon!, resumed[0].lat!, resumed[0].lon!) < 1, 'it starts where it was');
     for (let i = 1; i < all.length; i++) {
       const [a, b] = [all[i - 1], all[i]];
-      for (const k of ['odometer_km', 'engine_hours', 'fuel_used_l'] as const) assert.ok(b[k]! >= a[k]!, `${k} ${a[k]} → ${b[k]} at ${b.fix_time}`);
+      for (const k of ['odometer_km', 'engine_hours', 'fuel_used_l'] as const)
+        assert.ok(b[k]! >= a[k]!, `${k} ${a[k]} → ${b[k]} at ${b.fix_time}`);
       const km = haversineM(a.lat!, a.lon!, b.lat!, b.lon!) / 1000;
       assert.ok(km < 1, `${km.toFixed(1)} km from ${a.fix_time} to ${b.fix_time}`);
     }
@@ -70,7 +100,12 @@ eachDialect('simulator runs', (dialect) => {
     const vehicle = await createVehicle(t, { number: `SIM-X-${dialect}` });
     const started = Date.now();
     const stats = await new Simulation({
-      baseUrl, devices: [{ deviceId: 0, vehicleId: vehicle.id, driverId: null, token: 'not-a-device-token' }], seed: 1, speedup: 3600, durationS: 3600, tickMs: 20,
+      baseUrl,
+      devices: [{ deviceId: 0, vehicleId: vehicle.id, driverId: null, token: 'not-a-device-token' }],
+      seed: 1,
+      speedup: 3600,
+      durationS: 3600,
+      tickMs: 20,
     }).run();
     assert.ok(Date.now() - started < 5000);
     assert.equal(stats.retries, 0);

@@ -13,12 +13,19 @@ import { nearestJurisdiction } from '../../src/domain/ifta/boundaries.js';
 import { haversineM } from '../../src/telemetry/units.js';
 
 const city = (name: string) => simCities().find((c) => c.name === name)!;
-const directKm = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) => haversineM(a.lat, a.lon, b.lat, b.lon) / 1000;
+const directKm = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
+  haversineM(a.lat, a.lon, b.lat, b.lon) / 1000;
 
 test('a leg never takes the straight line across a lake or through Mexico', () => {
   const straight = (a: City, b: City) => ({
-    from: a, to: b, lengthKm: directKm(a, b),
-    points: Array.from({ length: 101 }, (_, i) => ({ lat: a.lat + ((b.lat - a.lat) * i) / 100, lon: a.lon + ((b.lon - a.lon) * i) / 100, km: 0 })),
+    from: a,
+    to: b,
+    lengthKm: directKm(a, b),
+    points: Array.from({ length: 101 }, (_, i) => ({
+      lat: a.lat + ((b.lat - a.lat) * i) / 100,
+      lon: a.lon + ((b.lon - a.lon) * i) / 100,
+      km: 0,
+    })),
   });
   assert.equal(onLand(straight(city('Cleveland'), city('Toronto'))), false, 'across Lake Erie');
   assert.equal(onLand(straight(city('San Diego'), city('Tucson'))), false, 'through Mexico');
@@ -34,7 +41,8 @@ test('a leg never takes the straight line across a lake or through Mexico', () =
 test('cities no truck could reach or leave by road are not route ends', () => {
   const names = simCities().map((c) => `${c.name}, ${c.region}`);
   for (const island of ['Honolulu, HI', 'Anchorage, AK', 'Victoria, BC']) assert.ok(!names.includes(island), island);
-  for (const city of ['New York City, NY', 'Toronto, ON', 'Chicago, IL', 'Vancouver, BC', 'Miami, FL']) assert.ok(names.includes(city), city);
+  for (const city of ['New York City, NY', 'Toronto, ON', 'Chicago, IL', 'Vancouver, BC', 'Miami, FL'])
+    assert.ok(names.includes(city), city);
 });
 
 test('every leg from the 40 cities the trucks start from stays on land, 150–650 km, about 1.15 times the straight line', () => {
@@ -46,7 +54,10 @@ test('every leg from the 40 cities the trucks start from stays on land, 150–65
       const km = directKm(from, leg.to);
       assert.ok(km >= 150 && km <= 650, `${from.name} → ${leg.to.name}: ${km.toFixed(0)} km`);
       assert.ok(onLand(leg), `${from.name} → ${leg.to.name} leaves the land`);
-      assert.deepEqual([leg.points[0].lat, leg.points[0].lon, leg.points.at(-1)!.lat, leg.points.at(-1)!.lon], [from.lat, from.lon, leg.to.lat, leg.to.lon]);
+      assert.deepEqual(
+        [leg.points[0].lat, leg.points[0].lon, leg.points.at(-1)!.lat, leg.points.at(-1)!.lon],
+        [from.lat, from.lon, leg.to.lat, leg.to.lon],
+      );
       for (let i = 1; i < leg.points.length; i++) assert.ok(leg.points[i].km - leg.points[i - 1].km <= 5.5);
       ratios.push(leg.lengthKm / km);
     }
@@ -60,10 +71,19 @@ test('every leg from the 40 cities the trucks start from stays on land, 150–65
 test('the demo trucks (seed 2024) report no fix outside the US and Canada, nor on a Great Lake, in two days', () => {
   const start = Date.parse('2026-01-05T00:00:00Z');
   for (let i = 0; i < 8; i++) {
-    const fixes = new SimVehicle(i, 2024, start, null).advance(start + 48 * 3_600_000).filter((r) => r.type === 'location');
+    const fixes = new SimVehicle(i, 2024, start, null)
+      .advance(start + 48 * 3_600_000)
+      .filter((r) => r.type === 'location');
     assert.ok(fixes.length > 1000);
-    const off = fixes.filter((r) => nearestJurisdiction(r.lat as number, r.lon as number) === null || inLakeCore(r.lat as number, r.lon as number));
-    assert.deepEqual(off.map((r) => `${r.time} ${r.lat},${r.lon}`), [], `truck ${i}`);
+    const off = fixes.filter(
+      (r) =>
+        nearestJurisdiction(r.lat as number, r.lon as number) === null || inLakeCore(r.lat as number, r.lon as number),
+    );
+    assert.deepEqual(
+      off.map((r) => `${r.time} ${r.lat},${r.lon}`),
+      [],
+      `truck ${i}`,
+    );
   }
 });
 

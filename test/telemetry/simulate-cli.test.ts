@@ -12,15 +12,35 @@ test('fleet simulate: a bad --url exits 2, an unreachable server exits 1; no dev
   await withSqliteFile(async (db, url) => {
     const company = await createCompany(db, { name: 'Sim Co' });
     const now = new Date().toISOString();
-    await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now }).execute();
+    await db.kysely
+      .insertInto('vehicles')
+      .values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now })
+      .execute();
     const run = (args: string[]) =>
-      runCli(['simulate', '--company', String(company.id), '--vehicles', '1', '--duration', '10m', '--speedup', '3600', ...args], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+      runCli(
+        [
+          'simulate',
+          '--company',
+          String(company.id),
+          '--vehicles',
+          '1',
+          '--duration',
+          '10m',
+          '--speedup',
+          '3600',
+          ...args,
+        ],
+        { DATABASE_URL: url, LOG_LEVEL: 'silent' },
+      );
     const bad = await run(['--url', 'notaurl']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--url must be an http:\/\/ or https:\/\/ address, got "notaurl"/);
     const down = await run(['--url', 'http://127.0.0.1:9']);
     assert.equal(down.code, 1);
-    assert.match(down.err, /no fleet server answers at http:\/\/127\.0\.0\.1:9 \(GET \/healthz: .+\); start one with fleet serve, or pass --url/);
+    assert.match(
+      down.err,
+      /no fleet server answers at http:\/\/127\.0\.0\.1:9 \(GET \/healthz: .+\); start one with fleet serve, or pass --url/,
+    );
     assert.deepEqual(await db.kysely.selectFrom('devices').select('id').execute(), []);
   });
 });
@@ -29,8 +49,13 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
   await withSqliteFile(async (db, url) => {
     const company = await createCompany(db, { name: 'Small Co' });
     const now = new Date().toISOString();
-    await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now }).execute();
-    const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
+    await db.kysely
+      .insertInto('vehicles')
+      .values({ company_id: company.id, number: 'S1', created_at: now, updated_at: now })
+      .execute();
+    const app = await buildApp(
+      loadConfig({ ...TEST_ENV, DATABASE_URL: url, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }),
+    );
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const port = (app.server.address() as { port: number }).port;
@@ -39,7 +64,25 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
       (process.stdout as { write: unknown }).write = (s: string) => (out.push(s), true);
       let res: Awaited<ReturnType<typeof runCli>>;
       try {
-        res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '3', '--duration', '1h', '--speedup', '3600', '--seed', '1', '--url', `http://127.0.0.1:${port}`, '--json'], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+        res = await runCli(
+          [
+            'simulate',
+            '--company',
+            String(company.id),
+            '--vehicles',
+            '3',
+            '--duration',
+            '1h',
+            '--speedup',
+            '3600',
+            '--seed',
+            '1',
+            '--url',
+            `http://127.0.0.1:${port}`,
+            '--json',
+          ],
+          { DATABASE_URL: url, LOG_LEVEL: 'silent' },
+        );
       } finally {
         (process.stdout as { write: unknown }).write = write;
       }
@@ -48,10 +91,31 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
       assert.equal(JSON.parse(out.join('')).vehicles, 1);
       // Two simulated minutes from a cold start: the truck is still parked, engine off, and sends nothing.
       const other = await createCompany(db, { name: 'Parked Co' });
-      await db.kysely.insertInto('vehicles').values({ company_id: other.id, number: 'P1', created_at: now, updated_at: now }).execute();
-      const parked = await runCli(['simulate', '--company', String(other.id), '--vehicles', '1', '--duration', '2m', '--speedup', '3600', '--url', `http://127.0.0.1:${port}`], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+      await db.kysely
+        .insertInto('vehicles')
+        .values({ company_id: other.id, number: 'P1', created_at: now, updated_at: now })
+        .execute();
+      const parked = await runCli(
+        [
+          'simulate',
+          '--company',
+          String(other.id),
+          '--vehicles',
+          '1',
+          '--duration',
+          '2m',
+          '--speedup',
+          '3600',
+          '--url',
+          `http://127.0.0.1:${port}`,
+        ],
+        { DATABASE_URL: url, LOG_LEVEL: 'silent' },
+      );
       assert.equal(parked.code, 1, parked.err);
-      assert.match(parked.err, /fleet: nothing was sent: the trucks were parked with their engines off for all 120 simulated seconds; simulate longer \(--duration\)/);
+      assert.match(
+        parked.err,
+        /fleet: nothing was sent: the trucks were parked with their engines off for all 120 simulated seconds; simulate longer \(--duration\)/,
+      );
       // The run ended cleanly: its device is revoked, so the next run may take the vehicle at once.
       const live = await db.kysely.selectFrom('devices').select('id').where('revoked_at', 'is', null).execute();
       assert.deepEqual(live, []);
@@ -63,19 +127,42 @@ test('fleet simulate: asked for more vehicles than the company has, it says so a
 
 test('fleet simulate: a server on another database refuses the devices; the run ends at once, exit 1, saying why', async () => {
   await withSqliteFile(async (serverDb, serverUrl) => {
-    const app = await buildApp(loadConfig({ ...TEST_ENV, DATABASE_URL: serverUrl, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }));
+    const app = await buildApp(
+      loadConfig({ ...TEST_ENV, DATABASE_URL: serverUrl, LOG_LEVEL: 'silent', WEBHOOK_WORKER: '0' }),
+    );
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
       const port = (app.server.address() as { port: number }).port;
       await withSqliteFile(async (db, url) => {
         const company = await createCompany(db, { name: 'Elsewhere Co' });
         const now = new Date().toISOString();
-        await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'E1', created_at: now, updated_at: now }).execute();
+        await db.kysely
+          .insertInto('vehicles')
+          .values({ company_id: company.id, number: 'E1', created_at: now, updated_at: now })
+          .execute();
         const started = Date.now();
-        const res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '1', '--duration', '1h', '--speedup', '3600', '--url', `http://127.0.0.1:${port}`], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+        const res = await runCli(
+          [
+            'simulate',
+            '--company',
+            String(company.id),
+            '--vehicles',
+            '1',
+            '--duration',
+            '1h',
+            '--speedup',
+            '3600',
+            '--url',
+            `http://127.0.0.1:${port}`,
+          ],
+          { DATABASE_URL: url, LOG_LEVEL: 'silent' },
+        );
         assert.ok(Date.now() - started < 10_000);
         assert.equal(res.code, 1, res.err);
-        assert.match(res.err, /the server refused every vehicle: vehicle \d+: HTTP 401 \{"error_message":"invalid device credential"\} \(the server does not know this device: does this command use the server's DATABASE_URL\?\)/);
+        assert.match(
+          res.err,
+          /the server refused every vehicle: vehicle \d+: HTTP 401 \{"error_message":"invalid device credential"\} \(the server does not know this device: does this command use the server's DATABASE_URL\?\)/,
+        );
         assert.doesNotMatch(res.err, /retrying/);
       });
       assert.deepEqual(await serverDb.kysely.selectFrom('telemetry_records').select('id').execute(), []);
@@ -97,12 +184,33 @@ test('fleet simulate: a run that sent nothing (every batch answered 503 until it
     await withSqliteFile(async (db, url) => {
       const company = await createCompany(db, { name: 'Quiet Co' });
       const now = new Date().toISOString();
-      await db.kysely.insertInto('vehicles').values({ company_id: company.id, number: 'Q1', created_at: now, updated_at: now }).execute();
+      await db.kysely
+        .insertInto('vehicles')
+        .values({ company_id: company.id, number: 'Q1', created_at: now, updated_at: now })
+        .execute();
       const stop = setTimeout(() => process.emit('SIGINT'), 2500);
-      const res = await runCli(['simulate', '--company', String(company.id), '--vehicles', '1', '--speedup', '3600', '--url', `http://127.0.0.1:${port}`], { DATABASE_URL: url, LOG_LEVEL: 'silent' });
+      const res = await runCli(
+        [
+          'simulate',
+          '--company',
+          String(company.id),
+          '--vehicles',
+          '1',
+          '--speedup',
+          '3600',
+          '--url',
+          `http://127.0.0.1:${port}`,
+        ],
+        { DATABASE_URL: url, LOG_LEVEL: 'silent' },
+      );
       clearTimeout(stop);
       assert.equal(res.code, 1, res.err);
-      assert.match(res.err, new RegExp(`fleet: nothing was sent in \\d+ simulated seconds \\(\\d+ failed attempts\\): is the server at http://127\\.0\\.0\\.1:${port} answering\\?`));
+      assert.match(
+        res.err,
+        new RegExp(
+          `fleet: nothing was sent in \\d+ simulated seconds \\(\\d+ failed attempts\\): is the server at http://127\\.0\\.0\\.1:${port} answering\\?`,
+        ),
+      );
     });
   } finally {
     await new Promise((resolve) => server.close(resolve));

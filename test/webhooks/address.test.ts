@@ -14,10 +14,40 @@ import { useHookApp, useReceiver } from './helper.js';
 
 describe('webhook target addresses', () => {
   it('refuses loopback, private, shared, link-local, metadata, multicast and reserved ranges; allows public ones', () => {
-    const refused = ['127.0.0.1', '127.8.9.10', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1',
-      '0.0.0.0', '224.0.0.1', '255.255.255.255', '192.0.2.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1',
-      '::ffff:7f00:1', '::ffff:a9fe:a9fe', '64:ff9b::a9fe:a9fe', 'ff02::1', 'not-an-ip'];
-    const allowed = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
+    const refused = [
+      '127.0.0.1',
+      '127.8.9.10',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '192.0.2.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      '::ffff:a9fe:a9fe',
+      '64:ff9b::a9fe:a9fe',
+      'ff02::1',
+      'not-an-ip',
+    ];
+    const allowed = [
+      '8.8.8.8',
+      '1.1.1.1',
+      '172.32.0.1',
+      '192.169.0.1',
+      '100.128.0.1',
+      '2606:4700:4700::1111',
+      '::ffff:8.8.8.8',
+    ];
     for (const ip of refused) assert.equal(isForbiddenAddress(ip), true, ip);
     for (const ip of allowed) assert.equal(isForbiddenAddress(ip), false, ip);
   });
@@ -54,10 +84,13 @@ describe('webhook target addresses', () => {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     });
-    after(() => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }));
+    after(
+      () =>
+        new Promise<void>((r) => {
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    );
     const attempt = { secret: 's', body: '{}', requestId: 1, nowMs: Date.now() };
 
     it('refuses a private target, by address or by name, before anything is sent', async () => {
@@ -98,16 +131,35 @@ eachDialect('webhook targets refused on save', (dialect) => {
   it('POST and PUT refuse urls on loopback, private, link-local and metadata addresses', async () => {
     const [t, r] = [await strict(), await receiver()];
     const port = new URL(r.url).port;
-    for (const url of [`${r.url}/x`, `http://localhost:${port}/x`, 'http://169.254.169.254/latest/meta-data', 'http://[::1]/x', 'http://10.0.0.5/x',
-      'http://192.168.0.10:8080/x', 'http://[fd00:ec2::254]/x']) {
-      const res = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url, actions: ['user_upserted'] } });
+    for (const url of [
+      `${r.url}/x`,
+      `http://localhost:${port}/x`,
+      'http://169.254.169.254/latest/meta-data',
+      'http://[::1]/x',
+      'http://10.0.0.5/x',
+      'http://192.168.0.10:8080/x',
+      'http://[fd00:ec2::254]/x',
+    ]) {
+      const res = await t.call({
+        method: 'POST',
+        url: '/v1/company_webhooks',
+        payload: { url, actions: ['user_upserted'] },
+      });
       assert.equal(res.status, 400, url);
       assert.match(res.body.error_message, /^url .*loopback, private, link-local or metadata address/, url);
     }
     assert.equal(r.received.length, 0, 'nothing was sent');
-    const ok = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url: 'https://hooks.example.com/in', enabled: false } });
+    const ok = await t.call({
+      method: 'POST',
+      url: '/v1/company_webhooks',
+      payload: { url: 'https://hooks.example.com/in', enabled: false },
+    });
     assert.equal(ok.status, 201, 'a public name is accepted');
-    const put = await t.call({ method: 'PUT', url: `/v1/company_webhooks/${ok.body.company_webhook.id}`, payload: { url: 'http://127.0.0.1/x' } });
+    const put = await t.call({
+      method: 'PUT',
+      url: `/v1/company_webhooks/${ok.body.company_webhook.id}`,
+      payload: { url: 'http://127.0.0.1/x' },
+    });
     assert.equal(put.status, 400);
   });
 });

@@ -65,13 +65,23 @@ describe('webhook event catalogue', () => {
   });
 
   it('docs/webhooks.md lists every action the code emits, with when it fires and its payload', () => {
-    const missing = [...actions.keys()].filter((a) => !emitted.has(a)).map((a) => `${a} (${actions.get(a)!.join(', ')})`);
+    const missing = [...actions.keys()]
+      .filter((a) => !emitted.has(a))
+      .map((a) => `${a} (${actions.get(a)!.join(', ')})`);
     assert.deepEqual(missing, [], 'add these to the event catalogue in docs/webhooks.md');
   });
 
   it('what the catalogue says is emitted is emitted, and what it says is not yet is not', () => {
-    assert.deepEqual([...emitted].filter((a) => !actions.has(a)), [], 'listed as emitted but no code records it');
-    assert.deepEqual([...notYet].filter((a) => actions.has(a)), [], 'now emitted: move it to the main table');
+    assert.deepEqual(
+      [...emitted].filter((a) => !actions.has(a)),
+      [],
+      'listed as emitted but no code records it',
+    );
+    assert.deepEqual(
+      [...notYet].filter((a) => actions.has(a)),
+      [],
+      'now emitted: move it to the main table',
+    );
   });
 
   it('holds every action the issue names, and every action with a body renderer', () => {

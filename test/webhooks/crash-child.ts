@@ -18,7 +18,8 @@ const db = openDb(url, { poolSize: 2 });
 const quiet = { warn() {}, error() {}, child: () => quiet };
 
 if (mode === 'claim') {
-  if (db.kind === 'sqlite' && !(await holdSqliteLease(db, 'doomed-node', nowMs, config.webhooks.leaseMs))) throw new Error('no lease');
+  if (db.kind === 'sqlite' && !(await holdSqliteLease(db, 'doomed-node', nowMs, config.webhooks.leaseMs)))
+    throw new Error('no lease');
   await fanOut({ db, publicUrl: config.publicUrl, nowMs, batch: 500 });
   const claimed = await claim(db, { nowMs, leaseMs: config.webhooks.leaseMs, limit: 100, token: 'doomed' });
   process.stdout.write(`claimed ${claimed.length}\n`);

@@ -21,7 +21,17 @@ eachDialect('webhook deliveries', (dialect) => {
 
   it('user_upserted: {action, trigger, …the user object}, as it was at each event, in order', async () => {
     const hook = await registerHook(t, r, ['user_upserted']);
-    const created = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Ann', last_name: 'Lee', role: 'driver', username: `ann.${dialect}`, password: 'long-enough-passphrase' } });
+    const created = await t.call({
+      method: 'POST',
+      url: '/v1/users',
+      payload: {
+        first_name: 'Ann',
+        last_name: 'Lee',
+        role: 'driver',
+        username: `ann.${dialect}`,
+        password: 'long-enough-passphrase',
+      },
+    });
     const atCreation = (await t.call({ method: 'GET', url: `/v1/users/${created.body.user.id}` })).body.user;
     await t.call({ method: 'PUT', url: `/v1/users/${created.body.user.id}`, payload: { last_name: 'Li' } });
     const summary = await t.run();
@@ -37,8 +47,22 @@ eachDialect('webhook deliveries', (dialect) => {
 
   it('vehicle_upserted carries the vehicle object with its embedded summaries', async () => {
     const hook = await registerHook(t, r, ['vehicle_upserted']);
-    const driver = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Dee', last_name: 'Driver', role: 'driver', username: `dee.${dialect}`, password: 'long-enough-passphrase' } });
-    const v = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'TRK-7', vin: '1FUJGLDR0CLBP8834', permanent_driver_id: driver.body.user.id } });
+    const driver = await t.call({
+      method: 'POST',
+      url: '/v1/users',
+      payload: {
+        first_name: 'Dee',
+        last_name: 'Driver',
+        role: 'driver',
+        username: `dee.${dialect}`,
+        password: 'long-enough-passphrase',
+      },
+    });
+    const v = await t.call({
+      method: 'POST',
+      url: '/v1/vehicles',
+      payload: { number: 'TRK-7', vin: '1FUJGLDR0CLBP8834', permanent_driver_id: driver.body.user.id },
+    });
     const wire = (await t.call({ method: 'GET', url: `/v1/vehicles/${v.body.vehicle.id}` })).body.vehicle;
     await t.run();
     const [d] = r.deliveries(hook.path);
@@ -63,12 +87,29 @@ eachDialect('webhook deliveries', (dialect) => {
     const users = await registerHook(t, r, ['user_upserted']);
     const both = await registerHook(t, r, ['vehicle_upserted', 'user_upserted']);
     const other = await t.newCompany('Other Fleet');
-    await t.call({ as: other, method: 'POST', url: '/v1/users', payload: { first_name: 'Not', last_name: 'Mine', role: 'driver', username: `notmine.${dialect}`, password: 'long-enough-passphrase' } });
+    await t.call({
+      as: other,
+      method: 'POST',
+      url: '/v1/users',
+      payload: {
+        first_name: 'Not',
+        last_name: 'Mine',
+        role: 'driver',
+        username: `notmine.${dialect}`,
+        password: 'long-enough-passphrase',
+      },
+    });
     await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'ONLY-1' } });
     await t.run();
     assert.deepEqual(r.deliveries(users.path), []);
-    assert.deepEqual(r.deliveries(both.path).map((x) => x.body.action), ['vehicle_upserted']);
-    const log = await t.call({ method: 'GET', url: `/v1/company_webhook_requests?company_webhook_id=${both.id}&action=vehicle_upserted` });
+    assert.deepEqual(
+      r.deliveries(both.path).map((x) => x.body.action),
+      ['vehicle_upserted'],
+    );
+    const log = await t.call({
+      method: 'GET',
+      url: `/v1/company_webhook_requests?company_webhook_id=${both.id}&action=vehicle_upserted`,
+    });
     assert.equal(log.body.pagination.total, 1);
     const entry = log.body.company_webhook_requests[0].company_webhook_request;
     assert.deepEqual(entry.payload, r.deliveries(both.path)[0].body);
@@ -81,13 +122,16 @@ eachDialect('webhook deliveries', (dialect) => {
 
   it('the delivery log filters by webhook, action, response code and time, and pages', async () => {
     const c = await t.newCompany('Log Filters');
-    const hook = await registerHook({ ...t, company: c, call: (o) => t.call({ as: c, ...o }) }, r, ['vehicle_upserted']);
+    const hook = await registerHook({ ...t, company: c, call: (o) => t.call({ as: c, ...o }) }, r, [
+      'vehicle_upserted',
+    ]);
     for (let i = 0; i < 3; i++) {
       await t.call({ as: c, method: 'POST', url: '/v1/vehicles', payload: { number: `LOG-${i}` } });
       await t.run();
       t.clock.advance(3600_000);
     }
-    const q = async (query: string) => (await t.call({ as: c, method: 'GET', url: `/v1/company_webhook_requests?${query}` })).body;
+    const q = async (query: string) =>
+      (await t.call({ as: c, method: 'GET', url: `/v1/company_webhook_requests?${query}` })).body;
     assert.equal((await q('')).pagination.total, 4, 'three deliveries and the test');
     assert.equal((await q(`company_webhook_id=${hook.id}&action=vehicle_upserted`)).pagination.total, 3);
     assert.equal((await q('response_code=200')).pagination.total, 4);

@@ -21,7 +21,9 @@ const quiet = { warn() {}, error() {}, child: () => quiet };
 
 /** Starts a doomed node, waits until `ready(stdout)`, then kills it with SIGKILL. */
 async function killWhen(url: string, mode: string, nowMs: number, ready: (out: string) => boolean): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, mode, String(nowMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, mode, String(nowMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -36,7 +38,10 @@ eachDialect('webhook durability', (dialect) => {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-hooks-'));
   // A generous timeout: the receiver answers at once, so a failed attempt here can only be a machine
   // too busy to answer in time, and it would hold back its object's later events and change the counts.
-  const env: Record<string, string> = { WEBHOOK_TIMEOUT_MS: '5000', ...(dialect === 'sqlite' ? { DATABASE_URL: `sqlite:${join(dir, 'fleet.db')}` } : {}) };
+  const env: Record<string, string> = {
+    WEBHOOK_TIMEOUT_MS: '5000',
+    ...(dialect === 'sqlite' ? { DATABASE_URL: `sqlite:${join(dir, 'fleet.db')}` } : {}),
+  };
   const getReceiver = useReceiver();
   let t: HookApp;
   let r: Receiver;
@@ -59,7 +64,8 @@ eachDialect('webhook durability', (dialect) => {
   it('a node killed after claiming: nothing goes out until its claims run out, then each event exactly once', async () => {
     await clean();
     const hook = await registerHook(t, r, ['vehicle_upserted']);
-    for (let i = 0; i < 3; i++) await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: `CRASH-${i}` } });
+    for (let i = 0; i < 3; i++)
+      await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: `CRASH-${i}` } });
     const out = await killWhen(url(), 'claim', t.clock.now, (o) => o.includes('claimed'));
     assert.match(out, /claimed 3/);
     assert.equal((await t.run()).attempts, 0, 'the dead node still holds its claims');
@@ -67,7 +73,10 @@ eachDialect('webhook durability', (dialect) => {
     assert.equal((await t.run()).attempts, 3);
     t.clock.advance(86_400_000);
     assert.equal((await t.run()).attempts, 0);
-    const got = r.deliveries(hook.path).map((d) => d.body.number).sort();
+    const got = r
+      .deliveries(hook.path)
+      .map((d) => d.body.number)
+      .sort();
     assert.deepEqual(got, ['CRASH-0', 'CRASH-1', 'CRASH-2'], 'each once');
   });
 
@@ -88,44 +97,76 @@ eachDialect('webhook durability', (dialect) => {
     assert.equal(r.deliveries(hook.path).length, 2);
     assert.equal(first.headers['x-webhook-request-id'], second.headers['x-webhook-request-id']);
     assert.ok(first.raw.equals(second.raw));
-    const log = await t.call({ method: 'GET', url: `/v1/company_webhook_requests?company_webhook_id=${hook.id}&action=vehicle_upserted` });
+    const log = await t.call({
+      method: 'GET',
+      url: `/v1/company_webhook_requests?company_webhook_id=${hook.id}&action=vehicle_upserted`,
+    });
     const entry = log.body.company_webhook_requests[0].company_webhook_request;
     assert.deepEqual([log.body.pagination.total, entry.status, entry.num_failures], [1, 'delivered', 0]);
     r.respond = () => ({ status: 200 });
   });
 
-  it(dialect === 'postgres' ? 'three nodes at once: every delivery exactly once, in order per object' : 'a second node stands by while one holds the SQLite worker lease', async () => {
-    await clean();
-    t.clock.advance(lease() + 1);
-    const hook = await registerHook(t, r, ['user_upserted']);
-    const ids: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      const u = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: `N${i}`, last_name: 'v0', role: 'driver', username: `node${i}.${dialect}`, password: 'long-enough-passphrase' } });
-      ids.push(u.body.user.id);
-    }
-    for (let v = 1; v <= 3; v++) for (const id of ids) await t.call({ method: 'PUT', url: `/v1/users/${id}`, payload: { last_name: `v${v}` } });
-    const others = [openDb(url(), { poolSize: 3 }), openDb(url(), { poolSize: 3 })];
-    try {
-      const nodes = [t.app.webhooks, ...others.map((db) => createWebhookRuntime(db, t.config, quiet as never, { clock: t.clock.fn }))];
-      if (dialect === 'postgres') {
-        for (let round = 0; round < 10; round++) await Promise.all(nodes.map((n) => n.worker.runOnce()));
-        const got = r.deliveries(hook.path);
-        assert.equal(got.length, 48);
-        assert.equal(new Set(got.map((d) => d.headers['x-webhook-request-id'])).size, 48, 'no attempt made twice');
-        for (const id of ids) assert.deepEqual(got.filter((d) => d.body.id === id).map((d) => d.body.last_name), ['v0', 'v1', 'v2', 'v3']);
-      } else {
-        const failed: string[] = [];
-        const stopListening = nodes[0].worker.addAttemptListener((a) => a.result.status !== 200 && failed.push(`${a.requestId}: ${a.result.error ?? a.result.status}`));
-        const first = await nodes[0].worker.runOnce();
-        stopListening();
-        const second = await nodes[1].worker.runOnce();
-        assert.deepEqual([first.leased, first.attempts, second.leased, second.attempts], [true, 48, false, 0], `failed attempts: ${failed.join(', ') || 'none'}`);
-        t.clock.advance(lease() + 1);
-        assert.equal((await nodes[1].worker.runOnce()).leased, true, 'the lease passes on once it runs out');
+  it(
+    dialect === 'postgres'
+      ? 'three nodes at once: every delivery exactly once, in order per object'
+      : 'a second node stands by while one holds the SQLite worker lease',
+    async () => {
+      await clean();
+      t.clock.advance(lease() + 1);
+      const hook = await registerHook(t, r, ['user_upserted']);
+      const ids: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const u = await t.call({
+          method: 'POST',
+          url: '/v1/users',
+          payload: {
+            first_name: `N${i}`,
+            last_name: 'v0',
+            role: 'driver',
+            username: `node${i}.${dialect}`,
+            password: 'long-enough-passphrase',
+          },
+        });
+        ids.push(u.body.user.id);
       }
-      for (const n of nodes.slice(1)) n.sender.close();
-    } finally {
-      for (const db of others) await db.close();
-    }
-  });
+      for (let v = 1; v <= 3; v++)
+        for (const id of ids) await t.call({ method: 'PUT', url: `/v1/users/${id}`, payload: { last_name: `v${v}` } });
+      const others = [openDb(url(), { poolSize: 3 }), openDb(url(), { poolSize: 3 })];
+      try {
+        const nodes = [
+          t.app.webhooks,
+          ...others.map((db) => createWebhookRuntime(db, t.config, quiet as never, { clock: t.clock.fn })),
+        ];
+        if (dialect === 'postgres') {
+          for (let round = 0; round < 10; round++) await Promise.all(nodes.map((n) => n.worker.runOnce()));
+          const got = r.deliveries(hook.path);
+          assert.equal(got.length, 48);
+          assert.equal(new Set(got.map((d) => d.headers['x-webhook-request-id'])).size, 48, 'no attempt made twice');
+          for (const id of ids)
+            assert.deepEqual(
+              got.filter((d) => d.body.id === id).map((d) => d.body.last_name),
+              ['v0', 'v1', 'v2', 'v3'],
+            );
+        } else {
+          const failed: string[] = [];
+          const stopListening = nodes[0].worker.addAttemptListener(
+            (a) => a.result.status !== 200 && failed.push(`${a.requestId}: ${a.result.error ?? a.result.status}`),
+          );
+          const first = await nodes[0].worker.runOnce();
+          stopListening();
+          const second = await nodes[1].worker.runOnce();
+          assert.deepEqual(
+            [first.leased, first.attempts, second.leased, second.attempts],
+            [true, 48, false, 0],
+            `failed attempts: ${failed.join(', ') || 'none'}`,
+          );
+          t.clock.advance(lease() + 1);
+          assert.equal((await nodes[1].worker.runOnce()).leased, true, 'the lease passes on once it runs out');
+        }
+        for (const n of nodes.slice(1)) n.sender.close();
+      } finally {
+        for (const db of others) await db.close();
+      }
+    },
+  );
 });

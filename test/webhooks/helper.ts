@@ -44,7 +44,12 @@ export interface HookApp {
 }
 
 /** Test settings: the suite's (test/test-env.ts), private targets allowed (the receiver is on loopback), a short timeout. */
-export const TEST_ENV = { ...SUITE_ENV, WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_LEASE_MS: '30000' };
+export const TEST_ENV = {
+  ...SUITE_ENV,
+  WEBHOOK_ALLOW_PRIVATE: '1',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_LEASE_MS: '30000',
+};
 
 export async function makeHookApp(dialect: Dialect, env: Record<string, string> = {}): Promise<HookApp> {
   const database = await freshDatabase(dialect);
@@ -59,10 +64,20 @@ export async function makeHookApp(dialect: Dialect, env: Record<string, string> 
   };
   const company = await newCompany();
   return {
-    app, db, config, dialect, clock, company, newCompany, databaseUrl: database.url,
+    app,
+    db,
+    config,
+    dialect,
+    clock,
+    company,
+    newCompany,
+    databaseUrl: database.url,
     async call(opts) {
       const { as, ...rest } = opts;
-      const res = await app.inject({ ...rest, headers: { ...(as ?? company).headers, ...(rest.headers ?? {}) } } as InjectOptions);
+      const res = await app.inject({
+        ...rest,
+        headers: { ...(as ?? company).headers, ...(rest.headers ?? {}) },
+      } as InjectOptions);
       let body: unknown;
       try {
         body = res.body ? JSON.parse(res.body) : undefined;
@@ -179,9 +194,25 @@ let pathSeq = 0;
 export const freshPath = (name = 'hook') => `/${name}-${++pathSeq}`;
 
 /** Registers a webhook through the API and returns its wire object. */
-export async function registerHook(t: HookApp, receiver: Receiver, actions: string[], extra: Record<string, unknown> = {}) {
+export async function registerHook(
+  t: HookApp,
+  receiver: Receiver,
+  actions: string[],
+  extra: Record<string, unknown> = {},
+) {
   const path = freshPath();
-  const res = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url: receiver.url + path, actions, ...extra } });
+  const res = await t.call({
+    method: 'POST',
+    url: '/v1/company_webhooks',
+    payload: { url: receiver.url + path, actions, ...extra },
+  });
   if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${res.raw}`);
-  return { ...res.body.company_webhook, path } as { id: number; url: string; secret: string; enabled: boolean; actions: string[]; path: string };
+  return { ...res.body.company_webhook, path } as {
+    id: number;
+    url: string;
+    secret: string;
+    enabled: boolean;
+    actions: string[];
+    path: string;
+  };
 }

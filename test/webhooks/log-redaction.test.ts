@@ -20,9 +20,18 @@ const SERVER = new URL('../../src/server.ts', import.meta.url).pathname;
 
 describe('secrets in the access log', () => {
   it('redacts secret, password, *_secret and *_token query values, in any array or encoded form', () => {
-    assert.equal(redactUrl('/v1/company_webhooks?url=x&secret=abc&enabled=true'), '/v1/company_webhooks?url=x&secret=[redacted]&enabled=true');
-    assert.equal(redactUrl('/oauth/token?client_secret=s&refresh_token=r&code=c'), '/oauth/token?client_secret=[redacted]&refresh_token=[redacted]&code=c');
-    assert.equal(redactUrl('/x?%73ecret=abc&password=p&secret[0]=q'), '/x?%73ecret=[redacted]&password=[redacted]&secret[0]=[redacted]');
+    assert.equal(
+      redactUrl('/v1/company_webhooks?url=x&secret=abc&enabled=true'),
+      '/v1/company_webhooks?url=x&secret=[redacted]&enabled=true',
+    );
+    assert.equal(
+      redactUrl('/oauth/token?client_secret=s&refresh_token=r&code=c'),
+      '/oauth/token?client_secret=[redacted]&refresh_token=[redacted]&code=c',
+    );
+    assert.equal(
+      redactUrl('/x?%73ecret=abc&password=p&secret[0]=q'),
+      '/x?%73ecret=[redacted]&password=[redacted]&secret[0]=[redacted]',
+    );
     assert.equal(redactUrl('/v1/users?per_page=5'), '/v1/users?per_page=5');
   });
 
@@ -36,7 +45,15 @@ describe('secrets in the access log', () => {
     const key = await createApiKey(db, company.id, 'test');
     await db.close();
     const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
-      env: { ...process.env, ...TEST_ENV, DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_WORKER: '0' },
+      env: {
+        ...process.env,
+        ...TEST_ENV,
+        DATABASE_URL: url,
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        WEBHOOK_ALLOW_PRIVATE: '1',
+        WEBHOOK_WORKER: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -45,14 +62,18 @@ describe('secrets in the access log', () => {
     child.stderr.on('data', (d) => (out += d));
     try {
       const deadline = Date.now() + 60_000;
-      while (!/listening on (http:\S+)/.test(out) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50));
+      while (!/listening on (http:\S+)/.test(out) && Date.now() < deadline && child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 50));
       const base = /listening on (http:\S+)/.exec(out)?.[1];
       assert.ok(base, `the server did not start:\n${out}`);
       const secret = 'super-secret-value-4242';
-      const res = await fetch(`${base}/v1/company_webhooks?url=${encodeURIComponent(`${receiver.url}/hook`)}&secret=${secret}&enabled=true&actions%5B0%5D=user_upserted`, {
-        method: 'POST',
-        headers: { 'x-api-key': key.api_key },
-      });
+      const res = await fetch(
+        `${base}/v1/company_webhooks?url=${encodeURIComponent(`${receiver.url}/hook`)}&secret=${secret}&enabled=true&actions%5B0%5D=user_upserted`,
+        {
+          method: 'POST',
+          headers: { 'x-api-key': key.api_key },
+        },
+      );
       assert.equal(res.status, 201);
       assert.equal((await res.json()).company_webhook.secret, secret);
       await new Promise((r) => setTimeout(r, 300));

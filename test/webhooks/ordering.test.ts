@@ -20,8 +20,21 @@ eachDialect('webhook ordering', (dialect) => {
   });
 
   const newUser = async (name: string) =>
-    (await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: name, last_name: 'v0', role: 'driver', username: `${name}.${dialect}`, password: 'long-enough-passphrase' } })).body.user.id as number;
-  const rename = (id: number, last: string) => t.call({ method: 'PUT', url: `/v1/users/${id}`, payload: { last_name: last } });
+    (
+      await t.call({
+        method: 'POST',
+        url: '/v1/users',
+        payload: {
+          first_name: name,
+          last_name: 'v0',
+          role: 'driver',
+          username: `${name}.${dialect}`,
+          password: 'long-enough-passphrase',
+        },
+      })
+    ).body.user.id as number;
+  const rename = (id: number, last: string) =>
+    t.call({ method: 'PUT', url: `/v1/users/${id}`, payload: { last_name: last } });
 
   it('a retried event holds back later events of the same object, not of others', async () => {
     const hook = await registerHook(t, r, ['user_upserted']);
@@ -53,7 +66,10 @@ eachDialect('webhook ordering', (dialect) => {
     for (let round = 1; round <= 8; round++) for (const id of ids) await rename(id, `v${round}`);
     await t.run();
     for (const id of ids) {
-      const names = r.deliveries(hook.path).filter((x) => x.body.id === id).map((x) => x.body.last_name);
+      const names = r
+        .deliveries(hook.path)
+        .filter((x) => x.body.id === id)
+        .map((x) => x.body.last_name);
       assert.deepEqual(names, ['v0', 'v1', 'v2', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8']);
     }
   });
@@ -70,14 +86,26 @@ eachDialect('webhook ordering', (dialect) => {
         await slow.query(
           `insert into domain_events (company_id, action, trigger, subject_type, subject_id, data, occurred_at)
            values ($1, 'user_upserted', 'updated', 'user', '999001', $2, $3)`,
-          [t.company.id, JSON.stringify({ id: 999001, first_name: 'Late', last_name: 'Commit' }), new Date().toISOString()],
+          [
+            t.company.id,
+            JSON.stringify({ id: 999001, first_name: 'Late', last_name: 'Commit' }),
+            new Date().toISOString(),
+          ],
         );
         const later = await newUser('laterid');
         await t.run();
-        assert.deepEqual(r.deliveries(hook.path).map((x) => x.body.id), [later], 'the committed event does not wait for the open one');
+        assert.deepEqual(
+          r.deliveries(hook.path).map((x) => x.body.id),
+          [later],
+          'the committed event does not wait for the open one',
+        );
         await slow.query('commit');
         await t.run();
-        assert.deepEqual(r.deliveries(hook.path).map((x) => x.body.id), [later, 999001], 'the lower id, committed last, is not lost');
+        assert.deepEqual(
+          r.deliveries(hook.path).map((x) => x.body.id),
+          [later, 999001],
+          'the lower id, committed last, is not lost',
+        );
       } finally {
         await slow.end();
       }

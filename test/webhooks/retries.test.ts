@@ -19,7 +19,12 @@ describe('webhook delivery settings', () => {
     assert.equal(d.allowPrivate, false);
     assert.equal(d.worker, true);
     assert.equal(d.testBody, 'actions');
-    const c = loadConfig({ WEBHOOK_TIMEOUT_MS: '200', WEBHOOK_RETRY_SCHEDULE_S: '1, 2', WEBHOOK_TEST_BODY: 'legacy', WEBHOOK_WORKER: '0' }).webhooks;
+    const c = loadConfig({
+      WEBHOOK_TIMEOUT_MS: '200',
+      WEBHOOK_RETRY_SCHEDULE_S: '1, 2',
+      WEBHOOK_TEST_BODY: 'legacy',
+      WEBHOOK_WORKER: '0',
+    }).webhooks;
     assert.deepEqual([c.timeoutMs, c.retryScheduleS, c.testBody, c.worker], [200, [1, 2], 'legacy', false]);
     assert.throws(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE_S: '10,soon' }), /WEBHOOK_RETRY_SCHEDULE_S/);
     assert.throws(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000' }), /WEBHOOK_LEASE_MS/);
@@ -43,10 +48,15 @@ eachDialect('webhook retries', (dialect) => {
     };
   });
 
-  const vehicleEvent = (n: string) => t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: `${n}-${dialect}` } });
+  const vehicleEvent = (n: string) =>
+    t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: `${n}-${dialect}` } });
   const logOf = async (hookId: number) =>
-    (await t.call({ method: 'GET', url: `/v1/company_webhook_requests?company_webhook_id=${hookId}&action=vehicle_upserted` })).body
-      .company_webhook_requests.map((x: any) => x.company_webhook_request);
+    (
+      await t.call({
+        method: 'GET',
+        url: `/v1/company_webhook_requests?company_webhook_id=${hookId}&action=vehicle_upserted`,
+      })
+    ).body.company_webhook_requests.map((x: any) => x.company_webhook_request);
 
   it('a failing receiver is retried on the schedule, with the same bytes, and the delivery ends failed', async () => {
     const hook = await registerHook(t, r, ['vehicle_upserted']);
@@ -72,7 +82,10 @@ eachDialect('webhook retries', (dialect) => {
     assert.equal((await t.run()).attempts, 0, 'failed is final');
     const sent = r.deliveries(hook.path);
     assert.equal(sent.length, 9, '8 retries, 9 attempts in all');
-    assert.ok(sent.every((s) => s.raw.equals(sent[0].raw)), 'every attempt sends the same bytes');
+    assert.ok(
+      sent.every((s) => s.raw.equals(sent[0].raw)),
+      'every attempt sends the same bytes',
+    );
     assert.ok(sent.every((s) => s.headers['x-kt-webhook-signature'] === sent[0].headers['x-kt-webhook-signature']));
   });
 
@@ -91,7 +104,10 @@ eachDialect('webhook retries', (dialect) => {
     await t.run();
     const one = async (id: number) => (await logOf(id)).at(-1);
     const rej = await one(rejected.id);
-    assert.deepEqual([rej.status, rej.response_code, rej.num_failures, rej.next_attempt_at], ['rejected', 403, 1, null]);
+    assert.deepEqual(
+      [rej.status, rej.response_code, rej.num_failures, rej.next_attempt_at],
+      ['rejected', 403, 1, null],
+    );
     assert.equal(r.deliveries(rejected.path).length, 1);
     assert.deepEqual([(await one(created.id)).status, (await one(created.id)).response_code], ['delivered', 201]);
     const f = await one(flaky.id);
@@ -116,11 +132,18 @@ eachDialect('webhook retries', (dialect) => {
   it('a refused connection is retried like any failure', async () => {
     const hook = await registerHook(t, r, ['vehicle_upserted']);
     await t.call({ method: 'PUT', url: `/v1/company_webhooks/${hook.id}`, payload: { actions: ['vehicle_upserted'] } });
-    await t.db.kysely.updateTable('company_webhooks').set({ url: 'http://127.0.0.1:9/closed' }).where('id', '=', hook.id).execute();
+    await t.db.kysely
+      .updateTable('company_webhooks')
+      .set({ url: 'http://127.0.0.1:9/closed' })
+      .where('id', '=', hook.id)
+      .execute();
     await vehicleEvent('REFUSED');
     await t.run();
     const [entry] = await logOf(hook.id);
-    assert.deepEqual([entry.status, entry.response_code, entry.num_failures, entry.url], ['pending', null, 1, 'http://127.0.0.1:9/closed']);
+    assert.deepEqual(
+      [entry.status, entry.response_code, entry.num_failures, entry.url],
+      ['pending', null, 1, 'http://127.0.0.1:9/closed'],
+    );
   });
 
   it('POST /v1/company_webhook_requests/retry queues deliveries again → {"success": true}; unknown ids are 404', async () => {
@@ -130,7 +153,11 @@ eachDialect('webhook retries', (dialect) => {
     await t.run();
     const [entry] = await logOf(hook.id);
     assert.equal(entry.status, 'rejected');
-    const res = await t.call({ method: 'POST', url: '/v1/company_webhook_requests/retry', payload: { ids: [entry.id] } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/v1/company_webhook_requests/retry',
+      payload: { ids: [entry.id] },
+    });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { success: true });
     await t.run();
@@ -139,7 +166,12 @@ eachDialect('webhook retries', (dialect) => {
     const viaQuery = await t.call({ method: 'POST', url: `/v1/company_webhook_requests/retry?ids[]=${entry.id}` });
     assert.deepEqual(viaQuery.body, { success: true });
     const other = await t.newCompany('Not Yours');
-    const notFound = await t.call({ as: other, method: 'POST', url: '/v1/company_webhook_requests/retry', payload: { ids: [entry.id] } });
+    const notFound = await t.call({
+      as: other,
+      method: 'POST',
+      url: '/v1/company_webhook_requests/retry',
+      payload: { ids: [entry.id] },
+    });
     assert.equal(notFound.status, 404);
     const missing = await t.call({ method: 'POST', url: '/v1/company_webhook_requests/retry' });
     assert.equal(missing.status, 400);
@@ -160,7 +192,16 @@ eachDialect('webhook retries on a configured schedule', (dialect) => {
       await t.run();
     }
     assert.equal(r.deliveries(hook.path).length, 3);
-    const log = await t.call({ method: 'GET', url: `/v1/company_webhook_requests?company_webhook_id=${hook.id}&action=vehicle_upserted` });
-    assert.deepEqual(log.body.company_webhook_requests.map((x: any) => [x.company_webhook_request.status, x.company_webhook_request.num_failures]), [['failed', 3]]);
+    const log = await t.call({
+      method: 'GET',
+      url: `/v1/company_webhook_requests?company_webhook_id=${hook.id}&action=vehicle_upserted`,
+    });
+    assert.deepEqual(
+      log.body.company_webhook_requests.map((x: any) => [
+        x.company_webhook_request.status,
+        x.company_webhook_request.num_failures,
+      ]),
+      [['failed', 3]],
+    );
   });
 });

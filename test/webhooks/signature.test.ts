@@ -37,15 +37,24 @@ async function startRawReceiver(): Promise<{ url: string; requests: RawRequest[]
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.destroy();
-    server.close(() => resolve());
-  }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 const VECTORS = [
   { body: '{"action":"test"}', secret: '8cbd43f98ba1e33c28c9', sig: '5e1a966298ba4f3e91847aea8746198ca0530dd2' },
-  { body: '["fault_code_closed"]', secret: 'd9d36bea41c44ae49d1bfc4a48ba2abe', sig: 'f04a8386a21a6cba0447024e83b3f0983352bb72' },
+  {
+    body: '["fault_code_closed"]',
+    secret: 'd9d36bea41c44ae49d1bfc4a48ba2abe',
+    sig: 'f04a8386a21a6cba0447024e83b3f0983352bb72',
+  },
 ];
 
 describe('webhook signatures', () => {
@@ -112,22 +121,30 @@ eachDialect('webhook signatures on the wire', (dialect) => {
     const t = await current();
     const raw = await startRawReceiver();
     try {
-    const secret = 'd9d36bea41c44ae49d1bfc4a48ba2abe';
-    const res = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url: `${raw.url}/php`, secret, actions: ['fault_code_closed', 'vehicle_upserted'] } });
-    assert.equal(res.status, 201);
-    assert.equal(res.body.company_webhook.enabled, true);
-    const v = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'SIG-RAW' } });
-    assert.equal(v.status, 201);
-    await t.run();
-    assert.equal(raw.requests.length, 2);
-    const [test, delivery] = raw.requests;
-    assert.equal(test.body, '["fault_code_closed","vehicle_upserted"]');
-    assert.equal(JSON.parse(delivery.body).action, 'vehicle_upserted');
-    for (const r of raw.requests) {
-      const signatures = r.lines.filter((l) => /^x-kt-webhook-signature:/i.test(l));
-      assert.deepEqual(signatures, [`X-Kt-Webhook-Signature: ${signatureSha1(r.body, secret)}`]);
-      assert.equal(r.lines.filter((l) => l.startsWith('X-Webhook-Signature-256: t=')).length, 1, 'the SHA-256 header stays');
-    }
+      const secret = 'd9d36bea41c44ae49d1bfc4a48ba2abe';
+      const res = await t.call({
+        method: 'POST',
+        url: '/v1/company_webhooks',
+        payload: { url: `${raw.url}/php`, secret, actions: ['fault_code_closed', 'vehicle_upserted'] },
+      });
+      assert.equal(res.status, 201);
+      assert.equal(res.body.company_webhook.enabled, true);
+      const v = await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'SIG-RAW' } });
+      assert.equal(v.status, 201);
+      await t.run();
+      assert.equal(raw.requests.length, 2);
+      const [test, delivery] = raw.requests;
+      assert.equal(test.body, '["fault_code_closed","vehicle_upserted"]');
+      assert.equal(JSON.parse(delivery.body).action, 'vehicle_upserted');
+      for (const r of raw.requests) {
+        const signatures = r.lines.filter((l) => /^x-kt-webhook-signature:/i.test(l));
+        assert.deepEqual(signatures, [`X-Kt-Webhook-Signature: ${signatureSha1(r.body, secret)}`]);
+        assert.equal(
+          r.lines.filter((l) => l.startsWith('X-Webhook-Signature-256: t=')).length,
+          1,
+          'the SHA-256 header stays',
+        );
+      }
     } finally {
       await raw.close();
     }

@@ -20,17 +20,27 @@ eachDialect('webhook test delivery', (dialect) => {
     r = await getReceiver();
     r.respond = (req) => {
       const s = statusFor.get(req.path);
-      return s === 'slow' ? { status: 200, delayMs: 900 } : s === 302 ? { status: 302, headers: { location: `/elsewhere${req.path}` } } : { status: s ?? 200 };
+      return s === 'slow'
+        ? { status: 200, delayMs: 900 }
+        : s === 302
+          ? { status: 302, headers: { location: `/elsewhere${req.path}` } }
+          : { status: s ?? 200 };
     };
   });
 
   const create = async (path: string, extra: object = {}) => {
-    const res = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url: r.url + path, actions: ['user_upserted'], ...extra } });
+    const res = await t.call({
+      method: 'POST',
+      url: '/v1/company_webhooks',
+      payload: { url: r.url + path, actions: ['user_upserted'], ...extra },
+    });
     assert.equal(res.status, 201, res.raw);
     return res.body.company_webhook;
   };
   const testLog = async (id: number) =>
-    (await t.call({ method: 'GET', url: `/v1/company_webhook_requests?company_webhook_id=${id}&action=test` })).body.company_webhook_requests.map((x: any) => x.company_webhook_request);
+    (
+      await t.call({ method: 'GET', url: `/v1/company_webhook_requests?company_webhook_id=${id}&action=test` })
+    ).body.company_webhook_requests.map((x: any) => x.company_webhook_request);
 
   it('created enabled: a signed test with the action names; 200 and 201 enable it', async () => {
     for (const status of [200, 201]) {
@@ -42,10 +52,23 @@ eachDialect('webhook test delivery', (dialect) => {
       assert.deepEqual(req.body, ['user_upserted']);
       assert.ok(verifySha1(req.raw, w.secret, String(req.headers['x-kt-webhook-signature'])));
       const [entry] = await testLog(w.id);
-      assert.deepEqual({ ...entry, id: 0 }, {
-        id: 0, company_webhook_id: w.id, action: 'test', url: r.url + path, secret: w.secret, format: 'json', payload: { action: 'test', actions: ['user_upserted'] },
-        response_code: status, num_failures: 0, posted_at: new Date(t.clock.now).toISOString().replace('.000', ''), status: 'delivered', next_attempt_at: null,
-      });
+      assert.deepEqual(
+        { ...entry, id: 0 },
+        {
+          id: 0,
+          company_webhook_id: w.id,
+          action: 'test',
+          url: r.url + path,
+          secret: w.secret,
+          format: 'json',
+          payload: { action: 'test', actions: ['user_upserted'] },
+          response_code: status,
+          num_failures: 0,
+          posted_at: new Date(t.clock.now).toISOString().replace('.000', ''),
+          status: 'delivered',
+          next_attempt_at: null,
+        },
+      );
     }
   });
 
@@ -63,7 +86,11 @@ eachDialect('webhook test delivery', (dialect) => {
       if (answer === 'slow') assert.ok(Date.now() - started < 900, 'the timeout cut the test short');
     }
     assert.equal(r.received.filter((x) => x.path.startsWith('/elsewhere')).length, 0, 'no redirect followed');
-    const refused = await t.call({ method: 'POST', url: '/v1/company_webhooks', payload: { url: 'http://127.0.0.1:9/closed', actions: ['user_upserted'] } });
+    const refused = await t.call({
+      method: 'POST',
+      url: '/v1/company_webhooks',
+      payload: { url: 'http://127.0.0.1:9/closed', actions: ['user_upserted'] },
+    });
     assert.equal(refused.status, 201);
     assert.equal(refused.body.company_webhook.enabled, false);
   });
@@ -72,7 +99,17 @@ eachDialect('webhook test delivery', (dialect) => {
     const path = freshPath();
     const w = await create(path, { enabled: false });
     assert.equal(r.at(path).length, 0);
-    await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Off', last_name: 'Line', role: 'driver', username: `off.${dialect}`, password: 'long-enough-passphrase' } });
+    await t.call({
+      method: 'POST',
+      url: '/v1/users',
+      payload: {
+        first_name: 'Off',
+        last_name: 'Line',
+        role: 'driver',
+        username: `off.${dialect}`,
+        password: 'long-enough-passphrase',
+      },
+    });
     await t.run();
     assert.equal(r.at(path).length, 0, 'nothing while disabled');
 
@@ -85,22 +122,37 @@ eachDialect('webhook test delivery', (dialect) => {
     assert.equal(on.body.company_webhook.enabled, true);
     assert.equal(r.at(path).length, 2, 'one test per attempt to enable');
 
-    await t.call({ method: 'PUT', url: `/v1/company_webhooks/${w.id}`, payload: { enabled: true, actions: ['user_upserted', 'vehicle_upserted'] } });
+    await t.call({
+      method: 'PUT',
+      url: `/v1/company_webhooks/${w.id}`,
+      payload: { enabled: true, actions: ['user_upserted', 'vehicle_upserted'] },
+    });
     assert.equal(r.at(path).length, 2, 'already enabled, same url and secret: no test');
     await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: `ON-${dialect}` } });
     await t.run();
-    assert.deepEqual(r.deliveries(path).map((x) => x.body.action), ['vehicle_upserted']);
+    assert.deepEqual(
+      r.deliveries(path).map((x) => x.body.action),
+      ['vehicle_upserted'],
+    );
   });
 
   it('a new url or secret is tested (signed with the new secret); failing it disables the webhook', async () => {
     const first = freshPath();
     const w = await create(first);
     const second = freshPath();
-    const moved = await t.call({ method: 'PUT', url: `/v1/company_webhooks/${w.id}`, payload: { url: r.url + second } });
+    const moved = await t.call({
+      method: 'PUT',
+      url: `/v1/company_webhooks/${w.id}`,
+      payload: { url: r.url + second },
+    });
     assert.equal(moved.body.company_webhook.enabled, true);
     assert.equal(r.at(second).length, 1);
 
-    const rotated = await t.call({ method: 'PUT', url: `/v1/company_webhooks/${w.id}`, payload: { secret: 'a-brand-new-secret' } });
+    const rotated = await t.call({
+      method: 'PUT',
+      url: `/v1/company_webhooks/${w.id}`,
+      payload: { secret: 'a-brand-new-secret' },
+    });
     assert.equal(rotated.body.company_webhook.secret, 'a-brand-new-secret');
     const [, test2] = r.at(second);
     assert.ok(verifySha1(test2.raw, 'a-brand-new-secret', String(test2.headers['x-kt-webhook-signature'])));
@@ -121,11 +173,24 @@ eachDialect('webhook test delivery', (dialect) => {
     const path = freshPath();
     const w = await create(path);
     statusFor.set(path, 500);
-    const user = await t.call({ method: 'POST', url: '/v1/users', payload: { first_name: 'Wait', last_name: 'Ing', role: 'driver', username: `wait.${dialect}`, password: 'long-enough-passphrase' } });
+    const user = await t.call({
+      method: 'POST',
+      url: '/v1/users',
+      payload: {
+        first_name: 'Wait',
+        last_name: 'Ing',
+        role: 'driver',
+        username: `wait.${dialect}`,
+        password: 'long-enough-passphrase',
+      },
+    });
     await t.run();
     assert.equal(r.deliveries(path).length, 1, 'first attempt failed: a retry is queued');
     await t.call({ method: 'PUT', url: `/v1/company_webhooks/${w.id}`, payload: { secret: 'rotated-secret' } });
-    assert.equal((await t.call({ method: 'GET', url: `/v1/company_webhooks/${w.id}` })).body.company_webhook.enabled, false);
+    assert.equal(
+      (await t.call({ method: 'GET', url: `/v1/company_webhooks/${w.id}` })).body.company_webhook.enabled,
+      false,
+    );
     await t.call({ method: 'PUT', url: `/v1/users/${user.body.user.id}`, payload: { last_name: 'Ed' } });
     t.clock.advance(60_000);
     await t.run();
@@ -136,6 +201,9 @@ eachDialect('webhook test delivery', (dialect) => {
     const got = r.deliveries(path);
     assert.equal(got.length, 2, 'the queued retry went out; the update made while disabled was not queued');
     assert.equal(got[1].body.last_name, 'Ing');
-    assert.ok(verifySha1(got[1].raw, 'rotated-secret', String(got[1].headers['x-kt-webhook-signature'])), 'signed with the current secret');
+    assert.ok(
+      verifySha1(got[1].raw, 'rotated-secret', String(got[1].headers['x-kt-webhook-signature'])),
+      'signed with the current secret',
+    );
   });
 });

@@ -18,7 +18,12 @@ describe('attempt outcomes', () => {
     ['200 delivers', 200, 0, { state: 'delivered', numFailures: 0, responseCode: 200, nextAttemptMs: null }],
     ['201 delivers', 201, 0, { state: 'delivered', numFailures: 0, responseCode: 201, nextAttemptMs: null }],
     ['403 rejects at once', 403, 1, { state: 'rejected', numFailures: 1, responseCode: 403, nextAttemptMs: null }],
-    ['500 retries after the first delay', 500, 0, { state: 'pending', numFailures: 1, retryStep: 1, nextAttemptMs: 1000 + 10_000 }],
+    [
+      '500 retries after the first delay',
+      500,
+      0,
+      { state: 'pending', numFailures: 1, retryStep: 1, nextAttemptMs: 1000 + 10_000 },
+    ],
     ['204 retries (only 200/201 count)', 204, 1, { state: 'pending', retryStep: 2, nextAttemptMs: 1000 + 60_000 }],
     ['no answer retries', null, 0, { state: 'pending', responseCode: null }],
     ['after the last delay, failed', 502, 2, { state: 'failed', numFailures: 1, retryStep: 2, nextAttemptMs: null }],
@@ -26,7 +31,8 @@ describe('attempt outcomes', () => {
   for (const [name, status, step, expected] of cases) {
     it(name, () => {
       const o = outcomeOf({ numFailures: 0, retryStep: step }, status, 1000, S);
-      for (const [k, v] of Object.entries(expected)) assert.deepEqual((o as unknown as Record<string, unknown>)[k], v, k);
+      for (const [k, v] of Object.entries(expected))
+        assert.deepEqual((o as unknown as Record<string, unknown>)[k], v, k);
     });
   }
 });
@@ -43,17 +49,26 @@ for (const dialect of dialects()) {
         assert.equal(r.deliveries(hook.path).length, 0, 'not started: nothing delivered');
         assert.equal(t.app.webhooks.worker.isRunning, false);
         t.app.webhooks.start();
-        for (let i = 0; i < 200 && r.deliveries(hook.path).length === 0; i++) await new Promise((res) => setTimeout(res, 20));
+        for (let i = 0; i < 200 && r.deliveries(hook.path).length === 0; i++)
+          await new Promise((res) => setTimeout(res, 20));
         assert.equal(r.deliveries(hook.path).length, 1);
         await assert.rejects(() => t.app.webhooks.worker.runOnce(), /stopped worker/);
 
         r.respond = () => ({ status: 200, delayMs: 300 });
         await t.call({ method: 'POST', url: '/v1/vehicles', payload: { number: 'BG-2' } });
-        for (let i = 0; i < 200 && r.deliveries(hook.path).length < 2; i++) await new Promise((res) => setTimeout(res, 10));
+        for (let i = 0; i < 200 && r.deliveries(hook.path).length < 2; i++)
+          await new Promise((res) => setTimeout(res, 10));
         await t.app.close();
         assert.equal(t.app.webhooks.worker.isRunning, false);
-        const rows = await t.db.kysely.selectFrom('company_webhook_requests').select(['state', 'action']).where('company_webhook_id', '=', hook.id).execute();
-        assert.deepEqual(rows.filter((x) => x.action === 'vehicle_upserted').map((x) => x.state), ['delivered', 'delivered']);
+        const rows = await t.db.kysely
+          .selectFrom('company_webhook_requests')
+          .select(['state', 'action'])
+          .where('company_webhook_id', '=', hook.id)
+          .execute();
+        assert.deepEqual(
+          rows.filter((x) => x.action === 'vehicle_upserted').map((x) => x.state),
+          ['delivered', 'delivered'],
+        );
       } finally {
         await t.close();
         await r.close();
@@ -64,8 +79,17 @@ for (const dialect of dialects()) {
 
 describe('serve() and WEBHOOK_WORKER', () => {
   it('the server starts the worker when WEBHOOK_WORKER is on (the default) and not when it is 0', async () => {
-    for (const [flag, running] of [['1', true], ['0', false]] as const) {
-      const config = loadConfig({ ...TEST_ENV, DATABASE_URL: 'sqlite::memory:', LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_WORKER: flag });
+    for (const [flag, running] of [
+      ['1', true],
+      ['0', false],
+    ] as const) {
+      const config = loadConfig({
+        ...TEST_ENV,
+        DATABASE_URL: 'sqlite::memory:',
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        WEBHOOK_WORKER: flag,
+      });
       const s = await serve(config, { handleSignals: false, out: () => {} });
       try {
         assert.equal(s.app.webhooks.worker.isRunning, running);

@@ -37,7 +37,13 @@ export async function verifyFleetUser(db: Db, email: string, password: string): 
   if (row.role !== 'admin' && row.role !== 'fleet_user') return { ok: false, reason: 'role' };
   return {
     ok: true,
-    user: { id: row.id, company_id: row.company_id, role: row.role, email: row.email ?? '', name: `${row.first_name} ${row.last_name}` },
+    user: {
+      id: row.id,
+      company_id: row.company_id,
+      role: row.role,
+      email: row.email ?? '',
+      name: `${row.first_name} ${row.last_name}`,
+    },
   };
 }
 
@@ -45,7 +51,16 @@ export async function fleetUser(db: Db, id: number): Promise<(FleetUser & { comp
   const row = await db.kysely
     .selectFrom('users as u')
     .innerJoin('companies as c', 'c.id', 'u.company_id')
-    .select(['u.id', 'u.company_id', 'u.role', 'u.status', 'u.email', 'u.first_name', 'u.last_name', 'c.name as company_name'])
+    .select([
+      'u.id',
+      'u.company_id',
+      'u.role',
+      'u.status',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+      'c.name as company_name',
+    ])
     .where('u.id', '=', id)
     .executeTakeFirst();
   if (!row || row.status !== 'active' || (row.role !== 'admin' && row.role !== 'fleet_user')) return null;
@@ -65,10 +80,15 @@ export interface Developer {
   name: string;
 }
 
-export async function signUpDeveloper(db: Db, input: { email: string; name: string; password: string }, nowIso: string): Promise<Developer> {
+export async function signUpDeveloper(
+  db: Db,
+  input: { email: string; name: string; password: string },
+  nowIso: string,
+): Promise<Developer> {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
-  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new AppError('validation_failed', 'email must be an email address');
+  if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254)
+    throw new AppError('validation_failed', 'email must be an email address');
   if (!name) throw new AppError('validation_failed', 'name is required');
   if (name.length > 100) throw new AppError('validation_failed', 'name must be at most 100 characters long');
   const weak = passwordProblem(input.password, { email });
@@ -76,7 +96,13 @@ export async function signUpDeveloper(db: Db, input: { email: string; name: stri
   try {
     const row = await db.kysely
       .insertInto('developers')
-      .values({ email, name, password_hash: await hashPassword(input.password), created_at: nowIso, updated_at: nowIso })
+      .values({
+        email,
+        name,
+        password_hash: await hashPassword(input.password),
+        created_at: nowIso,
+        updated_at: nowIso,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return { id: row.id, email, name };
@@ -87,12 +113,20 @@ export async function signUpDeveloper(db: Db, input: { email: string; name: stri
 }
 
 export async function verifyDeveloper(db: Db, email: string, password: string): Promise<Developer | null> {
-  const row = await db.kysely.selectFrom('developers').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
+  const row = await db.kysely
+    .selectFrom('developers')
+    .selectAll()
+    .where('email', '=', normalizeEmail(email))
+    .executeTakeFirst();
   const ok = await verifyPassword(password, row?.password_hash ?? (await dummy()));
   return row && ok ? { id: row.id, email: row.email, name: row.name } : null;
 }
 
 export async function findDeveloper(db: Db, id: number): Promise<Developer | null> {
-  const row = await db.kysely.selectFrom('developers').select(['id', 'email', 'name']).where('id', '=', id).executeTakeFirst();
+  const row = await db.kysely
+    .selectFrom('developers')
+    .select(['id', 'email', 'name'])
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ?? null;
 }

@@ -82,11 +82,13 @@ export function validateAppInput(input: AppInput): Required<Omit<AppInput, 'deve
   const scopes = [...new Set(input.scopes.map((s) => s.trim()).filter(Boolean))];
   if (scopes.length === 0) throw invalid('at least one scope is required');
   const unknown = scopes.filter((s) => !isScope(s));
-  if (unknown.length) throw invalid(`unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (docs/scopes.md lists them)`);
+  if (unknown.length)
+    throw invalid(`unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (docs/scopes.md lists them)`);
   const grantTypes = [...new Set(input.grantTypes ?? GRANT_TYPES)];
   if (grantTypes.length === 0) throw invalid('at least one grant type is required');
   for (const g of grantTypes) {
-    if (!(GRANT_TYPES as readonly string[]).includes(g)) throw invalid(`grant type must be one of: ${GRANT_TYPES.join(', ')}; got "${g}"`);
+    if (!(GRANT_TYPES as readonly string[]).includes(g))
+      throw invalid(`grant type must be one of: ${GRANT_TYPES.join(', ')}; got "${g}"`);
   }
   return { name, redirectUris, scopes, grantTypes };
 }
@@ -172,7 +174,12 @@ export async function listApps(db: Db, limit: number, offset: number): Promise<{
 }
 
 export async function appsOfDeveloper(db: Db, developerId: number): Promise<OAuthApp[]> {
-  const rows = await db.kysely.selectFrom('oauth_apps').selectAll().where('developer_id', '=', developerId).orderBy('id').execute();
+  const rows = await db.kysely
+    .selectFrom('oauth_apps')
+    .selectAll()
+    .where('developer_id', '=', developerId)
+    .orderBy('id')
+    .execute();
   return rows.map(toApp);
 }
 
@@ -183,9 +190,10 @@ const DUMMY_HASH = digest('fs_no-such-client');
  * unknown client id costs the same comparison as a known one.
  */
 export async function authenticateClient(db: Db, clientId: string, secret: string): Promise<OAuthApp | null> {
-  const row = clientId && clientId.length <= 200
-    ? await db.kysely.selectFrom('oauth_apps').selectAll().where('client_id', '=', clientId).executeTakeFirst()
-    : undefined;
+  const row =
+    clientId && clientId.length <= 200
+      ? await db.kysely.selectFrom('oauth_apps').selectAll().where('client_id', '=', clientId).executeTakeFirst()
+      : undefined;
   const expected = Buffer.from(row?.client_secret_hash ?? DUMMY_HASH, 'hex');
   const given = Buffer.from(digest(secret), 'hex');
   const same = expected.length === given.length && timingSafeEqual(expected, given);

@@ -15,7 +15,14 @@ export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMS)[number], 
 export type AuthorizeCheck =
   | { kind: 'page'; status: number; message: string }
   | { kind: 'redirect'; to: string }
-  | { kind: 'ok'; app: OAuthApp; redirectUri: string; scopes: string[]; state: string | undefined; params: AuthorizeParams };
+  | {
+      kind: 'ok';
+      app: OAuthApp;
+      redirectUri: string;
+      scopes: string[];
+      state: string | undefined;
+      params: AuthorizeParams;
+    };
 
 /** `uri` with `params` added to its query (undefined values left out). */
 export function withQuery(uri: string, params: Record<string, string | undefined>): string {
@@ -24,7 +31,12 @@ export function withQuery(uri: string, params: Record<string, string | undefined
   return u.toString();
 }
 
-export function errorRedirect(redirectUri: string, error: OAuthErrorCode, description: string, state: string | undefined): string {
+export function errorRedirect(
+  redirectUri: string,
+  error: OAuthErrorCode,
+  description: string,
+  state: string | undefined,
+): string {
   return withQuery(redirectUri, { error, error_description: description, state });
 }
 
@@ -38,19 +50,37 @@ function one(query: Record<string, unknown>, name: string): string | undefined |
 export async function checkAuthorizeRequest(db: Db, query: Record<string, unknown>): Promise<AuthorizeCheck> {
   const clientId = one(query, 'client_id');
   if (clientId === null) return { kind: 'page', status: 400, message: 'client_id must be given exactly once.' };
-  if (!clientId) return { kind: 'page', status: 400, message: 'The request has no client_id: the application that sent you here is misconfigured.' };
+  if (!clientId)
+    return {
+      kind: 'page',
+      status: 400,
+      message: 'The request has no client_id: the application that sent you here is misconfigured.',
+    };
   const app = await findApp(db, clientId);
-  if (!app) return { kind: 'page', status: 400, message: 'The application that sent you here is not registered (unknown client_id).' };
+  if (!app)
+    return {
+      kind: 'page',
+      status: 400,
+      message: 'The application that sent you here is not registered (unknown client_id).',
+    };
 
   const redirectUri = one(query, 'redirect_uri');
   if (redirectUri === null) return { kind: 'page', status: 400, message: 'redirect_uri must be given exactly once.' };
   if (!redirectUri) return { kind: 'page', status: 400, message: `The request from ${app.name} has no redirect_uri.` };
   if (!app.redirect_uris.includes(redirectUri)) {
-    return { kind: 'page', status: 400, message: `The redirect URI is not one that ${app.name} registered, so you will not be sent there.` };
+    return {
+      kind: 'page',
+      status: 400,
+      message: `The redirect URI is not one that ${app.name} registered, so you will not be sent there.`,
+    };
   }
 
   const state = one(query, 'state');
-  if (state === null) return { kind: 'redirect', to: errorRedirect(redirectUri, 'invalid_request', 'state must be given at most once.', undefined) };
+  if (state === null)
+    return {
+      kind: 'redirect',
+      to: errorRedirect(redirectUri, 'invalid_request', 'state must be given at most once.', undefined),
+    };
   const fail = (error: OAuthErrorCode, description: string): AuthorizeCheck => ({
     kind: 'redirect',
     to: errorRedirect(redirectUri, error, description, state),
@@ -72,6 +102,12 @@ export async function checkAuthorizeRequest(db: Db, query: Record<string, unknow
     redirectUri,
     scopes,
     state,
-    params: { client_id: clientId, redirect_uri: redirectUri, response_type: responseType, scope: scopes.join(' '), state },
+    params: {
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      response_type: responseType,
+      scope: scopes.join(' '),
+      state,
+    },
   };
 }

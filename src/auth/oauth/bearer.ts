@@ -18,12 +18,18 @@ import { TOKEN_FORMAT } from './tokens.js';
 /** RFC 6750 §3: the challenge, with the description in a quoted string (no quotes or backslashes). */
 export function bearerChallenge(error: string, description: string, extra: Record<string, string> = {}): string {
   const q = (s: string) => `"${s.replace(/["\\]/g, "'")}"`;
-  const parts = [`error=${q(error)}`, `error_description=${q(description)}`, ...Object.entries(extra).map(([k, v]) => `${k}=${q(v)}`)];
+  const parts = [
+    `error=${q(error)}`,
+    `error_description=${q(description)}`,
+    ...Object.entries(extra).map(([k, v]) => `${k}=${q(v)}`),
+  ];
   return `Bearer realm="api", ${parts.join(', ')}`;
 }
 
 export function invalidToken(description: string): AppError {
-  return new AppError('invalid_token', description, { 'WWW-Authenticate': bearerChallenge('invalid_token', description) });
+  return new AppError('invalid_token', description, {
+    'WWW-Authenticate': bearerChallenge('invalid_token', description),
+  });
 }
 
 /** The token of `Authorization: Bearer …`, '' when the scheme is Bearer but no token follows; else null. */
@@ -52,12 +58,21 @@ export const bearerAuthenticator: Authenticator = {
     const row = await db.kysely
       .selectFrom('oauth_tokens as t')
       .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-      .select(['t.id', 't.grant_id', 't.company_id', 't.scopes', 't.expires_at', 't.revoked_at', 'g.revoked_at as grant_revoked_at'])
+      .select([
+        't.id',
+        't.grant_id',
+        't.company_id',
+        't.scopes',
+        't.expires_at',
+        't.revoked_at',
+        'g.revoked_at as grant_revoked_at',
+      ])
       .where('t.token_hash', '=', key)
       .where('t.kind', '=', 'access')
       .executeTakeFirst();
     if (!row) return invalidToken('the access token is unknown');
-    if (row.revoked_at !== null || row.grant_revoked_at !== null) return invalidToken('the access token has been revoked');
+    if (row.revoked_at !== null || row.grant_revoked_at !== null)
+      return invalidToken('the access token has been revoked');
     const expiresAtMs = msOf(row.expires_at);
     if (expiresAtMs <= now) return invalidToken('the access token has expired');
     const principal: Principal = {

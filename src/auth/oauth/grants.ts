@@ -54,10 +54,26 @@ export async function recordConsent(
         }
         const row = await trx
           .insertInto('oauth_grants')
-          .values({ company_id: c.companyId, app_id: c.appId, user_id: c.userId, scopes: json(c.scopes), created_at: now, updated_at: now, revoked_at: null })
+          .values({
+            company_id: c.companyId,
+            app_id: c.appId,
+            user_id: c.userId,
+            scopes: json(c.scopes),
+            created_at: now,
+            updated_at: now,
+            revoked_at: null,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
-        return { id: row.id, company_id: c.companyId, app_id: c.appId, user_id: c.userId, scopes: c.scopes, created_at: now, updated_at: now };
+        return {
+          id: row.id,
+          company_id: c.companyId,
+          app_id: c.appId,
+          user_id: c.userId,
+          scopes: c.scopes,
+          created_at: now,
+          updated_at: now,
+        };
       });
     } catch (err) {
       // Two consents raced to create the grant: the other one won; widen it instead.
@@ -84,7 +100,18 @@ export async function installedApps(db: Db, companyId: number): Promise<Installe
     .selectFrom('oauth_grants as g')
     .innerJoin('oauth_apps as a', 'a.id', 'g.app_id')
     .leftJoin('users as u', 'u.id', 'g.user_id')
-    .select(['g.id as grant_id', 'a.id as app_id', 'a.client_id', 'a.name', 'g.scopes', 'g.created_at', 'g.updated_at', 'u.email', 'u.first_name', 'u.last_name'])
+    .select([
+      'g.id as grant_id',
+      'a.id as app_id',
+      'a.client_id',
+      'a.name',
+      'g.scopes',
+      'g.created_at',
+      'g.updated_at',
+      'u.email',
+      'u.first_name',
+      'u.last_name',
+    ])
     .where('g.company_id', '=', companyId)
     .where('g.revoked_at', 'is', null)
     .orderBy('g.id')
@@ -108,11 +135,20 @@ export async function installedApps(db: Db, companyId: number): Promise<Installe
 export async function revokeGrant(db: Db, rt: OAuthRuntime, grantId: number, companyId?: number): Promise<boolean> {
   const now = rt.nowIso();
   const done = await db.kysely.transaction().execute(async (trx) => {
-    let q = trx.updateTable('oauth_grants').set({ revoked_at: now, updated_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null);
+    let q = trx
+      .updateTable('oauth_grants')
+      .set({ revoked_at: now, updated_at: now })
+      .where('id', '=', grantId)
+      .where('revoked_at', 'is', null);
     if (companyId !== undefined) q = q.where('company_id', '=', companyId);
     const res = await q.executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) return false;
-    await trx.updateTable('oauth_tokens').set({ revoked_at: now }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+    await trx
+      .updateTable('oauth_tokens')
+      .set({ revoked_at: now })
+      .where('grant_id', '=', grantId)
+      .where('revoked_at', 'is', null)
+      .execute();
     return true;
   });
   rt.tokenCache.forgetGrant(grantId);
@@ -121,6 +157,11 @@ export async function revokeGrant(db: Db, rt: OAuthRuntime, grantId: number, com
 
 /** A code or refresh token is honoured only while its grant (the app's installation) is not revoked. */
 export async function assertGrantActive(db: Db, grantId: number): Promise<void> {
-  const grant = await db.kysely.selectFrom('oauth_grants').select('id').where('id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
+  const grant = await db.kysely
+    .selectFrom('oauth_grants')
+    .select('id')
+    .where('id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   if (!grant) throw invalidGrant('The authorization has been revoked.');
 }

@@ -27,7 +27,11 @@ export interface OAuthRuntime {
 }
 
 /** `store` holds the failed-attempt counters: the app's limits store, or one of its own in memory. */
-export function createRuntime(config: Config, clock: Clock = systemClock, store: LimitStore = new MemoryStore(clock)): OAuthRuntime {
+export function createRuntime(
+  config: Config,
+  clock: Clock = systemClock,
+  store: LimitStore = new MemoryStore(clock),
+): OAuthRuntime {
   return {
     clock,
     config,

@@ -145,7 +145,13 @@ const rows: Row[] = [
 export const SCOPE_MAP: readonly EndpointScope[] = rows.map(([method, path, scope]) => ({ method, path, scope }));
 
 /** Scope names that are not published: chosen here for areas the specification gives no scope name. */
-export const CHOSEN_SCOPES: readonly Scope[] = ['company_webhooks.read', 'assets.manage', 'geofences.read', 'geofences.manage', 'documents.manage'];
+export const CHOSEN_SCOPES: readonly Scope[] = [
+  'company_webhooks.read',
+  'assets.manage',
+  'geofences.read',
+  'geofences.manage',
+  'documents.manage',
+];
 
 /** `/v1/groups/:group_id/users` → `/v1/groups/:/users`, so parameter names do not matter. */
 export const pathKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:[^/]+/g, ':')}`;

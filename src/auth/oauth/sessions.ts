@@ -18,7 +18,12 @@ export interface WebSession {
   csrf: string;
 }
 
-export async function createSession(db: Db, rt: OAuthRuntime, kind: SessionKind, subjectId: number): Promise<{ cookie: string; session: WebSession }> {
+export async function createSession(
+  db: Db,
+  rt: OAuthRuntime,
+  kind: SessionKind,
+  subjectId: number,
+): Promise<{ cookie: string; session: WebSession }> {
   const cookie = newSecret('fw');
   const csrf = randomBytes(32).toString('base64url');
   const now = rt.clock();
@@ -37,7 +42,12 @@ export async function createSession(db: Db, rt: OAuthRuntime, kind: SessionKind,
   return { cookie, session: { id: row.id, kind, subjectId, csrf } };
 }
 
-export async function findSession(db: Db, rt: OAuthRuntime, kind: SessionKind, cookie: string | undefined): Promise<WebSession | null> {
+export async function findSession(
+  db: Db,
+  rt: OAuthRuntime,
+  kind: SessionKind,
+  cookie: string | undefined,
+): Promise<WebSession | null> {
   if (!cookie || !/^fw_[A-Za-z0-9_-]{43}$/.test(cookie)) return null;
   const row = await db.kysely
     .selectFrom('web_sessions')

@@ -50,7 +50,8 @@ export function basicCredentials(header: string | undefined): Credentials | null
 /** Client credentials from HTTP Basic or the client_id / client_secret parameters (not two different ones). */
 function credentials(req: ClientRequest): Credentials | null {
   const basic = basicCredentials(req.authorization);
-  if (basic === 'malformed') throw invalidClient('The Authorization header is not valid HTTP Basic client authentication.');
+  if (basic === 'malformed')
+    throw invalidClient('The Authorization header is not valid HTTP Basic client authentication.');
   const { client_id: id, client_secret: secret } = req.params;
   if (basic) {
     if ((id !== undefined && id !== basic.clientId) || (secret !== undefined && secret !== basic.secret)) {
@@ -66,9 +67,14 @@ function credentials(req: ClientRequest): Credentials | null {
 async function throttle(rt: OAuthRuntime, req: ClientRequest, clientId: string | undefined): Promise<void> {
   const refusal = await rt.token.check(clientId, req.ip);
   if (refusal) {
-    throw new OAuthError('temporarily_unavailable', refusalMessage(refusal, 'failed client authentications', 'client'), 429, {
-      'Retry-After': String(refusal.retryAfterS),
-    });
+    throw new OAuthError(
+      'temporarily_unavailable',
+      refusalMessage(refusal, 'failed client authentications', 'client'),
+      429,
+      {
+        'Retry-After': String(refusal.retryAfterS),
+      },
+    );
   }
 }
 
@@ -97,9 +103,14 @@ async function client(db: Db, rt: OAuthRuntime, req: ClientRequest): Promise<OAu
 export async function tokenRequest(db: Db, rt: OAuthRuntime, req: ClientRequest): Promise<TokenResponse> {
   const grantType = req.params.grant_type;
   if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required.');
-  const handler = Object.prototype.hasOwnProperty.call(GRANT_HANDLERS, grantType) ? GRANT_HANDLERS[grantType] : undefined;
+  const handler = Object.prototype.hasOwnProperty.call(GRANT_HANDLERS, grantType)
+    ? GRANT_HANDLERS[grantType]
+    : undefined;
   if (!handler) {
-    throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported; use authorization_code or refresh_token.`);
+    throw new OAuthError(
+      'unsupported_grant_type',
+      `grant_type "${grantType}" is not supported; use authorization_code or refresh_token.`,
+    );
   }
   const app = await client(db, rt, req);
   if (!app.grant_types.includes(handler.name)) {
@@ -129,7 +140,8 @@ export async function revokeRequest(db: Db, rt: OAuthRuntime, req: ClientRequest
   if (!row || row.app_id !== app.id) return;
   const now = rt.nowIso();
   let q = db.kysely.updateTable('oauth_tokens').set({ revoked_at: now }).where('revoked_at', 'is', null);
-  if (row.kind === 'refresh' && row.code_id !== null) q = q.where('code_id', '=', row.code_id).where('grant_id', '=', row.grant_id);
+  if (row.kind === 'refresh' && row.code_id !== null)
+    q = q.where('code_id', '=', row.code_id).where('grant_id', '=', row.grant_id);
   else q = q.where('id', '=', row.id);
   await q.execute();
   if (row.kind === 'refresh') rt.tokenCache.forgetGrant(row.grant_id);

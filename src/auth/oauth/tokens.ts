@@ -63,18 +63,39 @@ export interface TokenResponse {
 export async function issueTokens(trx: Kysely<Database>, rt: OAuthRuntime, t: IssueInput): Promise<TokenResponse> {
   const now = rt.clock();
   const created = isoAt(now);
-  const common = { grant_id: t.grantId, app_id: t.appId, company_id: t.companyId, code_id: t.codeId, parent_id: t.parentId, created_at: created, revoked_at: null, consumed_at: null };
+  const common = {
+    grant_id: t.grantId,
+    app_id: t.appId,
+    company_id: t.companyId,
+    code_id: t.codeId,
+    parent_id: t.parentId,
+    created_at: created,
+    revoked_at: null,
+    consumed_at: null,
+  };
   const access = newSecret('fa');
   await trx
     .insertInto('oauth_tokens')
-    .values({ ...common, token_hash: digest(access), kind: 'access', scopes: json(t.accessScopes), expires_at: isoAt(now + ACCESS_TOKEN_TTL_S * 1000) })
+    .values({
+      ...common,
+      token_hash: digest(access),
+      kind: 'access',
+      scopes: json(t.accessScopes),
+      expires_at: isoAt(now + ACCESS_TOKEN_TTL_S * 1000),
+    })
     .execute();
   let refresh: string | undefined;
   if (t.refreshScopes) {
     refresh = newSecret('fr');
     await trx
       .insertInto('oauth_tokens')
-      .values({ ...common, token_hash: digest(refresh), kind: 'refresh', scopes: json(t.refreshScopes), expires_at: isoAt(now + rt.config.oauthRefreshTokenTtlS * 1000) })
+      .values({
+        ...common,
+        token_hash: digest(refresh),
+        kind: 'refresh',
+        scopes: json(t.refreshScopes),
+        expires_at: isoAt(now + rt.config.oauthRefreshTokenTtlS * 1000),
+      })
       .execute();
   }
   return {
@@ -90,9 +111,19 @@ export async function issueTokens(trx: Kysely<Database>, rt: OAuthRuntime, t: Is
 /** Revokes every token descending from an authorization code (RFC 6749 §4.1.2, code reuse). */
 export async function revokeTokensOfCode(db: Db, rt: OAuthRuntime, codeId: number): Promise<void> {
   const ids = await db.kysely.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('oauth_tokens').select('id').where('code_id', '=', codeId).where('revoked_at', 'is', null).execute();
+    const rows = await trx
+      .selectFrom('oauth_tokens')
+      .select('id')
+      .where('code_id', '=', codeId)
+      .where('revoked_at', 'is', null)
+      .execute();
     if (rows.length) {
-      await trx.updateTable('oauth_tokens').set({ revoked_at: rt.nowIso() }).where('code_id', '=', codeId).where('revoked_at', 'is', null).execute();
+      await trx
+        .updateTable('oauth_tokens')
+        .set({ revoked_at: rt.nowIso() })
+        .where('code_id', '=', codeId)
+        .where('revoked_at', 'is', null)
+        .execute();
     }
     return rows.map((r) => r.id);
   });

@@ -67,12 +67,18 @@ export async function setExternalIds(
   subjectId: number,
   ids: ExternalId[],
 ): Promise<void> {
-  await trx.deleteFrom('record_external_ids').where('subject_type', '=', subject).where('subject_id', '=', subjectId).execute();
+  await trx
+    .deleteFrom('record_external_ids')
+    .where('subject_type', '=', subject)
+    .where('subject_id', '=', subjectId)
+    .execute();
   if (ids.length === 0) return;
   const now = nowIso();
   await trx
     .insertInto('record_external_ids')
-    .values(ids.map((e) => ({ company_id: companyId, subject_type: subject, subject_id: subjectId, ...e, created_at: now })))
+    .values(
+      ids.map((e) => ({ company_id: companyId, subject_type: subject, subject_id: subjectId, ...e, created_at: now })),
+    )
     .execute();
 }
 
@@ -91,7 +97,8 @@ export async function externalIdsOf(
     .where('subject_id', 'in', ids)
     .orderBy('integration_name')
     .execute();
-  for (const r of rows) out.get(r.subject_id)?.push({ external_id: r.external_id, integration_name: r.integration_name });
+  for (const r of rows)
+    out.get(r.subject_id)?.push({ external_id: r.external_id, integration_name: r.integration_name });
   return out;
 }
 

@@ -12,7 +12,11 @@ import { getAsset } from './service.js';
 export type AssetLocationRow = Selectable<AssetLocationsTable>;
 
 /** The latest location of each of these assets (by located_at), in one query. */
-export async function latestAssetLocations(db: Db, companyId: number, assetIds: number[]): Promise<Map<number, AssetLocationRow>> {
+export async function latestAssetLocations(
+  db: Db,
+  companyId: number,
+  assetIds: number[],
+): Promise<Map<number, AssetLocationRow>> {
   const out = new Map<number, AssetLocationRow>();
   if (assetIds.length === 0) return out;
   const rows = await db.kysely
@@ -21,7 +25,14 @@ export async function latestAssetLocations(db: Db, companyId: number, assetIds: 
     .where('l.company_id', '=', companyId)
     .where('l.asset_id', 'in', assetIds)
     .where((eb) =>
-      eb('l.located_at', '=', eb.selectFrom('asset_locations as m').select((m) => m.fn.max('m.located_at').as('t')).whereRef('m.asset_id', '=', 'l.asset_id')),
+      eb(
+        'l.located_at',
+        '=',
+        eb
+          .selectFrom('asset_locations as m')
+          .select((m) => m.fn.max('m.located_at').as('t'))
+          .whereRef('m.asset_id', '=', 'l.asset_id'),
+      ),
     )
     .orderBy('l.id')
     .execute();
@@ -36,11 +47,23 @@ export interface HistoryWindow {
 }
 
 /** One asset's locations in time order, optionally within [start, end); 404 for another company's asset. */
-export async function assetLocationHistory(db: Db, t: Tenant, assetId: number, window: HistoryWindow | undefined, limit: number, offset: number) {
+export async function assetLocationHistory(
+  db: Db,
+  t: Tenant,
+  assetId: number,
+  window: HistoryWindow | undefined,
+  limit: number,
+  offset: number,
+) {
   await getAsset(db, t, assetId);
-  let base = db.kysely.selectFrom('asset_locations').where('company_id', '=', t.companyId).where('asset_id', '=', assetId);
+  let base = db.kysely
+    .selectFrom('asset_locations')
+    .where('company_id', '=', t.companyId)
+    .where('asset_id', '=', assetId);
   if (window) {
-    base = base.where('located_at', '>=', window.start.toISOString()).where('located_at', '<', window.end.toISOString());
+    base = base
+      .where('located_at', '>=', window.start.toISOString())
+      .where('located_at', '<', window.end.toISOString());
   }
   const [rows, total] = await Promise.all([
     base.selectAll().orderBy('located_at').orderBy('id').limit(limit).offset(offset).execute(),
@@ -59,7 +82,14 @@ export interface HistoryCursor {
  * One asset's locations in [start, end) after `after`, in time order: `limit` of them, and the cursor
  * of the next page (null on the last). 404 for another company's asset.
  */
-export async function assetLocationPage(db: Db, t: Tenant, assetId: number, window: HistoryWindow, after: HistoryCursor | null, limit: number) {
+export async function assetLocationPage(
+  db: Db,
+  t: Tenant,
+  assetId: number,
+  window: HistoryWindow,
+  after: HistoryCursor | null,
+  limit: number,
+) {
   await getAsset(db, t, assetId);
   let q = db.kysely
     .selectFrom('asset_locations')
@@ -68,8 +98,15 @@ export async function assetLocationPage(db: Db, t: Tenant, assetId: number, wind
     .where('asset_id', '=', assetId)
     .where('located_at', '>=', window.start.toISOString())
     .where('located_at', '<', window.end.toISOString());
-  if (after) q = q.where((eb) => eb.or([eb('located_at', '>', after.t), eb.and([eb('located_at', '=', after.t), eb('id', '>', after.id)])]));
-  const rows = await q.orderBy('located_at').orderBy('id').limit(limit + 1).execute();
+  if (after)
+    q = q.where((eb) =>
+      eb.or([eb('located_at', '>', after.t), eb.and([eb('located_at', '=', after.t), eb('id', '>', after.id)])]),
+    );
+  const rows = await q
+    .orderBy('located_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
   const more = rows.length > limit;
   if (more) rows.pop();
   const last = rows[rows.length - 1];

@@ -28,7 +28,13 @@ function filtered(db: Kysely<Database>, companyId: number, f: AssetFilters) {
   return q;
 }
 
-export async function listAssets(db: Kysely<Database>, companyId: number, f: AssetFilters, limit: number, offset: number) {
+export async function listAssets(
+  db: Kysely<Database>,
+  companyId: number,
+  f: AssetFilters,
+  limit: number,
+  offset: number,
+) {
   const base = filtered(db, companyId, f);
   const [rows, total] = await Promise.all([
     base.selectAll('assets').orderBy('assets.id').limit(limit).offset(offset).execute(),
@@ -38,7 +44,12 @@ export async function listAssets(db: Kysely<Database>, companyId: number, f: Ass
 }
 
 export function findAsset(db: Kysely<Database>, companyId: number, id: number): Promise<AssetRow | undefined> {
-  return db.selectFrom('assets').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('assets')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function nameTaken(db: Kysely<Database>, companyId: number, name: string): Promise<boolean> {

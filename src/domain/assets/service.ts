@@ -11,7 +11,12 @@ import { assertGroups } from '../groups/membership.js';
 import { actingUserId } from '../users/acting.js';
 import { ASSET_BOOL_FIELDS, ASSET_NUMBER_FIELDS, ASSET_TEXT_FIELDS } from './fields.js';
 import {
-  assertExternalIdsFree, externalIdsOf, findByExternalId, normalizeExternalIds, setExternalIds, type ExternalId,
+  assertExternalIdsFree,
+  externalIdsOf,
+  findByExternalId,
+  normalizeExternalIds,
+  setExternalIds,
+  type ExternalId,
 } from './external-ids.js';
 import * as repo from './repository.js';
 
@@ -90,7 +95,11 @@ function columns(input: AssetInput): Record<string, unknown> {
   return out;
 }
 
-export async function createAsset(db: Db, t: Tenant & { actingUserId?: number | null }, input: AssetInput): Promise<repo.AssetRow> {
+export async function createAsset(
+  db: Db,
+  t: Tenant & { actingUserId?: number | null },
+  input: AssetInput,
+): Promise<repo.AssetRow> {
   const name = input.name?.trim();
   if (input.name === undefined) throw validation('name', 'is required');
   if (!name) throw validation('name', 'must not be empty');

@@ -62,7 +62,11 @@ export async function createCompany(db: Db, input: CompanyInput): Promise<Compan
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('companies').set({ company_code: companyCode(row.id) }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('companies')
+      .set({ company_code: companyCode(row.id) })
+      .where('id', '=', row.id)
+      .execute();
     return row.id;
   });
   return getCompany(db, id);
@@ -75,7 +79,11 @@ export async function getCompany(db: Db, id: number): Promise<CompanyRow> {
 }
 
 /** Every company, in id order, a page at a time (`fleet company list`). */
-export async function listCompanies(db: Db, limit: number, offset: number): Promise<{ rows: CompanyRow[]; total: number }> {
+export async function listCompanies(
+  db: Db,
+  limit: number,
+  offset: number,
+): Promise<{ rows: CompanyRow[]; total: number }> {
   const [rows, total] = await Promise.all([
     db.kysely.selectFrom('companies').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     companyCount(db),
@@ -92,7 +100,10 @@ export async function companyCount(db: Db): Promise<number> {
 }
 
 /** The company's time zone: its Rails name and IANA zone, or null when the company or its zone is unknown. */
-export async function companyTimeZone(db: Pick<Db, 'kysely'>, companyId: number): Promise<{ name: string; zone: string } | null> {
+export async function companyTimeZone(
+  db: Pick<Db, 'kysely'>,
+  companyId: number,
+): Promise<{ name: string; zone: string } | null> {
   const c = await db.kysely.selectFrom('companies').select('time_zone').where('id', '=', companyId).executeTakeFirst();
   const zone = c ? TIME_ZONES[c.time_zone] : undefined;
   return c && zone ? { name: c.time_zone, zone } : null;

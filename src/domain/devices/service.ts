@@ -51,13 +51,25 @@ export interface DevicePrincipal {
 }
 
 async function liveDeviceOf(db: Db, column: 'vehicle_id' | 'asset_id', id: number) {
-  return db.kysely.selectFrom('devices').select(['id', 'identifier']).where(column, '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+  return db.kysely
+    .selectFrom('devices')
+    .select(['id', 'identifier'])
+    .where(column, '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
 }
 
-async function checkProvision(db: Db, t: Tenant, input: ProvisionInput): Promise<{ kind: DeviceKind; identifier: string; model: string }> {
+async function checkProvision(
+  db: Db,
+  t: Tenant,
+  input: ProvisionInput,
+): Promise<{ kind: DeviceKind; identifier: string; model: string }> {
   const identifier = input.identifier.trim();
   if (!IDENTIFIER.test(identifier)) {
-    throw validation('identifier', 'must be 1 to 64 letters, digits, ".", "_", ":" or "-", starting with a letter or digit');
+    throw validation(
+      'identifier',
+      'must be 1 to 64 letters, digits, ".", "_", ":" or "-", starting with a letter or digit',
+    );
   }
   if ((input.vehicleId === undefined) === (input.assetId === undefined)) {
     throw validation('vehicle', 'or asset: give exactly one of them');
@@ -68,17 +80,40 @@ async function checkProvision(db: Db, t: Tenant, input: ProvisionInput): Promise
   const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', t.companyId).executeTakeFirst();
   if (!company) throw notFound(`company ${t.companyId}`);
   if (input.vehicleId !== undefined) {
-    const v = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).where('id', '=', input.vehicleId).executeTakeFirst();
+    const v = await db.kysely
+      .selectFrom('vehicles')
+      .select('id')
+      .where('company_id', '=', t.companyId)
+      .where('id', '=', input.vehicleId)
+      .executeTakeFirst();
     if (!v) throw notFound(`vehicle ${input.vehicleId}`);
     const bound = await liveDeviceOf(db, 'vehicle_id', input.vehicleId);
-    if (bound) throw new AppError('duplicate', `vehicle ${input.vehicleId} already has ELD device ${bound.id} (${bound.identifier}); revoke it first`);
+    if (bound)
+      throw new AppError(
+        'duplicate',
+        `vehicle ${input.vehicleId} already has ELD device ${bound.id} (${bound.identifier}); revoke it first`,
+      );
   } else {
-    const a = await db.kysely.selectFrom('assets').select('id').where('company_id', '=', t.companyId).where('id', '=', input.assetId!).executeTakeFirst();
+    const a = await db.kysely
+      .selectFrom('assets')
+      .select('id')
+      .where('company_id', '=', t.companyId)
+      .where('id', '=', input.assetId!)
+      .executeTakeFirst();
     if (!a) throw notFound(`asset ${input.assetId}`);
     const bound = await liveDeviceOf(db, 'asset_id', input.assetId!);
-    if (bound) throw new AppError('duplicate', `asset ${input.assetId} already has gateway ${bound.id} (${bound.identifier}); revoke it first`);
+    if (bound)
+      throw new AppError(
+        'duplicate',
+        `asset ${input.assetId} already has gateway ${bound.id} (${bound.identifier}); revoke it first`,
+      );
   }
-  const taken = await db.kysely.selectFrom('devices').select('id').where('identifier', '=', identifier).where('revoked_at', 'is', null).executeTakeFirst();
+  const taken = await db.kysely
+    .selectFrom('devices')
+    .select('id')
+    .where('identifier', '=', identifier)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   if (taken) throw duplicate('identifier', identifier);
   return { kind, identifier, model };
 }
@@ -107,8 +142,14 @@ export async function provisionDevice(db: Db, t: Tenant, input: ProvisionInput):
       .returning('id')
       .executeTakeFirstOrThrow();
     return {
-      id: row.id, company_id: t.companyId, kind, vehicle_id: input.vehicleId ?? null, asset_id: input.assetId ?? null,
-      identifier, model, device_token: token,
+      id: row.id,
+      company_id: t.companyId,
+      kind,
+      vehicle_id: input.vehicleId ?? null,
+      asset_id: input.assetId ?? null,
+      identifier,
+      model,
+      device_token: token,
     };
   } catch (err) {
     // A concurrent provisioning took the serial, the vehicle or the asset first: report it like the check does.
@@ -122,17 +163,24 @@ export async function authenticateDevice(db: Db, credential: string): Promise<De
   if (!credential) return null;
   // Kept in the read cache while `devices` is unchanged: a revocation or a move anywhere drops it at once.
   const hash = digest(credential.trim());
-  const row = await db.cache.rememberFound(`device ${hash}`, async () =>
-    (await db.kysely
-      .selectFrom('devices')
-      .select(['id', 'company_id', 'kind', 'vehicle_id', 'asset_id', 'identifier'])
-      .where('credential_digest', '=', hash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst()) ?? null);
+  const row = await db.cache.rememberFound(
+    `device ${hash}`,
+    async () =>
+      (await db.kysely
+        .selectFrom('devices')
+        .select(['id', 'company_id', 'kind', 'vehicle_id', 'asset_id', 'identifier'])
+        .where('credential_digest', '=', hash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst()) ?? null,
+  );
   if (!row) return null;
   return {
-    deviceId: row.id, companyId: row.company_id, kind: row.kind as DeviceKind,
-    vehicleId: row.vehicle_id, assetId: row.asset_id, identifier: row.identifier,
+    deviceId: row.id,
+    companyId: row.company_id,
+    kind: row.kind as DeviceKind,
+    vehicleId: row.vehicle_id,
+    assetId: row.asset_id,
+    identifier: row.identifier,
   };
 }
 
@@ -146,8 +194,12 @@ export async function deviceByIdentifier(db: Db, identifier: string): Promise<De
     .executeTakeFirst();
   if (!row) return null;
   return {
-    deviceId: row.id, companyId: row.company_id, kind: row.kind as DeviceKind,
-    vehicleId: row.vehicle_id, assetId: row.asset_id, identifier: row.identifier,
+    deviceId: row.id,
+    companyId: row.company_id,
+    kind: row.kind as DeviceKind,
+    vehicleId: row.vehicle_id,
+    assetId: row.asset_id,
+    identifier: row.identifier,
   };
 }
 
@@ -161,7 +213,12 @@ export async function revokeDevice(db: Db, t: Tenant, id: number): Promise<Devic
 }
 
 export async function getDevice(db: Db, t: Tenant, id: number): Promise<DeviceRow> {
-  const row = await db.kysely.selectFrom('devices').selectAll().where('company_id', '=', t.companyId).where('id', '=', id).executeTakeFirst();
+  const row = await db.kysely
+    .selectFrom('devices')
+    .selectAll()
+    .where('company_id', '=', t.companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound(`device ${id}`);
   return row;
 }
@@ -189,7 +246,12 @@ export async function listEldDevices(db: Db, t: Tenant, f: EldFilters, limit: nu
     .where('company_id', '=', t.companyId)
     .where('kind', '=', 'eld')
     .where('revoked_at', 'is', null);
-  if (f.identifiers?.length) base = base.where('identifier', 'in', f.identifiers.map((s) => s.trim()));
+  if (f.identifiers?.length)
+    base = base.where(
+      'identifier',
+      'in',
+      f.identifiers.map((s) => s.trim()),
+    );
   if (f.vehicle_ids?.length) base = base.where('vehicle_id', 'in', f.vehicle_ids);
   const [rows, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
@@ -199,10 +261,19 @@ export async function listEldDevices(db: Db, t: Tenant, f: EldFilters, limit: nu
 }
 
 /** The live device bound to each of these vehicles (ELD) or assets (gateway), in one query. */
-export async function boundDevices(db: Db, column: 'vehicle_id' | 'asset_id', ids: number[]): Promise<Map<number, DeviceRow>> {
+export async function boundDevices(
+  db: Db,
+  column: 'vehicle_id' | 'asset_id',
+  ids: number[],
+): Promise<Map<number, DeviceRow>> {
   const out = new Map<number, DeviceRow>();
   if (ids.length === 0) return out;
-  const rows = await db.kysely.selectFrom('devices').selectAll().where(column, 'in', ids).where('revoked_at', 'is', null).execute();
+  const rows = await db.kysely
+    .selectFrom('devices')
+    .selectAll()
+    .where(column, 'in', ids)
+    .where('revoked_at', 'is', null)
+    .execute();
   for (const r of rows) out.set(r[column]!, r);
   return out;
 }

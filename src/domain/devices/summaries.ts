@@ -8,7 +8,11 @@ export interface DeviceSummaryRow {
 }
 
 /** The company's devices among `ids` (nulls and repeats ignored), one query. */
-export async function deviceSummaryRows(db: Pick<Db, 'kysely'>, companyId: number, ids: Array<number | null | undefined>): Promise<Map<number, DeviceSummaryRow>> {
+export async function deviceSummaryRows(
+  db: Pick<Db, 'kysely'>,
+  companyId: number,
+  ids: Array<number | null | undefined>,
+): Promise<Map<number, DeviceSummaryRow>> {
   const wanted = [...new Set(ids.filter((x): x is number => typeof x === 'number'))];
   if (wanted.length === 0) return new Map();
   const rows = await db.kysely

@@ -78,7 +78,13 @@ export async function createForm(db: Db, t: Tenant, input: FormInput): Promise<F
       .execute();
     const saved = await trx.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const data = { ...saved, external_ids: input.external_ids ?? [], fields: input.fields ?? [] };
-    await recordEvent(trx, { companyId: t.companyId, action: 'form_upserted', trigger: 'created', subject: { type: 'form', id }, data });
+    await recordEvent(trx, {
+      companyId: t.companyId,
+      action: 'form_upserted',
+      trigger: 'created',
+      subject: { type: 'form', id },
+      data,
+    });
   });
   return db.kysely.selectFrom('forms').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
@@ -96,7 +102,11 @@ export async function listForms(db: Db, t: Tenant, limit: number, offset: number
  * The company's form a reference names: its UUID (`form_id`) or its integer id (a number, or a string
  * of digits, as a device record may send it).
  */
-export async function findForm(db: Kysely<Database>, companyId: number, ref: string | number): Promise<FormRow | undefined> {
+export async function findForm(
+  db: Kysely<Database>,
+  companyId: number,
+  ref: string | number,
+): Promise<FormRow | undefined> {
   const q = db.selectFrom('forms').selectAll().where('company_id', '=', companyId);
   const digits = typeof ref === 'number' || /^\d{1,9}$/.test(ref);
   return (digits ? q.where('seq', '=', Number(ref)) : q.where('id', '=', ref)).executeTakeFirst();
@@ -118,14 +128,18 @@ export async function listFormEntries(db: Db, t: Tenant, f: FormEntryFilters, li
   if (f.dispatch_ids?.length) base = base.where('e.dispatch_id', 'in', f.dispatch_ids);
   if (f.driver_ids?.length) base = base.where('e.driver_id', 'in', f.driver_ids);
   if (f.vehicle_ids?.length) base = base.where('e.vehicle_id', 'in', f.vehicle_ids);
-  if (f.window) base = base.where('e.submitted_at', '>=', toIso(f.window.start)).where('e.submitted_at', '<', toIso(f.window.end));
+  if (f.window)
+    base = base.where('e.submitted_at', '>=', toIso(f.window.start)).where('e.submitted_at', '<', toIso(f.window.end));
   const [rows, total] = await Promise.all([
     base
       .innerJoin('forms as f', 'f.id', 'e.form_id')
       .leftJoin('dispatch_stops as s', 's.id', 'e.dispatch_stop_id')
       .selectAll('e')
       .select(['f.seq as form_seq', 's.trip_id as dispatch_trip_id'])
-      .orderBy('e.id').limit(limit).offset(offset).execute(),
+      .orderBy('e.id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
     countOf(base.select('e.id')),
   ]);
   return { rows: rows as ListedFormEntry[], total };
@@ -152,7 +166,8 @@ async function lockedDispatch(trx: Kysely<Database>, db: Db, t: Tenant, input: F
   }
   if (input.vendor_dispatch_id !== undefined) {
     const row = await repo.findByVendorId(trx, db.kind, t.companyId, input.vendor_dispatch_id, true);
-    if (!row) throw validation('vendor_dispatch_id', `names no dispatch of this company ("${input.vendor_dispatch_id}")`);
+    if (!row)
+      throw validation('vendor_dispatch_id', `names no dispatch of this company ("${input.vendor_dispatch_id}")`);
     return row;
   }
   if (input.vendor_stop_id !== undefined) throw validation('vendor_stop_id', 'needs dispatch_id or vendor_dispatch_id');
@@ -164,11 +179,21 @@ async function lockedDispatch(trx: Kysely<Database>, db: Db, t: Tenant, input: F
  * device re-sending the entry after a crash (the entry created, the answer lost) finds instead of
  * creating it twice.
  */
-export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string | number; driver_id: number; submitted_at: string; entry: Record<string, unknown> }): Promise<{ id: number } | undefined> {
+export async function findFormEntry(
+  db: Db,
+  t: Tenant,
+  key: { form_id: string | number; driver_id: number; submitted_at: string; entry: Record<string, unknown> },
+): Promise<{ id: number } | undefined> {
   const form = await findForm(db.kysely, t.companyId, key.form_id);
   if (!form) return undefined;
-  const rows = await db.kysely.selectFrom('form_entries').select(['id', 'entry']).where('company_id', '=', t.companyId).where('form_id', '=', form.id)
-    .where('driver_id', '=', key.driver_id).where('submitted_at', '=', toIso(new Date(key.submitted_at))).execute();
+  const rows = await db.kysely
+    .selectFrom('form_entries')
+    .select(['id', 'entry'])
+    .where('company_id', '=', t.companyId)
+    .where('form_id', '=', form.id)
+    .where('driver_id', '=', key.driver_id)
+    .where('submitted_at', '=', toIso(new Date(key.submitted_at)))
+    .execute();
   // The same answers too: another entry of the same form by the same driver in the same instant is another entry.
   return rows.find((r) => isDeepStrictEqual(fromJson(r.entry, null), key.entry));
 }
@@ -178,7 +203,12 @@ export async function findFormEntry(db: Db, t: Tenant, key: { form_id: string | 
  * `joined` (the caller's transaction: a device record is stored with the entry it creates), everything
  * happens there and is rolled back with it; otherwise in a transaction of its own.
  */
-export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput, joined?: Kysely<Database>): Promise<FormEntryRow> {
+export async function recordFormEntry(
+  db: Db,
+  t: Tenant,
+  input: FormEntryInput,
+  joined?: Kysely<Database>,
+): Promise<FormEntryRow> {
   const write = async (trx: Kysely<Database>) => {
     const form = await findForm(trx, t.companyId, input.form_id);
     if (!form) throw validation('form_id', `names no form of this company (${JSON.stringify(input.form_id)})`);
@@ -191,7 +221,8 @@ export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput, 
     if (input.vehicle_id) await checkVehicle(trx, t.companyId, input.vehicle_id);
     const dispatch = await lockedDispatch(trx, db, t, input);
     const view = dispatch ? (await repo.viewsOf(trx, [dispatch]))[0] : undefined;
-    const stop = input.vendor_stop_id === undefined ? undefined : view?.stops.find((s) => s.vendor_id === input.vendor_stop_id);
+    const stop =
+      input.vendor_stop_id === undefined ? undefined : view?.stops.find((s) => s.vendor_id === input.vendor_stop_id);
     if (input.vendor_stop_id !== undefined && !stop) {
       throw validation('vendor_stop_id', `names no stop of the dispatch ("${input.vendor_stop_id}")`);
     }
@@ -215,11 +246,29 @@ export async function recordFormEntry(db: Db, t: Tenant, input: FormEntryInput, 
       .returning('id')
       .executeTakeFirstOrThrow();
     const saved = await trx.selectFrom('form_entries').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    await recordEvent(trx, { companyId: t.companyId, action: 'form_entry_created', subject: { type: 'form_entry', id }, data: { ...saved, entry: input.entry } });
-    if (dispatch && view && stop && fromBool(dispatch.auto_complete_forms) && view.status === 'active' && stop.status !== 'departed') {
-      const done = await trx.selectFrom('form_entries').select('form_id').distinct().where('dispatch_stop_id', '=', stop.id!).execute();
+    await recordEvent(trx, {
+      companyId: t.companyId,
+      action: 'form_entry_created',
+      subject: { type: 'form_entry', id },
+      data: { ...saved, entry: input.entry },
+    });
+    if (
+      dispatch &&
+      view &&
+      stop &&
+      fromBool(dispatch.auto_complete_forms) &&
+      view.status === 'active' &&
+      stop.status !== 'departed'
+    ) {
+      const done = await trx
+        .selectFrom('form_entries')
+        .select('form_id')
+        .distinct()
+        .where('dispatch_stop_id', '=', stop.id!)
+        .execute();
       const submitted = new Set(done.map((r) => r.form_id));
-      if (stop.form_ids.every((f) => submitted.has(f))) await moveStop(trx, t, dispatch, view.stops, stop.vendor_id, 'departed');
+      if (stop.form_ids.every((f) => submitted.has(f)))
+        await moveStop(trx, t, dispatch, view.stops, stop.vendor_id, 'departed');
     }
     return id;
   };

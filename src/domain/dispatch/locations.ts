@@ -16,7 +16,16 @@ import type { Tenant } from '../tenant.js';
 
 export type LocationRow = Selectable<DispatchLocationsTable>;
 
-export const LOCATION_TEXT_FIELDS = ['name', 'address1', 'address2', 'city', 'state', 'zip', 'country', 'phone'] as const;
+export const LOCATION_TEXT_FIELDS = [
+  'name',
+  'address1',
+  'address2',
+  'city',
+  'state',
+  'zip',
+  'country',
+  'phone',
+] as const;
 export const LOCATION_NUMBER_FIELDS = ['lat', 'lon', 'arrive_radius', 'depart_radius'] as const;
 /** Required on create (docs tms-step-4). */
 const REQUIRED = ['name', 'address1', 'city', 'state', 'country'] as const;
@@ -57,7 +66,11 @@ function describe(ref: LocationRef): string {
   return 'id' in ref ? `dispatch location ${ref.id}` : `dispatch location with vendor_id "${ref.vendor_id}"`;
 }
 
-export async function findLocation(db: Kysely<Database>, companyId: number, ref: LocationRef): Promise<LocationRow | undefined> {
+export async function findLocation(
+  db: Kysely<Database>,
+  companyId: number,
+  ref: LocationRef,
+): Promise<LocationRow | undefined> {
   const q = live(db, companyId).selectAll();
   return ('id' in ref ? q.where('id', '=', ref.id) : q.where('vendor_id', '=', ref.vendor_id)).executeTakeFirst();
 }
@@ -89,8 +102,10 @@ function columns(input: LocationInput): Record<string, unknown> {
 /** The rules that concern the location as a whole, checked on the row as it would be saved. */
 function checkGeocoding(row: Record<string, unknown>): void {
   const has = (f: string) => row[f] !== null && row[f] !== undefined;
-  if (has('lat') && !has('lon')) throw validation('lon', 'is required when lat is given (a geocoded location has both)');
-  if (has('lon') && !has('lat')) throw validation('lat', 'is required when lon is given (a geocoded location has both)');
+  if (has('lat') && !has('lon'))
+    throw validation('lon', 'is required when lat is given (a geocoded location has both)');
+  if (has('lon') && !has('lat'))
+    throw validation('lat', 'is required when lon is given (a geocoded location has both)');
   for (const r of ['arrive_radius', 'depart_radius']) {
     if (has(r) && !has('lat')) throw validation(r, 'needs lat and lon: only a geocoded location has a radius');
   }
@@ -98,7 +113,13 @@ function checkGeocoding(row: Record<string, unknown>): void {
 
 async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: 'created' | 'updated') {
   const data = await trx.selectFrom('dispatch_locations').selectAll().where('id', '=', id).executeTakeFirst();
-  await recordEvent(trx, { companyId: t.companyId, action: 'dispatch_location_upserted', trigger, subject: { type: 'dispatch_location', id }, data });
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'dispatch_location_upserted',
+    trigger,
+    subject: { type: 'dispatch_location', id },
+    data,
+  });
 }
 
 function translateUnique(err: unknown, vendorId: unknown): never {
@@ -118,7 +139,13 @@ export async function createLocation(db: Db, t: Tenant, input: LocationInput): P
     const id = await db.kysely.transaction().execute(async (trx) => {
       const { id } = await trx
         .insertInto('dispatch_locations')
-        .values({ ...(values as Omit<DispatchLocationsTable, 'id'>), company_id: t.companyId, deleted_at: null, created_at: now, updated_at: now })
+        .values({
+          ...(values as Omit<DispatchLocationsTable, 'id'>),
+          company_id: t.companyId,
+          deleted_at: null,
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       await announce(trx, t, id, 'created');
@@ -135,11 +162,16 @@ export async function updateLocation(db: Db, t: Tenant, ref: LocationRef, input:
   const values = columns(input);
   checkGeocoding({ ...current, ...values });
   if (values.vendor_id && values.vendor_id !== current.vendor_id) {
-    if (await findLocation(db.kysely, t.companyId, { vendor_id: values.vendor_id as string })) throw duplicate('vendor_id', values.vendor_id as string);
+    if (await findLocation(db.kysely, t.companyId, { vendor_id: values.vendor_id as string }))
+      throw duplicate('vendor_id', values.vendor_id as string);
   }
   try {
     await db.kysely.transaction().execute(async (trx) => {
-      await trx.updateTable('dispatch_locations').set({ ...values, updated_at: nowIso() }).where('id', '=', current.id).execute();
+      await trx
+        .updateTable('dispatch_locations')
+        .set({ ...values, updated_at: nowIso() })
+        .where('id', '=', current.id)
+        .execute();
       await announce(trx, t, current.id, 'updated');
     });
   } catch (err) {
@@ -165,7 +197,11 @@ export async function deleteLocation(db: Db, t: Tenant, ref: LocationRef): Promi
       throw new AppError('invalid_state', `${describe(ref)} is used by a stop of ${which}, which is planned or active`);
     }
     const now = nowIso();
-    await trx.updateTable('dispatch_locations').set({ deleted_at: now, updated_at: now }).where('id', '=', current.id).execute();
+    await trx
+      .updateTable('dispatch_locations')
+      .set({ deleted_at: now, updated_at: now })
+      .where('id', '=', current.id)
+      .execute();
     await recordEvent(trx, {
       companyId: t.companyId,
       action: 'dispatch_location_deleted',

@@ -32,7 +32,13 @@ function filtered(db: Kysely<Database>, companyId: number, f: DispatchFilters) {
   return q;
 }
 
-export async function listDispatches(db: Kysely<Database>, companyId: number, f: DispatchFilters, limit: number, offset: number) {
+export async function listDispatches(
+  db: Kysely<Database>,
+  companyId: number,
+  f: DispatchFilters,
+  limit: number,
+  offset: number,
+) {
   const base = filtered(db, companyId, f);
   const [rows, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
@@ -43,7 +49,11 @@ export async function listDispatches(db: Kysely<Database>, companyId: number, f:
 
 /** The dispatch named by vendor_id; on PostgreSQL the row stays locked until the transaction ends. */
 export function findByVendorId(db: Kysely<Database>, kind: DbKind, companyId: number, vendorId: string, lock: boolean) {
-  const q = db.selectFrom('dispatches').selectAll().where('company_id', '=', companyId).where('vendor_id', '=', vendorId);
+  const q = db
+    .selectFrom('dispatches')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('vendor_id', '=', vendorId);
   return (lock && kind === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
 }
 
@@ -68,15 +78,31 @@ export async function viewsOf(db: Kysely<Database>, rows: DispatchRow[]): Promis
   const ids = rows.map((r) => r.id);
   const [stopRows, tripRows] = ids.length
     ? await Promise.all([
-        db.selectFrom('dispatch_stops').selectAll().where('dispatch_id', 'in', ids).orderBy('dispatch_id').orderBy('position').execute(),
-        db.selectFrom('dispatch_trips').selectAll().where('dispatch_id', 'in', ids).orderBy('dispatch_id').orderBy('position').execute(),
+        db
+          .selectFrom('dispatch_stops')
+          .selectAll()
+          .where('dispatch_id', 'in', ids)
+          .orderBy('dispatch_id')
+          .orderBy('position')
+          .execute(),
+        db
+          .selectFrom('dispatch_trips')
+          .selectAll()
+          .where('dispatch_id', 'in', ids)
+          .orderBy('dispatch_id')
+          .orderBy('position')
+          .execute(),
       ])
     : [[], []];
   return rows.map((row) => {
     const stops = stopRows.filter((s) => s.dispatch_id === row.id);
     const trips: Trip[] = tripRows
       .filter((t) => t.dispatch_id === row.id)
-      .map((t) => ({ id: t.id, vendor_id: t.vendor_id, stop_vendor_ids: stops.filter((s) => s.trip_id === t.id).map((s) => s.vendor_id) }));
+      .map((t) => ({
+        id: t.id,
+        vendor_id: t.vendor_id,
+        stop_vendor_ids: stops.filter((s) => s.trip_id === t.id).map((s) => s.vendor_id),
+      }));
     return {
       row,
       status: row.status as DispatchStatus,
@@ -127,12 +153,23 @@ export async function saveStopsAndTrips(
       id = (
         await trx
           .insertInto('dispatch_trips')
-          .values({ company_id: companyId, dispatch_id: dispatchId, vendor_id: t.vendor_id, position: i + 1, created_at: now, updated_at: now })
+          .values({
+            company_id: companyId,
+            dispatch_id: dispatchId,
+            vendor_id: t.vendor_id,
+            position: i + 1,
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
     } else {
-      await trx.updateTable('dispatch_trips').set({ position: i + 1, updated_at: now }).where('id', '=', id).execute();
+      await trx
+        .updateTable('dispatch_trips')
+        .set({ position: i + 1, updated_at: now })
+        .where('id', '=', id)
+        .execute();
     }
     for (const s of t.stop_vendor_ids) tripOfStop.set(s, id);
   }
@@ -140,7 +177,11 @@ export async function saveStopsAndTrips(
   // Renamed stops first take a placeholder, so that two stops may swap vendor ids.
   for (const s of stops) {
     if (s.id !== null && old.get(s.id)?.vendor_id !== s.vendor_id) {
-      await trx.updateTable('dispatch_stops').set({ vendor_id: `~renaming~${s.id}` }).where('id', '=', s.id).execute();
+      await trx
+        .updateTable('dispatch_stops')
+        .set({ vendor_id: `~renaming~${s.id}` })
+        .where('id', '=', s.id)
+        .execute();
     }
   }
   // Existing stops before new ones, so that a new stop may take a vendor_id a renamed stop gave up.
@@ -168,7 +209,11 @@ export async function saveStopsAndTrips(
         .values({ ...values, ...departed, company_id: companyId, dispatch_id: dispatchId, created_at: now })
         .execute();
     } else {
-      await trx.updateTable('dispatch_stops').set({ ...values, ...departed }).where('id', '=', s.id).execute();
+      await trx
+        .updateTable('dispatch_stops')
+        .set({ ...values, ...departed })
+        .where('id', '=', s.id)
+        .execute();
     }
   }
 }

@@ -13,7 +13,14 @@ import { bool, fromBool, nowIso } from '../../storage/values.js';
 import { AppError, duplicate, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
-import { apply, initialStatus, triggerFor, type DispatchStatus, type StopStatus, type Trigger } from './state-machine.js';
+import {
+  apply,
+  initialStatus,
+  triggerFor,
+  type DispatchStatus,
+  type StopStatus,
+  type Trigger,
+} from './state-machine.js';
 import { planStops, type Stop } from './stops.js';
 import { planTrips, tripAssignment, tripTrigger, type Trip, type TripInput } from './trips.js';
 import { checkDriver, checkVehicle, resolveStops, type LocatedChange } from './references.js';
@@ -43,7 +50,8 @@ async function viewById(db: Kysely<Database>, id: number): Promise<repo.Dispatch
   return (await repo.viewsOf(db, [row]))[0];
 }
 
-const name = (row: { id: number; vendor_id: string | null }) => (row.vendor_id === null ? `dispatch ${row.id}` : `dispatch "${row.vendor_id}"`);
+const name = (row: { id: number; vendor_id: string | null }) =>
+  row.vendor_id === null ? `dispatch ${row.id}` : `dispatch "${row.vendor_id}"`;
 
 async function assertNoOtherActive(trx: Trx, driverId: number, exceptId: number) {
   const other = await repo.activeDispatchOf(trx, driverId, exceptId);
@@ -52,11 +60,19 @@ async function assertNoOtherActive(trx: Trx, driverId: number, exceptId: number)
 
 function activeConflict(driverId: number, other?: { id: number; vendor_id: string | null }) {
   const which = other ? ` (${name(other)})` : '';
-  return new AppError('invalid_state', `driver ${driverId} already has an active dispatch${which}; a driver can have at most one active dispatch`);
+  return new AppError(
+    'invalid_state',
+    `driver ${driverId} already has an active dispatch${which}; a driver can have at most one active dispatch`,
+  );
 }
 
 /** Unique violations become 400s: the vendor_id taken, or the driver's one active dispatch. */
-async function translate(db: Db, err: unknown, input: { vendor_id?: string | null }, driverId: () => number | undefined): Promise<never> {
+async function translate(
+  db: Db,
+  err: unknown,
+  input: { vendor_id?: string | null },
+  driverId: () => number | undefined,
+): Promise<never> {
   if (!isUniqueViolation(err)) throw err;
   const e = err as { constraint?: string; message?: string };
   const text = `${e.constraint ?? ''} ${e.message ?? ''}`;
@@ -70,7 +86,13 @@ async function translate(db: Db, err: unknown, input: { vendor_id?: string | nul
 async function announce(trx: Trx, t: Tenant, id: number, trigger: 'created' | 'updated', from?: DispatchStatus) {
   const view = await viewById(trx, id);
   const data = { ...view.row, stops: view.stops, trips: view.trips };
-  await recordEvent(trx, { companyId: t.companyId, action: 'dispatch_upserted', trigger, subject: { type: 'dispatch', id }, data });
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'dispatch_upserted',
+    trigger,
+    subject: { type: 'dispatch', id },
+    data,
+  });
   if (from !== undefined && from !== view.status) {
     await recordEvent(trx, {
       companyId: t.companyId,
@@ -113,7 +135,11 @@ export async function createDispatch(db: Db, t: Tenant, input: DispatchInput): P
       await checkDriver(trx, t.companyId, who.driver_id!);
       await checkVehicle(trx, t.companyId, who.vehicle_id!);
       const plan = planStops([], await resolveStops(trx, t.companyId, input));
-      const trips = planTrips([], input.dispatch_trips, plan.stops.map((s) => s.vendor_id));
+      const trips = planTrips(
+        [],
+        input.dispatch_trips,
+        plan.stops.map((s) => s.vendor_id),
+      );
       const outcome = apply(initial.next, plan.triggers);
       if (!outcome.ok) throw new AppError('invalid_state', `the new dispatch: ${outcome.reason}`);
       if (outcome.next === 'active') await assertNoOtherActive(trx, who.driver_id!, 0);
@@ -147,7 +173,13 @@ export async function createDispatch(db: Db, t: Tenant, input: DispatchInput): P
 }
 
 /** Applies a change to a dispatch read (and locked) inside `trx`; returns false when nothing changed. */
-async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: DispatchInput, who: { driver_id?: number; vehicle_id?: number }) {
+async function change(
+  trx: Trx,
+  t: Tenant,
+  row: repo.DispatchRow,
+  input: DispatchInput,
+  who: { driver_id?: number; vehicle_id?: number },
+) {
   const [current] = await repo.viewsOf(trx, [row]);
   const triggers: Trigger[] = [];
   const driverChanges = who.driver_id !== undefined && who.driver_id !== row.driver_id;
@@ -157,12 +189,18 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
   if (driverChanges || vehicleChanges) triggers.push('reassign');
 
   const plan = planStops(current.stops, await resolveStops(trx, t.companyId, input));
-  const trips = planTrips(current.trips, input.dispatch_trips, plan.stops.map((s) => s.vendor_id));
+  const trips = planTrips(
+    current.trips,
+    input.dispatch_trips,
+    plan.stops.map((s) => s.vendor_id),
+  );
   const structural = plan.triggers.filter((x) => x === 'change_stops' || x === 'edit');
   const progress = plan.triggers.filter((x) => x === 'stop_progress' || x === 'consignee_departed');
-  const tripsEdited = JSON.stringify(trips.map(({ vendor_id, stop_vendor_ids }) => [vendor_id, stop_vendor_ids])) !==
+  const tripsEdited =
+    JSON.stringify(trips.map(({ vendor_id, stop_vendor_ids }) => [vendor_id, stop_vendor_ids])) !==
     JSON.stringify(current.trips.map(({ vendor_id, stop_vendor_ids }) => [vendor_id, stop_vendor_ids]));
-  const flagEdited = (input.auto_complete_forms !== undefined && input.auto_complete_forms !== fromBool(row.auto_complete_forms)) ||
+  const flagEdited =
+    (input.auto_complete_forms !== undefined && input.auto_complete_forms !== fromBool(row.auto_complete_forms)) ||
     detailsChange(DISPATCH_DETAILS, dispatchDetailsOf(row), input);
   if ((tripsEdited || flagEdited) && !structural.includes('edit')) structural.push('edit');
   triggers.push(...structural);
@@ -177,7 +215,8 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
   const changed = next !== current.status || triggers.some((x) => x !== 'plan' && x !== 'activate');
   if (!changed) return false;
   const driverId = who.driver_id ?? row.driver_id;
-  if (next === 'active' && (current.status !== 'active' || driverChanges)) await assertNoOtherActive(trx, driverId, row.id);
+  if (next === 'active' && (current.status !== 'active' || driverChanges))
+    await assertNoOtherActive(trx, driverId, row.id);
   const now = nowIso();
   await trx
     .updateTable('dispatches')
@@ -185,7 +224,8 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
       status: next,
       driver_id: driverId,
       vehicle_id: who.vehicle_id ?? row.vehicle_id,
-      auto_complete_forms: input.auto_complete_forms === undefined ? row.auto_complete_forms : bool(input.auto_complete_forms),
+      auto_complete_forms:
+        input.auto_complete_forms === undefined ? row.auto_complete_forms : bool(input.auto_complete_forms),
       ...withDetails(DISPATCH_DETAILS, dispatchDetailsOf(row), input),
       ...(next !== current.status ? entered(next, now) : {}),
       updated_at: now,
@@ -198,7 +238,12 @@ async function change(trx: Trx, t: Tenant, row: repo.DispatchRow, input: Dispatc
 }
 
 /** PUT: the dispatch named by `vendor_id`, changed as the body asks. */
-export async function updateDispatch(db: Db, t: Tenant, vendorId: string, input: DispatchInput): Promise<repo.DispatchView> {
+export async function updateDispatch(
+  db: Db,
+  t: Tenant,
+  vendorId: string,
+  input: DispatchInput,
+): Promise<repo.DispatchView> {
   const who = tripAssignment(input.dispatch_trips, input);
   let driverId = who.driver_id;
   try {
@@ -220,13 +265,23 @@ export async function updateDispatch(db: Db, t: Tenant, vendorId: string, input:
  * path form entries (auto_complete_forms) and device arrivals and departures take. The dispatch must
  * have been read with a lock by the caller.
  */
-export async function moveStop(trx: Trx, t: Tenant, row: repo.DispatchRow, stops: Stop[], vendorStopId: string, status: StopStatus) {
+export async function moveStop(
+  trx: Trx,
+  t: Tenant,
+  row: repo.DispatchRow,
+  stops: Stop[],
+  vendorStopId: string,
+  status: StopStatus,
+) {
   const at = stops.findIndex((s) => s.vendor_id === vendorStopId);
   if (at === -1) throw validation('vendor_stop_id', `names no stop of ${name(row)} ("${vendorStopId}")`);
   const input: DispatchInput = {};
   if (at === 0) input.shipper = { status };
   else if (at === stops.length - 1) input.consignee = { status };
-  else input.dispatch_stops = stops.slice(1, -1).map((s) => (s.vendor_id === vendorStopId ? { vendor_id: s.vendor_id, status } : { vendor_id: s.vendor_id }));
+  else
+    input.dispatch_stops = stops
+      .slice(1, -1)
+      .map((s) => (s.vendor_id === vendorStopId ? { vendor_id: s.vendor_id, status } : { vendor_id: s.vendor_id }));
   return change(trx, t, row, input, {});
 }
 

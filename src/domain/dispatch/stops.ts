@@ -85,12 +85,24 @@ const middleNames = (i: number): Names => ({
   status: `dispatch_stops[${i}].status`,
 });
 
-const DETAIL_KEYS = ['vendor_id', 'dispatch_location_id', 'type', 'driver_load', 'early_date', 'late_date', 'form_ids', ...STOP_DETAILS] as const;
+const DETAIL_KEYS = [
+  'vendor_id',
+  'dispatch_location_id',
+  'type',
+  'driver_load',
+  'early_date',
+  'late_date',
+  'form_ids',
+  ...STOP_DETAILS,
+] as const;
 
 function newStop(input: EndStopInput, names: Names): Stop {
   if (!input.vendor_id) throw validation(names.vendor_id, 'is required: every stop has a vendor_id');
   if (input.location === undefined) {
-    throw validation(names.location, `(or ${names.vendor_location}) is required: every stop refers to a dispatch location`);
+    throw validation(
+      names.location,
+      `(or ${names.vendor_location}) is required: every stop refers to a dispatch location`,
+    );
   }
   return {
     id: null,
@@ -122,7 +134,8 @@ function merged(stop: Stop, input: EndStopInput): Stop {
 
 function ordered(inputs: MiddleStopInput[]): Array<[MiddleStopInput, number]> {
   const indexed = inputs.map((s, i) => [s, i] as [MiddleStopInput, number]);
-  if (inputs.length > 0 && inputs.every((s) => s.number !== undefined)) indexed.sort((a, b) => a[0].number! - b[0].number!);
+  if (inputs.length > 0 && inputs.every((s) => s.number !== undefined))
+    indexed.sort((a, b) => a[0].number! - b[0].number!);
   return indexed;
 }
 
@@ -138,10 +151,21 @@ export function planStops(current: Stop[], change: StopsChange): StopsPlan {
   let drafts: Draft[];
   if (creating) {
     if (!change.shipper && !change.consignee) {
-      throw validation('vendor_shipper_id', 'is required: a dispatch has at least two stops, a shipper and a consignee');
+      throw validation(
+        'vendor_shipper_id',
+        'is required: a dispatch has at least two stops, a shipper and a consignee',
+      );
     }
-    const middle = ordered(change.dispatch_stops ?? []).map(([s, i]) => ({ stop: newStop(s, middleNames(i)), names: middleNames(i), status: s.status }));
-    const end = (role: Role): Draft => ({ stop: newStop(change[role] ?? {}, endNames(role)), names: endNames(role), status: change[role]?.status });
+    const middle = ordered(change.dispatch_stops ?? []).map(([s, i]) => ({
+      stop: newStop(s, middleNames(i)),
+      names: middleNames(i),
+      status: s.status,
+    }));
+    const end = (role: Role): Draft => ({
+      stop: newStop(change[role] ?? {}, endNames(role)),
+      names: endNames(role),
+      status: change[role]?.status,
+    });
     drafts = [end('shipper'), ...middle, end('consignee')];
   } else {
     const first = current[0];
@@ -153,7 +177,10 @@ export function planStops(current: Stop[], change: StopsChange): StopsPlan {
         const names = middleNames(i);
         if (s.vendor_id === first.vendor_id || s.vendor_id === last.vendor_id) {
           const role = s.vendor_id === first.vendor_id ? 'shipper' : 'consignee';
-          throw validation(names.vendor_id, `"${s.vendor_id}" is the ${role} stop; change it with the ${role}_* members`);
+          throw validation(
+            names.vendor_id,
+            `"${s.vendor_id}" is the ${role} stop; change it with the ${role}_* members`,
+          );
         }
         const stop = existing.get(s.vendor_id);
         return { stop: stop ? merged(stop, s) : newStop(s, names), names, status: s.status };
@@ -174,11 +201,15 @@ export function planStops(current: Stop[], change: StopsChange): StopsPlan {
 
   const seen = new Set<string>();
   for (const d of drafts) {
-    if (seen.has(d.stop.vendor_id)) throw validation(d.names.vendor_id, `"${d.stop.vendor_id}" is used by another stop of this dispatch`);
+    if (seen.has(d.stop.vendor_id))
+      throw validation(d.names.vendor_id, `"${d.stop.vendor_id}" is used by another stop of this dispatch`);
     seen.add(d.stop.vendor_id);
   }
   if (drafts.length < 2) {
-    throw validation('remove_stop_vendor_ids', `would leave ${drafts.length} stop; a dispatch keeps at least two (a shipper and a consignee)`);
+    throw validation(
+      'remove_stop_vendor_ids',
+      `would leave ${drafts.length} stop; a dispatch keeps at least two (a shipper and a consignee)`,
+    );
   }
 
   const triggers: Trigger[] = [];

@@ -31,7 +31,8 @@ export interface TripInput {
  */
 export function planTrips(current: Trip[], input: TripInput[] | undefined, stopVendorIds: string[]): Trip[] {
   const stops = new Set(stopVendorIds);
-  if (input === undefined) return current.map((t) => ({ ...t, stop_vendor_ids: t.stop_vendor_ids.filter((s) => stops.has(s)) }));
+  if (input === undefined)
+    return current.map((t) => ({ ...t, stop_vendor_ids: t.stop_vendor_ids.filter((s) => stops.has(s)) }));
   const byVendor = new Map(current.map((t) => [t.vendor_id, t]));
   const owner = new Map<string, string>();
   const seen = new Set<string>();
@@ -68,7 +69,10 @@ export function tripAssignment(
       if (v === undefined) return;
       if (out[key] === undefined) out[key] = v;
       else if (out[key] !== v) {
-        throw validation(`dispatch_trips[${i}].${key}`, `must be ${out[key]}: every trip of a dispatch has the dispatch's one driver and vehicle`);
+        throw validation(
+          `dispatch_trips[${i}].${key}`,
+          `must be ${out[key]}: every trip of a dispatch has the dispatch's one driver and vehicle`,
+        );
       }
     });
   }
@@ -80,7 +84,9 @@ export function tripAssignment(
  * trip cancelled cancels the dispatch (the real API's advice), every trip completed completes it, a
  * trip in progress activates it; `not_started` asks for nothing.
  */
-export function tripTrigger(input: TripInput[] | undefined): Extract<Trigger, 'cancel' | 'complete' | 'activate'> | null {
+export function tripTrigger(
+  input: TripInput[] | undefined,
+): Extract<Trigger, 'cancel' | 'complete' | 'activate'> | null {
   const statuses = (input ?? []).map((t) => t.status).filter((s): s is TripStatus => s !== undefined);
   if (statuses.length === 0) return null;
   if (statuses.length === (input ?? []).length && statuses.every((s) => s === 'cancelled')) return 'cancel';
@@ -94,7 +100,11 @@ export function tripTrigger(input: TripInput[] | undefined): Extract<Trigger, 'c
  * while it is active, a trip whose stops have all departed is completed, the first other trip is in
  * progress and the rest have not started.
  */
-export function tripStatuses(dispatch: DispatchStatus, trips: Trip[], stopStatus: Map<string, StopStatus>): TripStatus[] {
+export function tripStatuses(
+  dispatch: DispatchStatus,
+  trips: Trip[],
+  stopStatus: Map<string, StopStatus>,
+): TripStatus[] {
   if (dispatch === 'cancelled') return trips.map(() => 'cancelled');
   if (dispatch === 'completed') return trips.map(() => 'completed');
   if (dispatch === 'planned') return trips.map(() => 'not_started');

@@ -34,7 +34,11 @@ export async function recognize(head: Buffer, notText: string | null): Promise<R
   const binary = await fileTypeFromBuffer(head);
   if (binary) return { type: binary.mime, notText };
   if (notText) return { type: null, notText };
-  const start = head.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  const start = head
+    .subarray(0, 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
   if (HTML_START.test(start)) return { type: 'text/html', notText: null };
   if (/^<\?xml[\s?]/.test(start)) return { type: 'application/xml', notText: null };
   return { type: 'text/plain', notText: null };
@@ -49,11 +53,17 @@ const matches = (declared: string, found: string) => declared === found || (SAME
  * The type a file is stored with: the declared type when the bytes agree with it; for a generic or
  * missing declaration (null), the recognized type when it is accepted. Otherwise a 400 naming `field`.
  */
-export function settleType(field: string, declared: string | null, found: Recognized, accepted: readonly string[]): string {
+export function settleType(
+  field: string,
+  declared: string | null,
+  found: Recognized,
+  accepted: readonly string[],
+): string {
   const list = accepted.join(', ');
   if (declared === null) {
     if (found.type === null) throw refuse(field, `the type of the bytes was not recognized; declare one of: ${list}`);
-    if (!accepted.includes(found.type)) throw refuse(field, `the bytes are ${found.type}, which is not accepted; accepted types: ${list}`);
+    if (!accepted.includes(found.type))
+      throw refuse(field, `the bytes are ${found.type}, which is not accepted; accepted types: ${list}`);
     return found.type;
   }
   if (found.type !== null && matches(declared, found.type)) return declared;

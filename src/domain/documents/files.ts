@@ -47,12 +47,16 @@ export function declaredType(limits: DocumentLimits, field: string, contentType:
   return type === '' || GENERIC_TYPES.includes(type) ? null : acceptedType(limits, field, type);
 }
 
-export const tooLarge = (limits: DocumentLimits) => validation('file', `is larger than the limit of ${limits.maxBytes} bytes`);
+export const tooLarge = (limits: DocumentLimits) =>
+  validation('file', `is larger than the limit of ${limits.maxBytes} bytes`);
 
 /** A file name as stored and sent back: no folders, no control characters, at most 255 characters. */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim().slice(0, 255);
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .slice(0, 255);
   return clean === '' ? 'file' : clean;
 }
 

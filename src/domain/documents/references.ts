@@ -6,19 +6,49 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { notFound, validation } from '../../core/errors.js';
 
-export async function assertVehicle(db: Kysely<Database>, companyId: number, id: number, field = 'vehicle_id'): Promise<void> {
-  const v = await db.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+export async function assertVehicle(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  field = 'vehicle_id',
+): Promise<void> {
+  const v = await db
+    .selectFrom('vehicles')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!v) throw notFound(`${field}: vehicle ${id}`);
 }
 
-export async function assertDriver(db: Kysely<Database>, companyId: number, id: number, field = 'driver_id'): Promise<void> {
-  const u = await db.selectFrom('users').select('role').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+export async function assertDriver(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  field = 'driver_id',
+): Promise<void> {
+  const u = await db
+    .selectFrom('users')
+    .select('role')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!u) throw notFound(`${field}: user ${id}`);
   if (u.role !== 'driver') throw validation(field, `must name a driver; user ${id} is a ${u.role}`);
 }
 
-export async function assertDocument(db: Kysely<Database>, companyId: number, id: number, field = 'receipt_document_id'): Promise<void> {
-  const d = await db.selectFrom('documents').select('id').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+export async function assertDocument(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  field = 'receipt_document_id',
+): Promise<void> {
+  const d = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!d) throw notFound(`${field}: document ${id}`);
 }
 

@@ -24,7 +24,13 @@ function filtered(db: Kysely<Database>, companyId: number, f: DocumentFilters) {
   return q;
 }
 
-export async function listDocuments(db: Kysely<Database>, companyId: number, f: DocumentFilters, limit: number, offset: number) {
+export async function listDocuments(
+  db: Kysely<Database>,
+  companyId: number,
+  f: DocumentFilters,
+  limit: number,
+  offset: number,
+) {
   const base = filtered(db, companyId, f);
   const [rows, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
@@ -34,11 +40,20 @@ export async function listDocuments(db: Kysely<Database>, companyId: number, f: 
 }
 
 export function findDocument(db: Kysely<Database>, companyId: number, id: number): Promise<DocumentRow | undefined> {
-  return db.selectFrom('documents').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The pending document a live upload token belongs to (any company: the token is the credential). */
-export function findByUploadToken(db: Kysely<Database>, tokenHash: string, now: string): Promise<DocumentRow | undefined> {
+export function findByUploadToken(
+  db: Kysely<Database>,
+  tokenHash: string,
+  now: string,
+): Promise<DocumentRow | undefined> {
   return db
     .selectFrom('documents')
     .selectAll()
@@ -52,7 +67,12 @@ export async function insertDocument(db: Kysely<Database>, values: Insertable<Do
   return (await db.insertInto('documents').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function updateDocument(db: Kysely<Database>, companyId: number, id: number, values: Updateable<DocumentsTable>) {
+export async function updateDocument(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  values: Updateable<DocumentsTable>,
+) {
   await db.updateTable('documents').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
 }
 

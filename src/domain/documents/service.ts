@@ -59,9 +59,11 @@ function docFields(v: Record<string, unknown> | string): string | null {
       throw validation('doc_fields', 'must be a JSON object (or the JSON text of one)');
     }
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw validation('doc_fields', 'must be a JSON object (or the JSON text of one)');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw validation('doc_fields', 'must be a JSON object (or the JSON text of one)');
   const text = JSON.stringify(value);
-  if (text.length > DOC_FIELDS_MAX) throw validation('doc_fields', `must be at most ${DOC_FIELDS_MAX} characters long as JSON`);
+  if (text.length > DOC_FIELDS_MAX)
+    throw validation('doc_fields', `must be at most ${DOC_FIELDS_MAX} characters long as JSON`);
   return text;
 }
 
@@ -86,7 +88,13 @@ function columns(input: DocumentInput): Record<string, unknown> {
 async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: 'created' | 'updated') {
   const row = await repo.findDocument(trx, t.companyId, id);
   const data = row && { ...row, upload_token_hash: undefined };
-  await recordEvent(trx, { companyId: t.companyId, action: 'document_upserted', trigger, subject: { type: 'document', id }, data });
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'document_upserted',
+    trigger,
+    subject: { type: 'document', id },
+    data,
+  });
 }
 
 export async function getDocument(db: Db, t: Tenant, id: number): Promise<repo.DocumentRow> {
@@ -108,7 +116,13 @@ async function insert(db: Db, t: Tenant, values: Record<string, unknown>): Promi
 }
 
 /** One-step create: the file is already in the blob store; any refusal removes it again. */
-export async function createWithFile(db: Db, blobs: BlobStore, t: Tenant & { actingUserId?: number | null }, input: DocumentInput, file: StoredFile) {
+export async function createWithFile(
+  db: Db,
+  blobs: BlobStore,
+  t: Tenant & { actingUserId?: number | null },
+  input: DocumentInput,
+  file: StoredFile,
+) {
   try {
     const values = columns(input);
     await assertReferences(db.kysely, t.companyId, input);
@@ -183,7 +197,15 @@ export async function completeUpload(db: Db, blobs: BlobStore, row: repo.Documen
   const done = await db.kysely.transaction().execute(async (trx) => {
     const res = await trx
       .updateTable('documents')
-      .set({ status: 'completed', size_bytes: file.size, sha256: file.sha256, blob_key: file.key, upload_token_hash: null, upload_expires_at: null, updated_at: nowIso() })
+      .set({
+        status: 'completed',
+        size_bytes: file.size,
+        sha256: file.sha256,
+        blob_key: file.key,
+        upload_token_hash: null,
+        upload_expires_at: null,
+        updated_at: nowIso(),
+      })
       .where('id', '=', row.id)
       .where('upload_token_hash', '=', tokenHash(token))
       .where('status', '=', 'pending')
@@ -205,11 +227,16 @@ function statusChange(row: repo.DocumentRow, status: string | undefined): Update
     return {};
   }
   if (status === 'completed') throw noFile(row.id);
-  if (row.status !== 'pending') throw new AppError('invalid_state', `document ${row.id} is ${row.status}; only a pending document can be marked ${status}`);
+  if (row.status !== 'pending')
+    throw new AppError(
+      'invalid_state',
+      `document ${row.id} is ${row.status}; only a pending document can be marked ${status}`,
+    );
   return { status, upload_token_hash: null, upload_expires_at: null };
 }
 
-const noFile = (id: number) => new AppError('invalid_state', `document ${id} has no file yet: upload it before marking it completed`);
+const noFile = (id: number) =>
+  new AppError('invalid_state', `document ${id} has no file yet: upload it before marking it completed`);
 
 export async function updateDocument(db: Db, t: Tenant, id: number, input: DocumentInput) {
   const row = await getDocument(db, t, id);
@@ -226,9 +253,19 @@ export async function updateDocument(db: Db, t: Tenant, id: number, input: Docum
 export async function deleteDocument(db: Db, blobs: BlobStore, t: Tenant, id: number): Promise<void> {
   const row = await getDocument(db, t, id);
   await db.kysely.transaction().execute(async (trx) => {
-    await trx.updateTable('fuel_purchases').set({ receipt_document_id: null }).where('company_id', '=', t.companyId).where('receipt_document_id', '=', id).execute();
+    await trx
+      .updateTable('fuel_purchases')
+      .set({ receipt_document_id: null })
+      .where('company_id', '=', t.companyId)
+      .where('receipt_document_id', '=', id)
+      .execute();
     await repo.deleteDocument(trx, t.companyId, id);
-    await recordEvent(trx, { companyId: t.companyId, action: 'document_deleted', subject: { type: 'document', id }, data: { ...row, upload_token_hash: undefined } });
+    await recordEvent(trx, {
+      companyId: t.companyId,
+      action: 'document_deleted',
+      subject: { type: 'document', id },
+      data: { ...row, upload_token_hash: undefined },
+    });
   });
   if (row.blob_key) await blobs.delete(row.blob_key);
 }

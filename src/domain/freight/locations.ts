@@ -19,7 +19,11 @@ export type LatestLocationRow = Selectable<VehicleLocationsLatestTable>;
 async function latestOf(db: Db, vehicleIds: number[]): Promise<Map<number, LatestLocationRow>> {
   const out = new Map<number, LatestLocationRow>();
   if (vehicleIds.length === 0) return out;
-  const rows = await db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('vehicle_id', 'in', vehicleIds).execute();
+  const rows = await db.kysely
+    .selectFrom('vehicle_locations_latest')
+    .selectAll()
+    .where('vehicle_id', 'in', vehicleIds)
+    .execute();
   for (const r of rows) out.set(r.vehicle_id, r);
   return out;
 }
@@ -60,9 +64,17 @@ export async function liveVehicleLocations(db: Db, t: Tenant, limit: number, off
   const byId = new Map(vehicles.map((v) => [v.id, v]));
   const nowMs = Date.parse(now);
   const rows = subs.map((s) => {
-    const w = visibleWindow(s, shares.filter((sh) => sh.vehicle_id === s.vehicle_id), nowMs);
+    const w = visibleWindow(
+      s,
+      shares.filter((sh) => sh.vehicle_id === s.vehicle_id),
+      nowMs,
+    );
     const fix = latest.get(s.vehicle_id);
-    return { subscription: s, vehicle: byId.get(s.vehicle_id)!, location: fix && fixVisible(fix.located_at, w) ? fix : null };
+    return {
+      subscription: s,
+      vehicle: byId.get(s.vehicle_id)!,
+      location: fix && fixVisible(fix.located_at, w) ? fix : null,
+    };
   });
   return { rows, total };
 }
@@ -115,8 +127,10 @@ export async function vehicleAssociation(db: Db, t: Tenant, q: AssociationQuery)
   const rows = vehicles.map((v) => {
     const mine = shares.filter((sh) => sh.vehicle_id === v.id);
     const fix = latest.get(v.id);
-    const visible = !!fix && subs.some((s) => s.vehicle_id === v.id && fixVisible(fix.located_at, visibleWindow(s, mine, nowMs)));
-    const distance = visible && q.lat !== undefined && q.lon !== undefined ? distanceMi(q.lat, q.lon, fix!.lat, fix!.lon) : null;
+    const visible =
+      !!fix && subs.some((s) => s.vehicle_id === v.id && fixVisible(fix.located_at, visibleWindow(s, mine, nowMs)));
+    const distance =
+      visible && q.lat !== undefined && q.lon !== undefined ? distanceMi(q.lat, q.lon, fix!.lat, fix!.lon) : null;
     return { vehicle: v, distance_mi: distance === null ? null : Math.round(distance * 10) / 10 };
   });
   rows.sort((a, b) => (a.distance_mi ?? Infinity) - (b.distance_mi ?? Infinity) || a.vehicle.id - b.vehicle.id);

@@ -24,7 +24,10 @@ export function parseCompanyRef(field: string, value: string | number): { id: nu
   throw validation(field, `must be a company id (5) or company code (FP0000005), got "${v}"`);
 }
 
-export async function findCompanyByRef(db: Db, ref: { id: number } | { code: string }): Promise<CompanyRow | undefined> {
+export async function findCompanyByRef(
+  db: Db,
+  ref: { id: number } | { code: string },
+): Promise<CompanyRow | undefined> {
   const q = db.kysely.selectFrom('companies').selectAll();
   return ('id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)).executeTakeFirst();
 }
@@ -68,4 +71,3 @@ export async function resolveCarrier(db: Db, shipperId: number, ref: CarrierRef,
 }
 
 export const dotIds = (c: CompanyRow): string[] => fromJson<unknown[]>(c.dot_ids, []).map(String);
-

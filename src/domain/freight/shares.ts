@@ -31,7 +31,12 @@ export async function createShare(db: Db, t: Tenant, input: ShareInput): Promise
   if (!shipper) throw notFound(`shipper_company_id: company ${String(input.shipper_company_id).trim()}`);
   if (shipper.id === t.companyId) throw validation('shipper_company_id', 'must name another company than your own');
   const ids = [...new Set(input.vehicle_ids)];
-  const found = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).where('id', 'in', ids).execute();
+  const found = await db.kysely
+    .selectFrom('vehicles')
+    .select('id')
+    .where('company_id', '=', t.companyId)
+    .where('id', 'in', ids)
+    .execute();
   const mine = new Set(found.map((v) => v.id));
   const missing = ids.find((id) => !mine.has(id));
   if (missing !== undefined) throw notFound(`vehicle_ids: vehicle ${missing}`);
@@ -100,7 +105,11 @@ export async function revokeShare(db: Db, t: Tenant, id: number): Promise<void> 
   const row = await getShare(db, t, id);
   if (row.revoked_at) return;
   const now = nowIso();
-  await db.kysely.updateTable('freight_shares').set({ revoked_at: now, updated_at: now }).where('id', '=', id).execute();
+  await db.kysely
+    .updateTable('freight_shares')
+    .set({ revoked_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

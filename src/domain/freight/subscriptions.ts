@@ -39,7 +39,8 @@ const present = (v: unknown) => v !== undefined && v !== null && String(v).trim(
 
 function intParam(field: string, v: string | number): number {
   const s = String(v).trim();
-  if (!/^\d{1,10}$/.test(s) || Number(s) < 1 || Number(s) > 2_147_483_647) throw validation(field, `must be a positive integer id, got "${s}"`);
+  if (!/^\d{1,10}$/.test(s) || Number(s) < 1 || Number(s) > 2_147_483_647)
+    throw validation(field, `must be a positive integer id, got "${s}"`);
   return Number(s);
 }
 
@@ -80,7 +81,14 @@ async function sharedVehicle(db: Db, shipperId: number, carrierId: number, input
 }
 
 /** Existing subscriptions of the shipper to the vehicle that are not cancelled, except one. */
-async function assertNoOverlap(trx: Kysely<Database>, shipperId: number, vehicleId: number, start: Date, end: Date, exceptId = 0) {
+async function assertNoOverlap(
+  trx: Kysely<Database>,
+  shipperId: number,
+  vehicleId: number,
+  start: Date,
+  end: Date,
+  exceptId = 0,
+) {
   const rows = await trx
     .selectFrom('freight_subscriptions')
     .select(['id', 'start_time', 'end_time'])
@@ -92,23 +100,36 @@ async function assertNoOverlap(trx: Kysely<Database>, shipperId: number, vehicle
   const w = { start: start.getTime(), end: end.getTime() };
   const clash = rows.find((r) => overlaps(w, { start: Date.parse(r.start_time), end: Date.parse(r.end_time) }));
   if (clash) {
-    throw validation('start_time', `overlaps tracking subscription ${clash.id} (${clash.start_time} – ${clash.end_time}) of the same vehicle`);
+    throw validation(
+      'start_time',
+      `overlaps tracking subscription ${clash.id} (${clash.start_time} – ${clash.end_time}) of the same vehicle`,
+    );
   }
 }
 
 /** Serializes writers per vehicle on PostgreSQL, so the overlap check holds under concurrency. */
 async function lockVehicle(db: Db, trx: Kysely<Database>, vehicleId: number) {
-  if (db.kind === 'postgres') await trx.selectFrom('vehicles').select('id').where('id', '=', vehicleId).forUpdate().execute();
+  if (db.kind === 'postgres')
+    await trx.selectFrom('vehicles').select('id').where('id', '=', vehicleId).forUpdate().execute();
 }
 
-function coverage(shares: Array<{ starts_at: string; ends_at: string; revoked_at: string | null }>, vehicleId: number, start: Date, end: Date) {
+function coverage(
+  shares: Array<{ starts_at: string; ends_at: string; revoked_at: string | null }>,
+  vehicleId: number,
+  start: Date,
+  end: Date,
+) {
   if (!shareCovering(shares, start.getTime(), end.getTime())) {
-    throw validation('end_time', `vehicle ${vehicleId} is not shared with your company for the whole window ${start.toISOString()} – ${end.toISOString()}`);
+    throw validation(
+      'end_time',
+      `vehicle ${vehicleId} is not shared with your company for the whole window ${start.toISOString()} – ${end.toISOString()}`,
+    );
   }
 }
 
 export async function subscribe(db: Db, t: Tenant, input: SubscribeInput): Promise<SubscriptionRow> {
-  if (present(input.asset_id)) throw validation('asset_id', 'cannot be tracked: only vehicles can be subscribed to here');
+  if (present(input.asset_id))
+    throw validation('asset_id', 'cannot be tracked: only vehicles can be subscribed to here');
   if (!present(input.company_id) && !present(input.dot_id)) throw validation('company_id', 'or dot_id is required');
   if (!present(input.vehicle_id) && !present(input.vehicle_name) && !present(input.driver_id)) {
     throw validation('vehicle_id', 'is required (or vehicle_name, or driver_id)');
@@ -116,12 +137,14 @@ export async function subscribe(db: Db, t: Tenant, input: SubscribeInput): Promi
   const { start, end } = window(input);
   checkWindow(start, end);
   for (const f of ['load_id', 'load_details'] as const) {
-    if (input[f] !== undefined && String(input[f]).length > (f === 'load_id' ? 255 : 2000)) throw validation(f, 'is too long');
+    if (input[f] !== undefined && String(input[f]).length > (f === 'load_id' ? 255 : 2000))
+      throw validation(f, 'is too long');
   }
   const now = nowIso();
   const carrier = await resolveCarrier(db, t.companyId, input, now);
   const { vehicle, shares } = await sharedVehicle(db, t.companyId, carrier.id, input);
-  if (vehicle.status !== 'active') throw validation('vehicle_id', `vehicle ${vehicle.id} is ${vehicle.status}; only active vehicles can be tracked`);
+  if (vehicle.status !== 'active')
+    throw validation('vehicle_id', `vehicle ${vehicle.id} is ${vehicle.status}; only active vehicles can be tracked`);
   coverage(shares, vehicle.id, start, end);
   const id = await db.kysely.transaction().execute(async (trx) => {
     await lockVehicle(db, trx, vehicle.id);
@@ -161,8 +184,10 @@ export async function getSubscription(db: Db, t: Tenant, id: number): Promise<Su
 async function ownLiveSubscription(db: Db, t: Tenant, raw: string | number | undefined, verb: string) {
   if (!present(raw)) throw validation('tracking_subscription_id', 'is required');
   const sub = await getSubscription(db, t, intParam('tracking_subscription_id', raw!));
-  if (sub.cancelled_at) throw new AppError('invalid_state', `tracking subscription ${sub.id} is cancelled and cannot be ${verb}`);
-  if (Date.parse(sub.end_time) <= Date.now()) throw new AppError('invalid_state', `tracking subscription ${sub.id} has already ended and cannot be ${verb}`);
+  if (sub.cancelled_at)
+    throw new AppError('invalid_state', `tracking subscription ${sub.id} is cancelled and cannot be ${verb}`);
+  if (Date.parse(sub.end_time) <= Date.now())
+    throw new AppError('invalid_state', `tracking subscription ${sub.id} has already ended and cannot be ${verb}`);
   return sub;
 }
 
@@ -172,7 +197,8 @@ export async function modifySubscription(db: Db, t: Tenant, input: ModifyInput):
   if (!present(input.start_time) && !present(input.end_time)) throw validation('start_time', 'or end_time is required');
   const start = present(input.start_time) ? parseInstant('start_time', input.start_time!) : new Date(sub.start_time);
   const end = present(input.end_time) ? parseInstant('end_time', input.end_time!) : new Date(sub.end_time);
-  if (start.toISOString() > sub.start_time) throw validation('start_time', `can only move earlier than ${sub.start_time}`);
+  if (start.toISOString() > sub.start_time)
+    throw validation('start_time', `can only move earlier than ${sub.start_time}`);
   if (end.toISOString() < sub.end_time) throw validation('end_time', `can only move later than ${sub.end_time}`);
   checkWindow(start, end);
   coverage(await sharesOfVehicles(db, t.companyId, [sub.vehicle_id]), sub.vehicle_id, start, end);
@@ -192,11 +218,20 @@ export async function modifySubscription(db: Db, t: Tenant, input: ModifyInput):
 export async function cancelSubscription(db: Db, t: Tenant, raw: string | number | undefined): Promise<void> {
   const sub = await ownLiveSubscription(db, t, raw, 'cancelled');
   const now = nowIso();
-  await db.kysely.updateTable('freight_subscriptions').set({ cancelled_at: now, updated_at: now }).where('id', '=', sub.id).execute();
+  await db.kysely
+    .updateTable('freight_subscriptions')
+    .set({ cancelled_at: now, updated_at: now })
+    .where('id', '=', sub.id)
+    .execute();
 }
 
 /** The shipper's subscriptions to one carrier that are not cancelled and not ended, by vehicle. */
-export async function activeSubscriptions(db: Db, t: Tenant, carrierId: number, f: { vehicle_id?: string | number; vehicle_name?: string }) {
+export async function activeSubscriptions(
+  db: Db,
+  t: Tenant,
+  carrierId: number,
+  f: { vehicle_id?: string | number; vehicle_name?: string },
+) {
   let q = db.kysely
     .selectFrom('freight_subscriptions as s')
     .innerJoin('vehicles as v', 'v.id', 's.vehicle_id')

@@ -19,7 +19,9 @@ export interface FuelFilters {
 function filtered(db: Kysely<Database>, companyId: number, f: FuelFilters) {
   let q = db.selectFrom('fuel_purchases').where('fuel_purchases.company_id', '=', companyId);
   if (f.window) {
-    q = q.where('fuel_purchases.purchased_at', '>=', toIso(f.window.start)).where('fuel_purchases.purchased_at', '<', toIso(f.window.end));
+    q = q
+      .where('fuel_purchases.purchased_at', '>=', toIso(f.window.start))
+      .where('fuel_purchases.purchased_at', '<', toIso(f.window.end));
   }
   if (f.vehicle_ids?.length) q = q.where('fuel_purchases.vehicle_id', 'in', f.vehicle_ids);
   if (f.fuel_type) q = q.where('fuel_purchases.fuel_type', '=', f.fuel_type);
@@ -27,12 +29,23 @@ function filtered(db: Kysely<Database>, companyId: number, f: FuelFilters) {
   if (f.source) q = q.where('fuel_purchases.source', '=', f.source);
   if (f.vehicle_type === 'ifta') {
     q = q.where('fuel_purchases.vehicle_id', 'in', (s) =>
-      s.selectFrom('vehicles').select('vehicles.id').where('vehicles.company_id', '=', companyId).where('vehicles.ifta', '=', 1));
+      s
+        .selectFrom('vehicles')
+        .select('vehicles.id')
+        .where('vehicles.company_id', '=', companyId)
+        .where('vehicles.ifta', '=', 1),
+    );
   }
   return q;
 }
 
-export async function listFuelPurchases(db: Kysely<Database>, companyId: number, f: FuelFilters, limit: number, offset: number) {
+export async function listFuelPurchases(
+  db: Kysely<Database>,
+  companyId: number,
+  f: FuelFilters,
+  limit: number,
+  offset: number,
+) {
   const base = filtered(db, companyId, f);
   const [rows, total] = await Promise.all([
     base.selectAll('fuel_purchases').orderBy('fuel_purchases.id').limit(limit).offset(offset).execute(),
@@ -41,11 +54,25 @@ export async function listFuelPurchases(db: Kysely<Database>, companyId: number,
   return { rows, total };
 }
 
-export function findFuelPurchase(db: Kysely<Database>, companyId: number, id: number): Promise<FuelPurchaseRow | undefined> {
-  return db.selectFrom('fuel_purchases').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+export function findFuelPurchase(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+): Promise<FuelPurchaseRow | undefined> {
+  return db
+    .selectFrom('fuel_purchases')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
-export async function offlineIdTaken(db: Kysely<Database>, companyId: number, offlineId: string, exceptId = 0): Promise<boolean> {
+export async function offlineIdTaken(
+  db: Kysely<Database>,
+  companyId: number,
+  offlineId: string,
+  exceptId = 0,
+): Promise<boolean> {
   const row = await db
     .selectFrom('fuel_purchases')
     .select('id')
@@ -56,11 +83,19 @@ export async function offlineIdTaken(db: Kysely<Database>, companyId: number, of
   return !!row;
 }
 
-export async function insertFuelPurchase(db: Kysely<Database>, values: Insertable<FuelPurchasesTable>): Promise<number> {
+export async function insertFuelPurchase(
+  db: Kysely<Database>,
+  values: Insertable<FuelPurchasesTable>,
+): Promise<number> {
   return (await db.insertInto('fuel_purchases').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function updateFuelPurchase(db: Kysely<Database>, companyId: number, id: number, values: Updateable<FuelPurchasesTable>) {
+export async function updateFuelPurchase(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  values: Updateable<FuelPurchasesTable>,
+) {
   await db.updateTable('fuel_purchases').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
 }
 

@@ -39,12 +39,26 @@ export interface FuelPurchaseInput {
   receipt_document_id?: number | null;
 }
 
-const PLAIN = ['fuel_type', 'total_cost', 'fuel', 'fuel_unit', 'odometer', 'odometer_unit', 'source', 'vehicle_id', 'driver_id', 'receipt_document_id'] as const;
+const PLAIN = [
+  'fuel_type',
+  'total_cost',
+  'fuel',
+  'fuel_unit',
+  'odometer',
+  'odometer_unit',
+  'source',
+  'vehicle_id',
+  'driver_id',
+  'receipt_document_id',
+] as const;
 const TEXT = ['offline_id', 'ref_no', 'vendor'] as const;
 
 export function jurisdictionOf(field: string, code: string): string {
   if (!isJurisdiction(code)) {
-    throw validation(field, `must be the two-letter code of a US state, DC or a Canadian province or territory (e.g. TX, ON), got "${code}"`);
+    throw validation(
+      field,
+      `must be the two-letter code of a US state, DC or a Canadian province or territory (e.g. TX, ON), got "${code}"`,
+    );
   }
   return normalizeJurisdiction(code);
 }
@@ -53,7 +67,8 @@ function columns(input: FuelPurchaseInput): Updateable<FuelPurchasesTable> {
   if (input.fuel !== undefined && !(input.fuel > 0)) throw validation('fuel', 'must be greater than 0');
   const out: Record<string, unknown> = {};
   for (const f of PLAIN) if (input[f] !== undefined) out[f] = input[f];
-  for (const f of TEXT) if (input[f] !== undefined) out[f] = input[f] === null || input[f]!.trim() === '' ? null : input[f]!.trim();
+  for (const f of TEXT)
+    if (input[f] !== undefined) out[f] = input[f] === null || input[f]!.trim() === '' ? null : input[f]!.trim();
   if (input.purchased_at !== undefined) out.purchased_at = input.purchased_at;
   if (input.jurisdiction !== undefined) out.jurisdiction = jurisdictionOf('jurisdiction', input.jurisdiction);
   if (input.currency !== undefined) out.currency = input.currency.toUpperCase();
@@ -62,13 +77,20 @@ function columns(input: FuelPurchaseInput): Updateable<FuelPurchasesTable> {
 
 async function checkInput(db: Db, t: Tenant, input: FuelPurchaseInput, exceptId = 0) {
   const offline = input.offline_id?.trim();
-  if (offline && (await repo.offlineIdTaken(db.kysely, t.companyId, offline, exceptId))) throw duplicate('offline_id', offline);
+  if (offline && (await repo.offlineIdTaken(db.kysely, t.companyId, offline, exceptId)))
+    throw duplicate('offline_id', offline);
   await assertReferences(db.kysely, t.companyId, input);
 }
 
 async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: 'created' | 'updated') {
   const data = await repo.findFuelPurchase(trx, t.companyId, id);
-  await recordEvent(trx, { companyId: t.companyId, action: 'fuel_purchase_upserted', trigger, subject: { type: 'fuel_purchase', id }, data });
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'fuel_purchase_upserted',
+    trigger,
+    subject: { type: 'fuel_purchase', id },
+    data,
+  });
 }
 
 function translateUnique(err: unknown, input: FuelPurchaseInput): never {
@@ -86,8 +108,13 @@ export function listFuelPurchases(db: Db, t: Tenant, f: repo.FuelFilters, limit:
   return repo.listFuelPurchases(db.kysely, t.companyId, f, limit, offset);
 }
 
-export async function createFuelPurchase(db: Db, t: Tenant & { actingUserId?: number | null }, input: FuelPurchaseInput) {
-  for (const f of ['purchased_at', 'jurisdiction', 'fuel'] as const) if (input[f] === undefined) throw validation(f, 'is required');
+export async function createFuelPurchase(
+  db: Db,
+  t: Tenant & { actingUserId?: number | null },
+  input: FuelPurchaseInput,
+) {
+  for (const f of ['purchased_at', 'jurisdiction', 'fuel'] as const)
+    if (input[f] === undefined) throw validation(f, 'is required');
   const values = columns(input);
   await checkInput(db, t, input);
   const now = nowIso();
@@ -133,6 +160,11 @@ export async function deleteFuelPurchase(db: Db, t: Tenant, id: number): Promise
   const row = await getFuelPurchase(db, t, id);
   await db.kysely.transaction().execute(async (trx) => {
     await repo.deleteFuelPurchase(trx, t.companyId, id);
-    await recordEvent(trx, { companyId: t.companyId, action: 'fuel_purchase_deleted', subject: { type: 'fuel_purchase', id }, data: row });
+    await recordEvent(trx, {
+      companyId: t.companyId,
+      action: 'fuel_purchase_deleted',
+      subject: { type: 'fuel_purchase', id },
+      data: row,
+    });
   });
 }

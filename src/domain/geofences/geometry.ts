@@ -23,8 +23,7 @@ export interface LatLon {
 }
 
 export type GeofenceShape =
-  | { shape: 'polygon'; points: LatLon[]; holes?: LatLon[][] }
-  | { shape: 'circle'; center: LatLon; radius_m: number };
+  { shape: 'polygon'; points: LatLon[]; holes?: LatLon[][] } | { shape: 'circle'; center: LatLon; radius_m: number };
 
 export interface Bounds {
   min_lat: number;
@@ -99,15 +98,20 @@ export function checkHoles(outer: LatLon[], holes: LatLon[][]): { holes: LatLon[
   const crossings = kinks(toTurf(outer, rings)).features;
   if (crossings.length > 0) {
     const [lon, lat] = crossings[0].geometry.coordinates;
-    return { problem: `holes must lie inside location_points without crossing it or each other; edges cross near lat ${round(lat)}, lon ${round(lon)}` };
+    return {
+      problem: `holes must lie inside location_points without crossing it or each other; edges cross near lat ${round(lat)}, lon ${round(lon)}`,
+    };
   }
-  const strictlyIn = (p: LatLon, poly: ReturnType<typeof toTurf>) => booleanPointInPolygon(turfPoint([p.lon, p.lat]), poly, { ignoreBoundary: true });
+  const strictlyIn = (p: LatLon, poly: ReturnType<typeof toTurf>) =>
+    booleanPointInPolygon(turfPoint([p.lon, p.lat]), poly, { ignoreBoundary: true });
   const outerPolygon = toTurf(outer);
   const holePolygons = rings.map((r) => toTurf(r));
   for (let i = 0; i < rings.length; i++) {
-    if (!rings[i].every((p) => strictlyIn(p, outerPolygon))) return { problem: `holes[${i}] must lie inside location_points` };
+    if (!rings[i].every((p) => strictlyIn(p, outerPolygon)))
+      return { problem: `holes[${i}] must lie inside location_points` };
     for (let j = 0; j < rings.length; j++) {
-      if (j !== i && strictlyIn(rings[i][0], holePolygons[j])) return { problem: `holes[${i}] must not lie inside holes[${j}]` };
+      if (j !== i && strictlyIn(rings[i][0], holePolygons[j]))
+        return { problem: `holes[${i}] must not lie inside holes[${j}]` };
     }
   }
   return { holes: rings };
@@ -142,7 +146,12 @@ export function boundsOf(g: GeofenceShape): Bounds {
   if (g.shape === 'polygon') {
     const lats = g.points.map((p) => p.lat);
     const lons = g.points.map((p) => p.lon);
-    return { min_lat: Math.min(...lats), max_lat: Math.max(...lats), min_lon: Math.min(...lons), max_lon: Math.max(...lons) };
+    return {
+      min_lat: Math.min(...lats),
+      max_lat: Math.max(...lats),
+      min_lon: Math.min(...lons),
+      max_lon: Math.max(...lons),
+    };
   }
   const dLat = g.radius_m / M_PER_DEG_LAT;
   const cos = Math.cos((g.center.lat * Math.PI) / 180);

@@ -16,7 +16,13 @@ function live(db: Kysely<Database>, companyId: number) {
   return db.selectFrom('geofences').where('company_id', '=', companyId).where('deleted_at', 'is', null);
 }
 
-export async function listGeofences(db: Kysely<Database>, companyId: number, f: GeofenceFilters, limit: number, offset: number) {
+export async function listGeofences(
+  db: Kysely<Database>,
+  companyId: number,
+  f: GeofenceFilters,
+  limit: number,
+  offset: number,
+) {
   let base = live(db, companyId);
   if (f.category !== undefined) base = base.where(sql`lower(category)`, '=', f.category.toLowerCase());
   if (f.status) base = base.where('status', '=', f.status);
@@ -32,7 +38,12 @@ export function findGeofence(db: Kysely<Database>, companyId: number, id: number
 }
 
 /** Active geofences whose bounding box holds the point: the candidates telemetry tests exactly. */
-export function geofencesNear(db: Kysely<Database>, companyId: number, lat: number, lon: number): Promise<GeofenceRow[]> {
+export function geofencesNear(
+  db: Kysely<Database>,
+  companyId: number,
+  lat: number,
+  lon: number,
+): Promise<GeofenceRow[]> {
   return live(db, companyId)
     .selectAll()
     .where('status', '=', 'active')
@@ -48,6 +59,11 @@ export async function insertGeofence(db: Kysely<Database>, values: Insertable<Ge
   return (await db.insertInto('geofences').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function updateGeofence(db: Kysely<Database>, companyId: number, id: number, values: Updateable<GeofencesTable>) {
+export async function updateGeofence(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  values: Updateable<GeofencesTable>,
+) {
   await db.updateTable('geofences').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
 }

@@ -44,10 +44,14 @@ const invalid = (problem: string) => new AppError('validation_failed', problem);
 function shapeFrom(input: GeofenceInput, current: GeofenceShape | null, circularOnly: boolean): GeofenceShape | null {
   const polygon = input.location_points !== undefined;
   const circle = input.center !== undefined || input.radius_m !== undefined;
-  if (circularOnly && polygon) throw validation('location_points', 'is not accepted here: a circular geofence takes center and radius_m');
-  if (polygon && circle) throw badRequest('send location_points for a polygon, or center and radius_m for a circle, not both');
-  if (input.holes !== undefined && circle) throw badRequest('holes belong to a polygon (location_points), not to a circle');
-  if (input.holes !== undefined && !polygon && current?.shape !== 'polygon') throw validation('holes', 'need location_points: only a polygon has holes');
+  if (circularOnly && polygon)
+    throw validation('location_points', 'is not accepted here: a circular geofence takes center and radius_m');
+  if (polygon && circle)
+    throw badRequest('send location_points for a polygon, or center and radius_m for a circle, not both');
+  if (input.holes !== undefined && circle)
+    throw badRequest('holes belong to a polygon (location_points), not to a circle');
+  if (input.holes !== undefined && !polygon && current?.shape !== 'polygon')
+    throw validation('holes', 'need location_points: only a polygon has holes');
   if (polygon || input.holes !== undefined) {
     let points: LatLon[];
     if (polygon) {
@@ -91,7 +95,8 @@ function geometryColumns(g: GeofenceShape) {
   };
 }
 
-const text = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+const text = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 function columns(input: GeofenceInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -106,7 +111,13 @@ function columns(input: GeofenceInput): Record<string, unknown> {
 
 async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: 'created' | 'updated') {
   const data = await repo.findGeofence(trx, t.companyId, id);
-  await recordEvent(trx, { companyId: t.companyId, action: 'geofence_upserted', trigger, subject: { type: 'geofence', id }, data });
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'geofence_upserted',
+    trigger,
+    subject: { type: 'geofence', id },
+    data,
+  });
 }
 
 export async function getGeofence(db: Db, t: Tenant, id: number): Promise<repo.GeofenceRow> {
@@ -137,7 +148,11 @@ export async function updateGeofence(db: Db, t: Tenant, id: number, input: Geofe
   const current = await getGeofence(db, t, id);
   const values = columns(input);
   const shape = shapeFrom(input, shapeOf(current), false);
-  const set = { ...values, ...(shape ? geometryColumns(shape) : {}), updated_at: nowIso() } as Updateable<GeofencesTable>;
+  const set = {
+    ...values,
+    ...(shape ? geometryColumns(shape) : {}),
+    updated_at: nowIso(),
+  } as Updateable<GeofencesTable>;
   await db.kysely.transaction().execute(async (trx) => {
     await repo.updateGeofence(trx, t.companyId, id, set);
     await announce(trx, t, id, 'updated');
@@ -151,6 +166,11 @@ export async function deleteGeofence(db: Db, t: Tenant, id: number): Promise<voi
   const now = nowIso();
   await db.kysely.transaction().execute(async (trx) => {
     await repo.updateGeofence(trx, t.companyId, id, { deleted_at: now, updated_at: now });
-    await recordEvent(trx, { companyId: t.companyId, action: 'geofence_deleted', subject: { type: 'geofence', id }, data: row });
+    await recordEvent(trx, {
+      companyId: t.companyId,
+      action: 'geofence_deleted',
+      subject: { type: 'geofence', id },
+      data: row,
+    });
   });
 }

@@ -9,7 +9,12 @@ export type MemberTable = 'group_users' | 'group_vehicles';
 /** Throws "group N not found" for the first id that is not a group of this company. */
 export async function assertGroups(db: Kysely<Database>, companyId: number, groupIds: number[]): Promise<void> {
   if (groupIds.length === 0) return;
-  const found = await db.selectFrom('groups').select('id').where('company_id', '=', companyId).where('id', 'in', groupIds).execute();
+  const found = await db
+    .selectFrom('groups')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', groupIds)
+    .execute();
   const ok = new Set(found.map((g) => g.id));
   const missing = groupIds.find((g) => !ok.has(g));
   if (missing !== undefined) throw notFound(`group ${missing}`);
@@ -58,7 +63,11 @@ export async function removeMembers(trx: Kysely<Database>, table: MemberTable, g
 }
 
 /** Group ids of each member, in one query for a whole page. */
-export async function groupIdsOf(db: Kysely<Database>, table: MemberTable, memberIds: number[]): Promise<Map<number, number[]>> {
+export async function groupIdsOf(
+  db: Kysely<Database>,
+  table: MemberTable,
+  memberIds: number[],
+): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>(memberIds.map((id) => [id, []]));
   if (memberIds.length === 0) return out;
   const rows = await db

@@ -17,7 +17,12 @@ export interface GroupInput {
 }
 
 export async function getGroup(db: Db, t: Tenant, id: number): Promise<GroupRow> {
-  const row = await db.kysely.selectFrom('groups').selectAll().where('company_id', '=', t.companyId).where('id', '=', id).executeTakeFirst();
+  const row = await db.kysely
+    .selectFrom('groups')
+    .selectAll()
+    .where('company_id', '=', t.companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound(`group ${id}`);
   return row;
 }
@@ -45,11 +50,21 @@ async function checkParent(db: Db, t: Tenant, groupId: number | null, parentId: 
 
 async function checkOwner(db: Db, t: Tenant, userId: number | null | undefined) {
   if (userId === undefined || userId === null) return;
-  const u = await db.kysely.selectFrom('users').select('id').where('company_id', '=', t.companyId).where('id', '=', userId).executeTakeFirst();
+  const u = await db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', t.companyId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (!u) throw notFound(`user ${userId}`);
 }
 
-export async function createGroup(db: Db, t: Tenant & { actingUserId?: number | null }, input: GroupInput, defaultOwner: number | null) {
+export async function createGroup(
+  db: Db,
+  t: Tenant & { actingUserId?: number | null },
+  input: GroupInput,
+  defaultOwner: number | null,
+) {
   const name = input.name?.trim();
   if (!name) throw validation('name', 'is required');
   await checkParent(db, t, null, input.parent_id);
@@ -87,7 +102,12 @@ export async function updateGroup(db: Db, t: Tenant, id: number, input: GroupInp
 export async function deleteGroup(db: Db, t: Tenant, id: number) {
   await getGroup(db, t, id);
   await db.kysely.transaction().execute(async (trx) => {
-    await trx.updateTable('groups').set({ parent_id: null }).where('company_id', '=', t.companyId).where('parent_id', '=', id).execute();
+    await trx
+      .updateTable('groups')
+      .set({ parent_id: null })
+      .where('company_id', '=', t.companyId)
+      .where('parent_id', '=', id)
+      .execute();
     await trx.deleteFrom('group_users').where('group_id', '=', id).execute();
     await trx.deleteFrom('group_vehicles').where('group_id', '=', id).execute();
     await trx.deleteFrom('groups').where('company_id', '=', t.companyId).where('id', '=', id).execute();
@@ -97,11 +117,23 @@ export async function deleteGroup(db: Db, t: Tenant, id: number) {
 const MEMBER_SOURCE = { group_users: ['users', 'user'], group_vehicles: ['vehicles', 'vehicle'] } as const;
 
 /** Adds or removes users or vehicles; every id must be one of this company's, or nothing changes. */
-export async function changeMembers(db: Db, t: Tenant, groupId: number, table: MemberTable, ids: number[], op: 'add' | 'remove') {
+export async function changeMembers(
+  db: Db,
+  t: Tenant,
+  groupId: number,
+  table: MemberTable,
+  ids: number[],
+  op: 'add' | 'remove',
+) {
   await getGroup(db, t, groupId);
   if (ids.length === 0) throw validation('ids', 'must list at least one id');
   const [source, noun] = MEMBER_SOURCE[table];
-  const found = await db.kysely.selectFrom(source).select('id').where('company_id', '=', t.companyId).where('id', 'in', ids).execute();
+  const found = await db.kysely
+    .selectFrom(source)
+    .select('id')
+    .where('company_id', '=', t.companyId)
+    .where('id', 'in', ids)
+    .execute();
   const ok = new Set(found.map((r) => r.id));
   const missing = ids.find((id) => !ok.has(id));
   if (missing !== undefined) throw notFound(`${noun} ${missing}`);

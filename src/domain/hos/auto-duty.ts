@@ -42,7 +42,11 @@ export interface DutyProposal {
 
 export const initialAutoDuty = (): AutoDutyState => ({ driving: false, zeroSince: null, lastT: null });
 
-export function stepAutoDuty(state: AutoDutyState, s: SpeedSample, o: AutoDutyOptions = AUTO_DUTY_DEFAULTS): { state: AutoDutyState; proposals: DutyProposal[] } {
+export function stepAutoDuty(
+  state: AutoDutyState,
+  s: SpeedSample,
+  o: AutoDutyOptions = AUTO_DUTY_DEFAULTS,
+): { state: AutoDutyState; proposals: DutyProposal[] } {
   if (state.lastT !== null && s.t < state.lastT) return { state, proposals: [] };
   const proposals: DutyProposal[] = [];
   let { driving, zeroSince } = state;
@@ -69,7 +73,11 @@ export function stepAutoDuty(state: AutoDutyState, s: SpeedSample, o: AutoDutyOp
 }
 
 /** Runs the step over a whole series (tests, replays). */
-export function detectDriving(samples: SpeedSample[], o: AutoDutyOptions = AUTO_DUTY_DEFAULTS, state = initialAutoDuty()): { state: AutoDutyState; proposals: DutyProposal[] } {
+export function detectDriving(
+  samples: SpeedSample[],
+  o: AutoDutyOptions = AUTO_DUTY_DEFAULTS,
+  state = initialAutoDuty(),
+): { state: AutoDutyState; proposals: DutyProposal[] } {
   const proposals: DutyProposal[] = [];
   for (const s of samples) {
     const r = stepAutoDuty(state, s, o);

@@ -14,11 +14,19 @@ const DRIVERS = 20;
 
 export async function seedHosDemo(db: Db, t: Tenant, now = Date.now()): Promise<{ drivers: number; records: number }> {
   const drivers = (await activeDriverIds(db.kysely, t.companyId, DRIVERS)).map((id) => ({ id }));
-  const vehicles = await db.kysely.selectFrom('vehicles').select(['id', 'permanent_driver_id']).where('company_id', '=', t.companyId).orderBy('id').execute();
+  const vehicles = await db.kysely
+    .selectFrom('vehicles')
+    .select(['id', 'permanent_driver_id'])
+    .where('company_id', '=', t.companyId)
+    .orderBy('id')
+    .execute();
   const today = Math.floor(now / (24 * H)) * 24 * H;
   let records = 0;
   for (const [i, d] of drivers.entries()) {
-    const vehicleId = vehicles.find((v) => v.permanent_driver_id === d.id)?.id ?? vehicles[i % Math.max(1, vehicles.length)]?.id ?? null;
+    const vehicleId =
+      vehicles.find((v) => v.permanent_driver_id === d.id)?.id ??
+      vehicles[i % Math.max(1, vehicles.length)]?.id ??
+      null;
     let km = 120_000 + i * 7_919;
     const events: HosEventInput[] = [];
     const at = (ms: number) => new Date(ms).toISOString();
@@ -36,8 +44,10 @@ export async function seedHosDemo(db: Db, t: Tenant, now = Date.now()): Promise<
       const end = s + (long ? 12.5 : 9) * H;
       events.push({ at: at(end), status: 'on_duty', vehicleId, odometerKm: km, notes: 'Post-trip inspection' });
       events.push({ at: at(end + 0.5 * H), status: 'off_duty', vehicleId, odometerKm: km });
-      if (back > 1) events.push({ at: at(end + 1.5 * H), kind: 'certification', date: new Date(s).toISOString().slice(0, 10) });
-      if (back === 2 && i % 4 === 0) events.push({ at: at(s + 6 * H), kind: 'remark', notes: 'Waited at the dock for a door', location: null });
+      if (back > 1)
+        events.push({ at: at(end + 1.5 * H), kind: 'certification', date: new Date(s).toISOString().slice(0, 10) });
+      if (back === 2 && i % 4 === 0)
+        events.push({ at: at(s + 6 * H), kind: 'remark', notes: 'Waited at the dock for a door', location: null });
     }
     const r = await recordDutyStatusEvents(db, t, d.id, events, { now });
     records += r.ids.length;

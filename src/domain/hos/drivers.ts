@@ -22,13 +22,31 @@ export interface HosDriver extends UserSummaryRow {
 }
 
 const COLUMNS = [
-  ...USER_SUMMARY_COLUMNS, 'duty_status', 'time_zone', 'cycle',
-  'driver_flags', 'metric_units', 'eld_mode', 'carrier_name', 'carrier_street', 'carrier_city', 'carrier_state', 'carrier_zip',
-  'terminal_street', 'terminal_city', 'terminal_state', 'terminal_zip',
+  ...USER_SUMMARY_COLUMNS,
+  'duty_status',
+  'time_zone',
+  'cycle',
+  'driver_flags',
+  'metric_units',
+  'eld_mode',
+  'carrier_name',
+  'carrier_street',
+  'carrier_city',
+  'carrier_state',
+  'carrier_zip',
+  'terminal_street',
+  'terminal_city',
+  'terminal_state',
+  'terminal_zip',
 ] as const;
 
 const rulesets = new Map<string, Ruleset>();
-function cachedRuleset(cycle: string | null | undefined, zone: string, flagsJson: string, flags: Record<string, boolean>): Ruleset {
+function cachedRuleset(
+  cycle: string | null | undefined,
+  zone: string,
+  flagsJson: string,
+  flags: Record<string, boolean>,
+): Ruleset {
   const key = `${cycle}|${zone}|${flagsJson}`;
   let rs = rulesets.get(key);
   if (!rs) {
@@ -39,13 +57,28 @@ function cachedRuleset(cycle: string | null | undefined, zone: string, flagsJson
 }
 
 /** Drivers (role driver) of the company among `ids`, with their rulesets; unknown ids are left out. */
-export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: number[]): Promise<Map<number, HosDriver>> {
+export async function hosDrivers(
+  db: Kysely<Database>,
+  companyId: number,
+  ids: number[],
+): Promise<Map<number, HosDriver>> {
   const out = new Map<number, HosDriver>();
   if (ids.length === 0) return out;
-  const company = await db.selectFrom('companies').select(['cycle', 'time_zone']).where('id', '=', companyId).executeTakeFirst();
-  const rows = await driversQuery(db, companyId, ids).select([...COLUMNS]).execute();
+  const company = await db
+    .selectFrom('companies')
+    .select(['cycle', 'time_zone'])
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  const rows = await driversQuery(db, companyId, ids)
+    .select([...COLUMNS])
+    .execute();
   for (const u of rows) {
-    const zoneName = u.time_zone && TIME_ZONES[u.time_zone] ? u.time_zone : company?.time_zone && TIME_ZONES[company.time_zone] ? company.time_zone : 'UTC';
+    const zoneName =
+      u.time_zone && TIME_ZONES[u.time_zone]
+        ? u.time_zone
+        : company?.time_zone && TIME_ZONES[company.time_zone]
+          ? company.time_zone
+          : 'UTC';
     const flags = fromJson<Record<string, boolean>>(u.driver_flags, {});
     out.set(u.id, {
       ...userSummaryFields(u),
@@ -60,4 +93,9 @@ export async function hosDrivers(db: Kysely<Database>, companyId: number, ids: n
 }
 
 /** The driver block of hos_violation_upserted (docs/reference/wire.md §7.6). */
-export const payloadDriver = (d: HosDriver) => ({ id: d.id, first_name: d.first_name, last_name: d.last_name, driver_company_id: d.driver_company_id });
+export const payloadDriver = (d: HosDriver) => ({
+  id: d.id,
+  first_name: d.first_name,
+  last_name: d.last_name,
+  driver_company_id: d.driver_company_id,
+});

@@ -38,37 +38,71 @@ function parse(input: EditInput, now: number): { start: number; end: number } {
   if (!Number.isFinite(end)) throw validation('end_time', 'is not a valid datetime');
   if (!(end > start)) throw validation('end_time', 'must be after start_time');
   if (end > now) throw validation('end_time', 'must not be in the future');
-  if (!(DUTY_STATUS_INPUTS as readonly string[]).includes(input.status)) throw validation('status', `must be one of: ${DUTY_STATUS_INPUTS.join(', ')}`);
+  if (!(DUTY_STATUS_INPUTS as readonly string[]).includes(input.status))
+    throw validation('status', `must be one of: ${DUTY_STATUS_INPUTS.join(', ')}`);
   const a = (input.annotation ?? '').trim();
   if (a.length < 4 || a.length > 60) throw validation('annotation', 'must be 4 to 60 characters long');
   return { start, end };
 }
 
-export async function editDutyStatus(db: Db, t: Tenant, driverId: number, input: EditInput, opts: { now?: number } = {}): Promise<EditRow> {
+export async function editDutyStatus(
+  db: Db,
+  t: Tenant,
+  driverId: number,
+  input: EditInput,
+  opts: { now?: number } = {},
+): Promise<EditRow> {
   const now = opts.now ?? Date.now();
   const { start, end } = parse(input, now);
   const origin = input.origin === 'edit' ? 3 : 2;
   return db.kysely.transaction().execute(async (trx) => {
     await lockDriver(trx, db.kind, t.companyId, driverId);
     const spec = normalize({ status: input.status, at: start }, 0, now);
-    const edit = await trx.insertInto('hos_edits').values({
-      company_id: t.companyId, driver_id: driverId, start_at: toIso(start), end_at: toIso(end), status: spec.status!, special: spec.special,
-      record_origin: origin, requested_by: input.requestedBy ?? null, annotation: input.annotation.trim(),
-      state: origin === 3 ? 'requested' : 'applied', created_at: nowIso(), decided_at: origin === 3 ? null : nowIso(),
-    }).returningAll().executeTakeFirstOrThrow();
+    const edit = await trx
+      .insertInto('hos_edits')
+      .values({
+        company_id: t.companyId,
+        driver_id: driverId,
+        start_at: toIso(start),
+        end_at: toIso(end),
+        status: spec.status!,
+        special: spec.special,
+        record_origin: origin,
+        requested_by: input.requestedBy ?? null,
+        annotation: input.annotation.trim(),
+        state: origin === 3 ? 'requested' : 'applied',
+        created_at: nowIso(),
+        decided_at: origin === 3 ? null : nowIso(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
     if (origin === 2) await apply(trx, t, driverId, edit, input.status, now);
     return edit;
   });
 }
 
 /** The driver accepts (the edit is applied) or rejects a requested edit. */
-export async function decideEdit(db: Db, t: Tenant, driverId: number, editId: number, accept: boolean, opts: { now?: number } = {}): Promise<EditRow> {
+export async function decideEdit(
+  db: Db,
+  t: Tenant,
+  driverId: number,
+  editId: number,
+  accept: boolean,
+  opts: { now?: number } = {},
+): Promise<EditRow> {
   const now = opts.now ?? Date.now();
   return db.kysely.transaction().execute(async (trx) => {
     await lockDriver(trx, db.kind, t.companyId, driverId);
-    const edit = await trx.selectFrom('hos_edits').selectAll().where('company_id', '=', t.companyId).where('driver_id', '=', driverId).where('id', '=', editId).executeTakeFirst();
+    const edit = await trx
+      .selectFrom('hos_edits')
+      .selectAll()
+      .where('company_id', '=', t.companyId)
+      .where('driver_id', '=', driverId)
+      .where('id', '=', editId)
+      .executeTakeFirst();
     if (!edit) throw notFound(`edit ${editId}`);
-    if (edit.state !== 'requested') throw new AppError('invalid_state', `edit ${editId} is ${edit.state}, not requested`);
+    if (edit.state !== 'requested')
+      throw new AppError('invalid_state', `edit ${editId} is ${edit.state}, not requested`);
     const state = accept ? 'applied' : 'rejected';
     const input = (edit.special ?? edit.status) as DutyStatusInput;
     if (accept) await apply(trx, t, driverId, edit, input, now);
@@ -77,32 +111,59 @@ export async function decideEdit(db: Db, t: Tenant, driverId: number, editId: nu
   });
 }
 
-async function apply(trx: Trx, t: Tenant, driverId: number, edit: EditRow, status: DutyStatusInput, now: number): Promise<void> {
+async function apply(
+  trx: Trx,
+  t: Tenant,
+  driverId: number,
+  edit: EditRow,
+  status: DutyStatusInput,
+  now: number,
+): Promise<void> {
   const { start_at: startIso, end_at: endIso } = edit;
   const before = await dutyAt(trx, t.companyId, driverId, startIso);
   const inside = await dutyBetween(trx, t.companyId, driverId, startIso, endIso);
   const atEnd = await dutyAt(trx, t.companyId, driverId, endIso);
   if (status !== 'driving') {
     for (const r of [before, ...inside]) {
-      if (r && r.status === 'driving' && r.record_origin === 1 && (r.ended_at ?? '') > startIso && r.occurred_at < endIso) {
-        throw new AppError('invalid_state', `automatically recorded driving (${r.occurred_at} to ${r.ended_at}) cannot be shortened or converted`);
+      if (
+        r &&
+        r.status === 'driving' &&
+        r.record_origin === 1 &&
+        (r.ended_at ?? '') > startIso &&
+        r.occurred_at < endIso
+      ) {
+        throw new AppError(
+          'invalid_state',
+          `automatically recorded driving (${r.occurred_at} to ${r.ended_at}) cannot be shortened or converted`,
+        );
       }
     }
   }
   if (inside.length) {
-    await trx.updateTable('hos_events').set({ record_status: 2, superseded_by_edit_id: edit.id }).where('id', 'in', inside.map((r) => r.id)).execute();
+    await trx
+      .updateTable('hos_events')
+      .set({ record_status: 2, superseded_by_edit_id: edit.id })
+      .where(
+        'id',
+        'in',
+        inside.map((r) => r.id),
+      )
+      .execute();
   }
   let seq = await nextSequence(trx, t.companyId, driverId);
   const add = async (s: DutyStatusInput, at: number) => {
     const e = normalize({ status: s, at, notes: edit.annotation }, 0, now);
     e.origin = edit.record_origin;
-    await trx.insertInto('hos_events').values(eventRow(t.companyId, driverId, e, seq, { edit_id: edit.id })).execute();
+    await trx
+      .insertInto('hos_events')
+      .values(eventRow(t.companyId, driverId, e, seq, { edit_id: edit.id }))
+      .execute();
     seq = (seq + 1) % 0x10000;
   };
   await add(status, Date.parse(startIso));
   const restartsAtEnd = atEnd && atEnd.occurred_at === endIso && !inside.some((r) => r.id === atEnd.id);
   if (!restartsAtEnd) {
-    const restore = (atEnd ? atEnd.special ?? atEnd.status : 'off_duty') as DutyStatusInput;
+    const restore = (atEnd ? (atEnd.special ?? atEnd.status) : 'off_duty') as DutyStatusInput;
     await add(restore, Date.parse(endIso));
   }
   await rechain(trx, t.companyId, driverId, startIso);

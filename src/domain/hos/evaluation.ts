@@ -53,7 +53,12 @@ export interface Evaluated {
 }
 
 /** The clocks of each driver at instant `at`, computed from stored records. */
-export async function evaluateDrivers(db: Trx, t: Tenant, driverIds: number[], at: number): Promise<Map<number, Evaluated>> {
+export async function evaluateDrivers(
+  db: Trx,
+  t: Tenant,
+  driverIds: number[],
+  at: number,
+): Promise<Map<number, Evaluated>> {
   const drivers = await hosDrivers(db, t.companyId, driverIds);
   // One window query per distinct lookback (a handful of rulesets), each for the drivers that need it.
   const groups = new Map<number, number[]>();
@@ -77,7 +82,13 @@ export async function evaluateDrivers(db: Trx, t: Tenant, driverIds: number[], a
  * that opened, closed or disappeared (each announced as hos_violation_upserted), the driver's next check
  * instant, and `users.duty_status` when the current status changed (user_duty_status_updated).
  */
-export async function reevaluateDriver(trx: Trx, t: Tenant, driverId: number, changedFrom: number, at: number): Promise<Evaluation | null> {
+export async function reevaluateDriver(
+  trx: Trx,
+  t: Tenant,
+  driverId: number,
+  changedFrom: number,
+  at: number,
+): Promise<Evaluation | null> {
   const driver = (await hosDrivers(trx, t.companyId, [driverId])).get(driverId);
   if (!driver) return null;
   const from = Math.min(changedFrom, at) - RETRO_MS;
@@ -86,24 +97,55 @@ export async function reevaluateDriver(trx: Trx, t: Tenant, driverId: number, ch
   const ev = evaluate(rs, w.records, w.claims, at, daysOf(rs.zone, rs.dayStartHour));
   await syncViolations(trx, t, driver, ev.violations, from);
   const state = { evaluated_at: toIso(at), next_check_at: ev.nextCheckAt === null ? null : toIso(ev.nextCheckAt) };
-  const updated = await trx.updateTable('hos_driver_states').set(state).where('driver_id', '=', driverId).executeTakeFirst();
+  const updated = await trx
+    .updateTable('hos_driver_states')
+    .set(state)
+    .where('driver_id', '=', driverId)
+    .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) {
-    await trx.insertInto('hos_driver_states').values({ company_id: t.companyId, driver_id: driverId, ...state }).execute();
+    await trx
+      .insertInto('hos_driver_states')
+      .values({ company_id: t.companyId, driver_id: driverId, ...state })
+      .execute();
   }
   await updateDutyStatus(trx, t, driver, at);
   return ev;
 }
 
 async function updateDutyStatus(trx: Trx, t: Tenant, driver: HosDriver, at: number): Promise<void> {
-  const current = await trx.selectFrom('hos_events').select('status').where('company_id', '=', t.companyId).where('driver_id', '=', driver.id)
-    .where('kind', '=', 'duty_status').where('record_status', '=', 1).where('occurred_at', '<=', toIso(at))
-    .orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const current = await trx
+    .selectFrom('hos_events')
+    .select('status')
+    .where('company_id', '=', t.companyId)
+    .where('driver_id', '=', driver.id)
+    .where('kind', '=', 'duty_status')
+    .where('record_status', '=', 1)
+    .where('occurred_at', '<=', toIso(at))
+    .orderBy('occurred_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const status = current?.status ?? 'off_duty';
   if (status === driver.duty_status) return;
   const now = nowIso();
-  await trx.updateTable('users').set({ duty_status: status, updated_at: now }).where('company_id', '=', t.companyId).where('id', '=', driver.id).execute();
-  const { password_hash: _secret, ...user } = await trx.selectFrom('users').selectAll().where('id', '=', driver.id).executeTakeFirstOrThrow();
-  await recordEvent(trx, { companyId: t.companyId, action: 'user_duty_status_updated', trigger: 'updated', subject: { type: 'user', id: driver.id }, data: user });
+  await trx
+    .updateTable('users')
+    .set({ duty_status: status, updated_at: now })
+    .where('company_id', '=', t.companyId)
+    .where('id', '=', driver.id)
+    .execute();
+  const { password_hash: _secret, ...user } = await trx
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', driver.id)
+    .executeTakeFirstOrThrow();
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'user_duty_status_updated',
+    trigger: 'updated',
+    subject: { type: 'user', id: driver.id },
+    data: user,
+  });
 }
 
 /**
@@ -111,9 +153,14 @@ async function updateDutyStatus(trx: Trx, t: Tenant, driver: HosDriver, at: numb
  * reached while driving, a day boundary): at most `limit` of them, oldest first. Returns how many.
  */
 export async function refreshDue(db: Db, t: Tenant, at: number, limit = 200): Promise<number> {
-  const due = await db.kysely.selectFrom('hos_driver_states').select(['driver_id', 'evaluated_at'])
-    .where('company_id', '=', t.companyId).where('next_check_at', '<=', toIso(at))
-    .orderBy('next_check_at').limit(limit).execute();
+  const due = await db.kysely
+    .selectFrom('hos_driver_states')
+    .select(['driver_id', 'evaluated_at'])
+    .where('company_id', '=', t.companyId)
+    .where('next_check_at', '<=', toIso(at))
+    .orderBy('next_check_at')
+    .limit(limit)
+    .execute();
   for (const d of due) {
     await db.kysely.transaction().execute(async (trx) => {
       try {

@@ -20,7 +20,14 @@ export type Durations = Record<(typeof DURATION_KEYS)[number], number>;
 export interface LogDetail {
   key: LogKey;
   durations: Durations;
-  events: Array<{ id: number; type: string; notes: string | null; location: string | null; start: string; end: string | null }>;
+  events: Array<{
+    id: number;
+    type: string;
+    notes: string | null;
+    location: string | null;
+    start: string;
+    end: string | null;
+  }>;
   vehicleIds: number[];
   /** Odometer readings of the day per vehicle, km. */
   odometers: Map<number, { first: number; last: number }>;
@@ -35,7 +42,10 @@ export interface LogDetail {
 
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
-const CLAIM_NOTES: Record<string, string> = { adverse_driving: 'Adverse driving conditions', sixteen_hour: '16-hour short-haul exception' };
+const CLAIM_NOTES: Record<string, string> = {
+  adverse_driving: 'Adverse driving conditions',
+  sixteen_hour: '16-hour short-haul exception',
+};
 /** A claim's remark names the exception, then the driver's annotation: `Adverse driving conditions: Snow on I-80`. */
 const claimNotes = (code: string | null, notes: string | null) => {
   const name = CLAIM_NOTES[code ?? ''] ?? code;
@@ -48,15 +58,52 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
   const from = toIso(Math.min(...keys.map((k) => k.start)));
   const to = toIso(Math.max(...keys.map((k) => k.end)));
   const dates = [...new Set(keys.map((k) => k.date))];
-  const base = () => db.selectFrom('hos_events').where('company_id', '=', t.companyId).where('driver_id', 'in', ids).where('record_status', '=', 1);
+  const base = () =>
+    db
+      .selectFrom('hos_events')
+      .where('company_id', '=', t.companyId)
+      .where('driver_id', 'in', ids)
+      .where('record_status', '=', 1);
   const [duty, others, certs, violations, dvirs] = await Promise.all([
-    base().selectAll().where('kind', '=', 'duty_status').where('ended_at', '>', from).where('occurred_at', '<', to).orderBy('occurred_at').orderBy('id').execute(),
-    base().selectAll().where('kind', '!=', 'duty_status').where('occurred_at', '>=', from).where('occurred_at', '<', to).orderBy('occurred_at').orderBy('id').execute(),
-    base().select(['driver_id', 'code', 'occurred_at', 'created_at']).where('kind', '=', 'certification').where('code', 'in', dates).execute(),
-    db.selectFrom('hos_violations').select(['id', 'driver_id', 'type', 'name', 'start_at', 'end_at']).where('company_id', '=', t.companyId)
-      .where('driver_id', 'in', ids).where('withdrawn_at', 'is', null).where('start_at', '<', to)
-      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', from)])).orderBy('start_at').orderBy('id').execute(),
-    db.selectFrom('inspection_reports').select(['driver_id', 'date']).where('company_id', '=', t.companyId).where('driver_id', 'in', ids).where('date', 'in', dates).execute(),
+    base()
+      .selectAll()
+      .where('kind', '=', 'duty_status')
+      .where('ended_at', '>', from)
+      .where('occurred_at', '<', to)
+      .orderBy('occurred_at')
+      .orderBy('id')
+      .execute(),
+    base()
+      .selectAll()
+      .where('kind', '!=', 'duty_status')
+      .where('occurred_at', '>=', from)
+      .where('occurred_at', '<', to)
+      .orderBy('occurred_at')
+      .orderBy('id')
+      .execute(),
+    base()
+      .select(['driver_id', 'code', 'occurred_at', 'created_at'])
+      .where('kind', '=', 'certification')
+      .where('code', 'in', dates)
+      .execute(),
+    db
+      .selectFrom('hos_violations')
+      .select(['id', 'driver_id', 'type', 'name', 'start_at', 'end_at'])
+      .where('company_id', '=', t.companyId)
+      .where('driver_id', 'in', ids)
+      .where('withdrawn_at', 'is', null)
+      .where('start_at', '<', to)
+      .where((eb) => eb.or([eb('end_at', 'is', null), eb('end_at', '>', from)]))
+      .orderBy('start_at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('inspection_reports')
+      .select(['driver_id', 'date'])
+      .where('company_id', '=', t.companyId)
+      .where('driver_id', 'in', ids)
+      .where('date', 'in', dates)
+      .execute(),
   ]);
   const restarts = await restartsOf(db, t, keys, now);
   const dvirSet = new Set(dvirs.map((r) => `${r.driver_id}|${r.date}`));
@@ -65,7 +112,9 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
   return keys.map((key) => {
     const dayStart = toIso(key.start);
     const dayEnd = toIso(Math.min(key.end, now));
-    const mine = duty.filter((r) => r.driver_id === key.driver.id && (r.ended_at ?? '') > dayStart && r.occurred_at < dayEnd);
+    const mine = duty.filter(
+      (r) => r.driver_id === key.driver.id && (r.ended_at ?? '') > dayStart && r.occurred_at < dayEnd,
+    );
     const durations: Durations = { off_duty: 0, on_duty: 0, sleeper: 0, driving: 0, waiting: 0 };
     // Every boundary is taken to its whole second (the wire shows seconds), so a status split across
     // two log days adds up to its whole length: no second lost to rounding each day's part.
@@ -80,7 +129,9 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
       counted += b - a;
     }
     durations.off_duty += span - counted;
-    const day = others.filter((r) => r.driver_id === key.driver.id && r.occurred_at >= dayStart && r.occurred_at < toIso(key.end));
+    const day = others.filter(
+      (r) => r.driver_id === key.driver.id && r.occurred_at >= dayStart && r.occurred_at < toIso(key.end),
+    );
     const all = [...mine.filter((r) => r.occurred_at >= dayStart), ...day];
     const odometers = new Map<number, { first: number; last: number }>();
     for (const r of [...all].sort((x, y) => (x.occurred_at < y.occurred_at ? -1 : 1))) {
@@ -90,24 +141,61 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
       else odometers.set(r.vehicle_id, { first: r.odometer_km, last: r.odometer_km });
     }
     const mineCerts = certs.filter((c) => c.driver_id === key.driver.id && c.code === key.date);
-    const signed = mineCerts.map((c) => c.occurred_at).sort().pop() ?? null;
-    const certifiedAt = mineCerts.map((c) => c.created_at).sort().pop() ?? null;
+    const signed =
+      mineCerts
+        .map((c) => c.occurred_at)
+        .sort()
+        .pop() ?? null;
+    const certifiedAt =
+      mineCerts
+        .map((c) => c.created_at)
+        .sort()
+        .pop() ?? null;
     const hasDriving = durations.driving > 0;
     const active = durations.driving + durations.on_duty > 0;
     const formAndManner: LogDetail['formAndManner'] = [];
-    const changed = [...mine, ...day].some((r) => certifiedAt !== null && r.kind !== 'certification' && r.created_at > certifiedAt);
-    if (active && key.end <= now && (signed === null || changed)) formAndManner.push({ type: 'log_not_certified', name: signed ? 'Log changed after certification' : 'Log not certified' });
-    if (mine.some((r) => r.status === 'driving' && r.vehicle_id === null)) formAndManner.push({ type: 'no_vehicle', name: 'Driving without a vehicle' });
+    const changed = [...mine, ...day].some(
+      (r) => certifiedAt !== null && r.kind !== 'certification' && r.created_at > certifiedAt,
+    );
+    if (active && key.end <= now && (signed === null || changed))
+      formAndManner.push({
+        type: 'log_not_certified',
+        name: signed ? 'Log changed after certification' : 'Log not certified',
+      });
+    if (mine.some((r) => r.status === 'driving' && r.vehicle_id === null))
+      formAndManner.push({ type: 'no_vehicle', name: 'Driving without a vehicle' });
     return {
       key,
       durations,
-      events: mine.map((r) => ({ id: r.id, type: r.status ?? 'off_duty', notes: r.notes, location: r.location, start: r.occurred_at, end: r.ended_at && r.ended_at < nowIsoS ? r.ended_at : null })),
+      events: mine.map((r) => ({
+        id: r.id,
+        type: r.status ?? 'off_duty',
+        notes: r.notes,
+        location: r.location,
+        start: r.occurred_at,
+        end: r.ended_at && r.ended_at < nowIsoS ? r.ended_at : null,
+      })),
       vehicleIds: [...new Set(all.map((r) => r.vehicle_id).filter((v): v is number => v !== null))],
       odometers,
-      remarks: day.filter((r) => r.kind === 'remark' || r.kind === 'exception')
-        .map((r) => ({ id: r.id, time: r.occurred_at, notes: r.kind === 'exception' ? claimNotes(r.code, r.notes) : r.notes, location: r.location })),
-      restarts: restarts.filter((x) => x.driverId === key.driver.id && x.date === key.date && (x.end ?? nowIsoS) >= dayStart && (x.end ?? nowIsoS) < toIso(key.end)),
-      violations: violations.filter((v) => v.driver_id === key.driver.id && v.start_at < toIso(key.end) && (v.end_at === null || v.end_at > dayStart)),
+      remarks: day
+        .filter((r) => r.kind === 'remark' || r.kind === 'exception')
+        .map((r) => ({
+          id: r.id,
+          time: r.occurred_at,
+          notes: r.kind === 'exception' ? claimNotes(r.code, r.notes) : r.notes,
+          location: r.location,
+        })),
+      restarts: restarts.filter(
+        (x) =>
+          x.driverId === key.driver.id &&
+          x.date === key.date &&
+          (x.end ?? nowIsoS) >= dayStart &&
+          (x.end ?? nowIsoS) < toIso(key.end),
+      ),
+      violations: violations.filter(
+        (v) =>
+          v.driver_id === key.driver.id && v.start_at < toIso(key.end) && (v.end_at === null || v.end_at > dayStart),
+      ),
       signedAt: signed,
       formAndManner,
       hasDriving,
@@ -122,19 +210,52 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
  * shows the same restarts whatever other days share its page.
  */
 async function restartsOf(db: Trx, t: Tenant, keys: LogKey[], now: number) {
-  const out: Array<{ driverId: number; date: string; id: number; start: string; end: string | null; type: string; name: string }> = [];
+  const out: Array<{
+    driverId: number;
+    date: string;
+    id: number;
+    start: string;
+    end: string | null;
+    type: string;
+    name: string;
+  }> = [];
   const byDriver = new Map<number, LogKey[]>();
   for (const k of keys) byDriver.set(k.driver.id, [...(byDriver.get(k.driver.id) ?? []), k]);
   for (const [driverId, ks] of byDriver) {
     const d = ks[0]!.driver;
     if (!d.ruleset.restart) continue;
     const atOf = (k: LogKey) => Math.min(now, k.end);
-    const w = (await loadWindows(db, t.companyId, [driverId], Math.min(...ks.map(atOf)) - lookbackMs(d), Math.max(...ks.map(atOf)))).get(driverId)!;
+    const w = (
+      await loadWindows(
+        db,
+        t.companyId,
+        [driverId],
+        Math.min(...ks.map(atOf)) - lookbackMs(d),
+        Math.max(...ks.map(atOf)),
+      )
+    ).get(driverId)!;
     for (const k of ks) {
       for (const r of evaluateWindow(d, w, atOf(k)).restarts) {
-        const first = await db.selectFrom('hos_events').select('id').where('company_id', '=', t.companyId).where('driver_id', '=', driverId)
-          .where('kind', '=', 'duty_status').where('record_status', '=', 1).where('occurred_at', '=', toIso(r.start)).orderBy('id').executeTakeFirst();
-        if (first) out.push({ driverId, date: k.date, id: first.id, start: toIso(r.start), end: r.end === null ? null : toIso(r.end), type: r.type, name: r.name });
+        const first = await db
+          .selectFrom('hos_events')
+          .select('id')
+          .where('company_id', '=', t.companyId)
+          .where('driver_id', '=', driverId)
+          .where('kind', '=', 'duty_status')
+          .where('record_status', '=', 1)
+          .where('occurred_at', '=', toIso(r.start))
+          .orderBy('id')
+          .executeTakeFirst();
+        if (first)
+          out.push({
+            driverId,
+            date: k.date,
+            id: first.id,
+            start: toIso(r.start),
+            end: r.end === null ? null : toIso(r.end),
+            type: r.type,
+            name: r.name,
+          });
       }
     }
   }

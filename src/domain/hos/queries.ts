@@ -13,10 +13,22 @@ import { hosDrivers, type HosDriver } from './drivers.js';
 import { logIds, logKeys, type LogKey, type LogQuery, type LogStatus } from './log-days.js';
 import { logDetails, type LogDetail } from './logs.js';
 
-export async function availableTime(db: Db, t: Tenant, driverIds: number[] | undefined, limit: number, offset: number, now: number): Promise<{ items: Evaluated[]; total: number }> {
+export async function availableTime(
+  db: Db,
+  t: Tenant,
+  driverIds: number[] | undefined,
+  limit: number,
+  offset: number,
+  now: number,
+): Promise<{ items: Evaluated[]; total: number }> {
   const f = driverIds ? { role: 'driver', ids: driverIds } : { role: 'driver', status: 'active' };
   const { rows, total } = await listUsers(db.kysely, t.companyId, f, limit, offset);
-  const evaluated = await evaluateDrivers(db.kysely, t, rows.map((r) => r.id), now);
+  const evaluated = await evaluateDrivers(
+    db.kysely,
+    t,
+    rows.map((r) => r.id),
+    now,
+  );
   return { items: rows.map((r) => evaluated.get(r.id)!).filter(Boolean), total };
 }
 
@@ -28,10 +40,21 @@ export interface ViolationFilters {
   max: number;
 }
 
-export async function listViolations(db: Db, t: Tenant, f: ViolationFilters, limit: number, offset: number, now: number) {
+export async function listViolations(
+  db: Db,
+  t: Tenant,
+  f: ViolationFilters,
+  limit: number,
+  offset: number,
+  now: number,
+) {
   await refreshDue(db, t, now);
-  let q = db.kysely.selectFrom('hos_violations').where('company_id', '=', t.companyId).where('withdrawn_at', 'is', null)
-    .where('start_at', '>=', toIso(f.min)).where('start_at', '<', toIso(f.max));
+  let q = db.kysely
+    .selectFrom('hos_violations')
+    .where('company_id', '=', t.companyId)
+    .where('withdrawn_at', 'is', null)
+    .where('start_at', '>=', toIso(f.min))
+    .where('start_at', '<', toIso(f.max));
   if (f.driverIds) q = q.where('driver_id', 'in', f.driverIds.length ? f.driverIds : [0]);
   if (f.types) q = q.where('type', 'in', f.types.length ? f.types : ['']);
   const [rows, total] = await Promise.all([
@@ -49,16 +72,29 @@ export interface LogPage {
 
 function matches(d: LogDetail, status: LogStatus): boolean {
   switch (status) {
-    case 'all': return true;
-    case 'hos': return d.violations.length > 0;
-    case 'form_and_manner': return d.formAndManner.length > 0;
-    case 'compliant': return d.violations.length === 0 && d.formAndManner.length === 0;
-    case 'missing_dvirs': return d.missingDvir;
+    case 'all':
+      return true;
+    case 'hos':
+      return d.violations.length > 0;
+    case 'form_and_manner':
+      return d.formAndManner.length > 0;
+    case 'compliant':
+      return d.violations.length === 0 && d.formAndManner.length === 0;
+    case 'missing_dvirs':
+      return d.missingDvir;
   }
 }
 
 /** A page of daily logs (also the rows of /v1/hours_of_service). */
-export async function listLogs(db: Db, t: Tenant, q: LogQuery, status: LogStatus, limit: number, offset: number, now: number): Promise<LogPage> {
+export async function listLogs(
+  db: Db,
+  t: Tenant,
+  q: LogQuery,
+  status: LogStatus,
+  limit: number,
+  offset: number,
+  now: number,
+): Promise<LogPage> {
   await refreshDue(db, t, now);
   const keys = await logKeys(db.kysely, t, q, now);
   let page: LogDetail[];
@@ -68,12 +104,17 @@ export async function listLogs(db: Db, t: Tenant, q: LogQuery, status: LogStatus
     page = await logDetails(db.kysely, t, keys.slice(offset, offset + limit), now);
   } else {
     const all: LogDetail[] = [];
-    for (let i = 0; i < keys.length; i += 200) all.push(...(await logDetails(db.kysely, t, keys.slice(i, i + 200), now)));
+    for (let i = 0; i < keys.length; i += 200)
+      all.push(...(await logDetails(db.kysely, t, keys.slice(i, i + 200), now)));
     const kept = all.filter((d) => matches(d, status));
     total = kept.length;
     page = kept.slice(offset, offset + limit);
   }
-  const ids = await logIds(db.kysely, t, page.map((d) => d.key));
+  const ids = await logIds(
+    db.kysely,
+    t,
+    page.map((d) => d.key),
+  );
   return {
     items: page.map((detail) => {
       const x = ids.get(`${detail.key.driver.id}|${detail.key.date}`)!;

@@ -7,11 +7,30 @@
 import { validation } from '../../core/errors.js';
 import type { Clock } from './engine/types.js';
 
-export const DUTY_STATUS_INPUTS = ['off_duty', 'sleeper', 'driving', 'on_duty', 'personal_conveyance', 'yard_move', 'waiting'] as const;
+export const DUTY_STATUS_INPUTS = [
+  'off_duty',
+  'sleeper',
+  'driving',
+  'on_duty',
+  'personal_conveyance',
+  'yard_move',
+  'waiting',
+] as const;
 export type DutyStatusInput = (typeof DUTY_STATUS_INPUTS)[number];
 export const EVENT_KINDS = [
-  'duty_status', 'intermediate_log', 'certification', 'login', 'logout', 'engine_power_up', 'engine_shut_down',
-  'malfunction', 'malfunction_cleared', 'diagnostic', 'diagnostic_cleared', 'remark', 'exception',
+  'duty_status',
+  'intermediate_log',
+  'certification',
+  'login',
+  'logout',
+  'engine_power_up',
+  'engine_shut_down',
+  'malfunction',
+  'malfunction_cleared',
+  'diagnostic',
+  'diagnostic_cleared',
+  'remark',
+  'exception',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 export const ORIGINS = { auto: 1, driver: 2, edit: 3, unidentified: 4 } as const;
@@ -67,11 +86,16 @@ export interface NormalizedEvent {
 /** How a stored duty status counts for the clocks. */
 export function clockOf(status: string | null): Clock {
   switch (status) {
-    case 'sleeper': return 'SB';
-    case 'driving': return 'D';
-    case 'on_duty': return 'ON';
-    case 'waiting': return 'WAIT';
-    default: return 'OFF';
+    case 'sleeper':
+      return 'SB';
+    case 'driving':
+      return 'D';
+    case 'on_duty':
+      return 'ON';
+    case 'waiting':
+      return 'WAIT';
+    default:
+      return 'OFF';
   }
 }
 
@@ -80,7 +104,8 @@ export const dutyStatusWord = (status: string | null) => status ?? 'off_duty';
 
 function instantOf(v: string | number, i: number): number {
   const t = typeof v === 'number' ? v : Date.parse(v);
-  if (typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) throw validation(`events[${i}].at`, 'must be an ISO-8601 datetime');
+  if (typeof v === 'string' && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v))
+    throw validation(`events[${i}].at`, 'must be an ISO-8601 datetime');
   if (!Number.isFinite(t)) throw validation(`events[${i}].at`, 'is not a valid datetime');
   return t;
 }
@@ -90,7 +115,8 @@ const DUTY_CODE: Record<string, number> = { off_duty: 1, sleeper: 2, driving: 3,
 export function normalize(e: HosEventInput, i: number, now: number): NormalizedEvent {
   const kind = e.kind ?? 'duty_status';
   const f = (name: string) => `events[${i}].${name}`;
-  if (!(EVENT_KINDS as readonly string[]).includes(kind)) throw validation(f('kind'), `must be one of: ${EVENT_KINDS.join(', ')}`);
+  if (!(EVENT_KINDS as readonly string[]).includes(kind))
+    throw validation(f('kind'), `must be one of: ${EVENT_KINDS.join(', ')}`);
   const at = instantOf(e.at, i);
   if (at > now + 10 * 60_000) throw validation(f('at'), 'is in the future');
   const origin = ORIGINS[e.origin ?? 'driver'];
@@ -100,26 +126,45 @@ export function normalize(e: HosEventInput, i: number, now: number): NormalizedE
     throw validation(f('sequenceId'), 'must be a whole number from 0 to 65535');
   }
   const reduced = e.reducedPrecision ? 1 : 0;
-  const out = { kind, at, origin, input: e, status: null as string | null, special: null as string | null, code: null as string | null };
+  const out = {
+    kind,
+    at,
+    origin,
+    input: e,
+    status: null as string | null,
+    special: null as string | null,
+    code: null as string | null,
+  };
   switch (kind) {
     case 'duty_status': {
       const s = e.status;
-      if (!s || !(DUTY_STATUS_INPUTS as readonly string[]).includes(s)) throw validation(f('status'), `must be one of: ${DUTY_STATUS_INPUTS.join(', ')}`);
+      if (!s || !(DUTY_STATUS_INPUTS as readonly string[]).includes(s))
+        throw validation(f('status'), `must be one of: ${DUTY_STATUS_INPUTS.join(', ')}`);
       const status = s === 'personal_conveyance' ? 'off_duty' : s === 'yard_move' ? 'on_duty' : s;
       const special = s === 'personal_conveyance' || s === 'yard_move' ? s : null;
       return { ...out, status, special, eventType: 1, eventCode: DUTY_CODE[status]! };
     }
-    case 'intermediate_log': return { ...out, eventType: 2, eventCode: 1 + reduced };
+    case 'intermediate_log':
+      return { ...out, eventType: 2, eventCode: 1 + reduced };
     case 'certification': {
-      if (!e.date || !/^\d{4}-\d{2}-\d{2}$/.test(e.date)) throw validation(f('date'), 'must be the certified day, YYYY-MM-DD');
+      if (!e.date || !/^\d{4}-\d{2}-\d{2}$/.test(e.date))
+        throw validation(f('date'), 'must be the certified day, YYYY-MM-DD');
       return { ...out, code: e.date, eventType: 4, eventCode: 1 };
     }
-    case 'login': return { ...out, eventType: 5, eventCode: 1 };
-    case 'logout': return { ...out, eventType: 5, eventCode: 2 };
-    case 'engine_power_up': return { ...out, eventType: 6, eventCode: 1 + reduced };
-    case 'engine_shut_down': return { ...out, eventType: 6, eventCode: 3 + reduced };
-    case 'malfunction': case 'malfunction_cleared': case 'diagnostic': case 'diagnostic_cleared': {
-      if (!e.code || !/^[PETLRSO1-6]$/.test(e.code)) throw validation(f('code'), 'must be a malfunction letter (P, E, T, L, R, S, O) or a diagnostic number (1–6)');
+    case 'login':
+      return { ...out, eventType: 5, eventCode: 1 };
+    case 'logout':
+      return { ...out, eventType: 5, eventCode: 2 };
+    case 'engine_power_up':
+      return { ...out, eventType: 6, eventCode: 1 + reduced };
+    case 'engine_shut_down':
+      return { ...out, eventType: 6, eventCode: 3 + reduced };
+    case 'malfunction':
+    case 'malfunction_cleared':
+    case 'diagnostic':
+    case 'diagnostic_cleared': {
+      if (!e.code || !/^[PETLRSO1-6]$/.test(e.code))
+        throw validation(f('code'), 'must be a malfunction letter (P, E, T, L, R, S, O) or a diagnostic number (1–6)');
       const codes = { malfunction: 1, malfunction_cleared: 2, diagnostic: 3, diagnostic_cleared: 4 };
       return { ...out, code: e.code, eventType: 7, eventCode: codes[kind] };
     }
@@ -128,7 +173,8 @@ export function normalize(e: HosEventInput, i: number, now: number): NormalizedE
       return { ...out, eventType: 0, eventCode: 0 };
     }
     case 'exception': {
-      if (!e.exception || !(EXCEPTIONS as readonly string[]).includes(e.exception)) throw validation(f('exception'), `must be one of: ${EXCEPTIONS.join(', ')}`);
+      if (!e.exception || !(EXCEPTIONS as readonly string[]).includes(e.exception))
+        throw validation(f('exception'), `must be one of: ${EXCEPTIONS.join(', ')}`);
       return { ...out, code: e.exception, eventType: 0, eventCode: 0 };
     }
   }

@@ -64,7 +64,12 @@ export interface RecordResult {
 async function checkVehicles(trx: Trx, companyId: number, events: NormalizedEvent[]): Promise<void> {
   const ids = [...new Set(events.map((e) => e.input.vehicleId).filter((v): v is number => typeof v === 'number'))];
   if (ids.length === 0) return;
-  const found = await trx.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('id', 'in', ids).execute();
+  const found = await trx
+    .selectFrom('vehicles')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
   const known = new Set(found.map((r) => r.id));
   for (const id of ids) if (!known.has(id)) throw validation('vehicle_id', `${id} is not a vehicle of this company`);
 }
@@ -74,8 +79,18 @@ async function guardAutoDriving(trx: Trx, companyId: number, driverId: number, e
   if (e.kind !== 'duty_status' || e.origin === 1 || e.status === 'driving') return;
   const at = toIso(e.at);
   const cur = await dutyAt(trx, companyId, driverId, at);
-  if (cur && cur.status === 'driving' && cur.record_origin === 1 && cur.occurred_at < at && cur.ended_at !== OPEN_END && (cur.ended_at ?? '') > at) {
-    throw new AppError('invalid_state', `automatically recorded driving (${cur.occurred_at} to ${cur.ended_at}) cannot be shortened`);
+  if (
+    cur &&
+    cur.status === 'driving' &&
+    cur.record_origin === 1 &&
+    cur.occurred_at < at &&
+    cur.ended_at !== OPEN_END &&
+    (cur.ended_at ?? '') > at
+  ) {
+    throw new AppError(
+      'invalid_state',
+      `automatically recorded driving (${cur.occurred_at} to ${cur.ended_at}) cannot be shortened`,
+    );
   }
 }
 
@@ -87,9 +102,17 @@ async function isDuplicate(trx: Trx, companyId: number, driverId: number, e: Nor
   const { eldDeviceId, sequenceId, formerSequenceId } = e.input;
   if (eldDeviceId == null || sequenceId === undefined) return false;
   const ids = formerSequenceId === undefined ? [sequenceId] : [sequenceId, formerSequenceId];
-  const row = await trx.selectFrom('hos_events').select('id').where('company_id', '=', companyId).where('driver_id', '=', driverId)
-    .where('eld_device_id', '=', eldDeviceId).where('sequence_id', 'in', ids).where('occurred_at', '=', toIso(e.at))
-    .where('kind', '=', e.kind).where('record_origin', '=', e.origin).executeTakeFirst();
+  const row = await trx
+    .selectFrom('hos_events')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('driver_id', '=', driverId)
+    .where('eld_device_id', '=', eldDeviceId)
+    .where('sequence_id', 'in', ids)
+    .where('occurred_at', '=', toIso(e.at))
+    .where('kind', '=', e.kind)
+    .where('record_origin', '=', e.origin)
+    .executeTakeFirst();
   return !!row;
 }
 
@@ -102,14 +125,26 @@ function guardClaim(driver: HosDriver | undefined, e: NormalizedEvent): void {
   if (e.kind !== 'exception' || !driver) return;
   const rs = driver.ruleset;
   if (e.code === 'adverse_driving' && !rs.adverseDriving) {
-    throw new AppError('invalid_state', `driver ${driver.id} may not claim adverse_driving: the driver's exception_adverse_driving is off`);
+    throw new AppError(
+      'invalid_state',
+      `driver ${driver.id} may not claim adverse_driving: the driver's exception_adverse_driving is off`,
+    );
   }
   if (e.code === 'sixteen_hour' && !rs.sixteenHour) {
-    throw new AppError('invalid_state', `driver ${driver.id} may not claim sixteen_hour: the 16-hour exception (395.1(o)) applies to US property-carrying drivers, not cycle ${rs.cycleCode}`);
+    throw new AppError(
+      'invalid_state',
+      `driver ${driver.id} may not claim sixteen_hour: the 16-hour exception (395.1(o)) applies to US property-carrying drivers, not cycle ${rs.cycleCode}`,
+    );
   }
 }
 
-export function eventRow(companyId: number, driverId: number, e: NormalizedEvent, sequenceId: number, extra: { edit_id?: number | null } = {}) {
+export function eventRow(
+  companyId: number,
+  driverId: number,
+  e: NormalizedEvent,
+  sequenceId: number,
+  extra: { edit_id?: number | null } = {},
+) {
   const i = e.input;
   const at = toIso(e.at);
   return {
@@ -142,7 +177,13 @@ export function eventRow(companyId: number, driverId: number, e: NormalizedEvent
 }
 
 /** Records a driver's ELD-style events (see the top of this file) and re-evaluates the driver. */
-export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number, events: HosEventInput[], opts: RecordOptions = {}): Promise<RecordResult> {
+export async function recordDutyStatusEvents(
+  db: Db,
+  t: Tenant,
+  driverId: number,
+  events: HosEventInput[],
+  opts: RecordOptions = {},
+): Promise<RecordResult> {
   const now = opts.now ?? Date.now();
   if (!Array.isArray(events) || events.length === 0) throw validation('events', 'must have at least 1 item');
   if (events.length > 5000) throw validation('events', 'must have at most 5000 items');
@@ -164,7 +205,9 @@ export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number
     await lockDriver(trx, db.kind, t.companyId, driverId);
     await checkVehicles(trx, t.companyId, norm);
     let seq = await nextSequence(trx, t.companyId, driverId);
-    const driver = norm.some((e) => e.kind === 'exception') ? (await hosDrivers(trx, t.companyId, [driverId])).get(driverId) : undefined;
+    const driver = norm.some((e) => e.kind === 'exception')
+      ? (await hosDrivers(trx, t.companyId, [driverId])).get(driverId)
+      : undefined;
     const ids: number[] = [];
     let duplicates = 0;
     let changedFrom = Infinity;
@@ -183,7 +226,11 @@ export async function recordDutyStatusEvents(db: Db, t: Tenant, driverId: number
       }
       const sequenceId = e.input.sequenceId ?? seq;
       seq = (sequenceId + 1) % 0x10000;
-      const { id } = await trx.insertInto('hos_events').values(eventRow(t.companyId, driverId, e, sequenceId)).returning('id').executeTakeFirstOrThrow();
+      const { id } = await trx
+        .insertInto('hos_events')
+        .values(eventRow(t.companyId, driverId, e, sequenceId))
+        .returning('id')
+        .executeTakeFirstOrThrow();
       ids.push(id);
       if (e.kind === 'duty_status' || e.kind === 'exception') changedFrom = Math.min(changedFrom, e.at);
       if (e.kind === 'duty_status' && (dutyFrom === null || e.at < dutyFrom)) dutyFrom = e.at;

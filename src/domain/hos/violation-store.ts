@@ -35,16 +35,30 @@ export function violationPayload(v: StoredViolation, driver: HosDriver, withdraw
 }
 
 /** Makes the stored violations starting at or after `from` match `computed`. */
-export async function syncViolations(trx: Trx, t: Tenant, driver: HosDriver, computed: Violation[], from: number): Promise<void> {
+export async function syncViolations(
+  trx: Trx,
+  t: Tenant,
+  driver: HosDriver,
+  computed: Violation[],
+  from: number,
+): Promise<void> {
   const fromIso = toIso(from);
-  const stored = await trx.selectFrom('hos_violations').select(['id', 'type', 'name', 'start_at', 'end_at'])
-    .where('company_id', '=', t.companyId).where('driver_id', '=', driver.id)
-    .where('withdrawn_at', 'is', null).where('start_at', '>=', fromIso).execute();
+  const stored = await trx
+    .selectFrom('hos_violations')
+    .select(['id', 'type', 'name', 'start_at', 'end_at'])
+    .where('company_id', '=', t.companyId)
+    .where('driver_id', '=', driver.id)
+    .where('withdrawn_at', 'is', null)
+    .where('start_at', '>=', fromIso)
+    .execute();
   const byKey = new Map(stored.map((s) => [`${s.type}|${s.start_at}`, s]));
   const now = nowIso();
   const announce = (v: StoredViolation, trigger: 'created' | 'updated', withdrawn = false) =>
     recordEvent(trx, {
-      companyId: t.companyId, action: 'hos_violation_upserted', trigger, subject: { type: 'hos_violation', id: v.id },
+      companyId: t.companyId,
+      action: 'hos_violation_upserted',
+      trigger,
+      subject: { type: 'hos_violation', id: v.id },
       data: violationPayload(v, driver, withdrawn),
     });
   for (const v of computed) {
@@ -56,16 +70,34 @@ export async function syncViolations(trx: Trx, t: Tenant, driver: HosDriver, com
     byKey.delete(key);
     if (existing) {
       if (existing.end_at === end) continue;
-      await trx.updateTable('hos_violations').set({ end_at: end, updated_at: now }).where('id', '=', existing.id).execute();
+      await trx
+        .updateTable('hos_violations')
+        .set({ end_at: end, updated_at: now })
+        .where('id', '=', existing.id)
+        .execute();
       await announce({ ...existing, end_at: end }, 'updated');
       continue;
     }
-    const row = { company_id: t.companyId, driver_id: driver.id, type: v.type, name: v.name, start_at: start, end_at: end, withdrawn_at: null, created_at: now, updated_at: now };
+    const row = {
+      company_id: t.companyId,
+      driver_id: driver.id,
+      type: v.type,
+      name: v.name,
+      start_at: start,
+      end_at: end,
+      withdrawn_at: null,
+      created_at: now,
+      updated_at: now,
+    };
     const { id } = await trx.insertInto('hos_violations').values(row).returning('id').executeTakeFirstOrThrow();
     await announce({ id, ...row }, 'created');
   }
   for (const gone of byKey.values()) {
-    await trx.updateTable('hos_violations').set({ withdrawn_at: now, updated_at: now }).where('id', '=', gone.id).execute();
+    await trx
+      .updateTable('hos_violations')
+      .set({ withdrawn_at: now, updated_at: now })
+      .where('id', '=', gone.id)
+      .execute();
     await announce(gone, 'updated', true);
   }
 }

@@ -24,7 +24,15 @@
  */
 import { fromX } from './geometry.js';
 import { segments } from './segments.js';
-import { GAP_WITH_DISTANCE, GAP_WITHOUT_DISTANCE, type Allocation, type AllocationRules, type Fragment, type Locator, type Track } from './rules.js';
+import {
+  GAP_WITH_DISTANCE,
+  GAP_WITHOUT_DISTANCE,
+  type Allocation,
+  type AllocationRules,
+  type Fragment,
+  type Locator,
+  type Track,
+} from './rules.js';
 
 export { DEFAULT_RULES } from './rules.js';
 export type { Allocation, AllocationRules, Fragment, Track } from './rules.js';
@@ -85,7 +93,8 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
   };
   const flushPending = (j: number) => {
     if (!pending.length) return;
-    const o0 = owner, l0 = live;
+    const o0 = owner,
+      l0 = live;
     for (const p of pending) {
       if (p.owner !== owner || p.live !== live) useOwner(p.owner, p.live);
       emit(p.s, p.u0, p.u1, j);
@@ -106,8 +115,10 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
 
   /** Adds piece [u0, u1] of segment s to the fragment of its bucket and jurisdiction, cutting at bucket ends. */
   function emit(s: number, u0: number, u1: number, j: number): void {
-    const a = acc[s], b = acc[s + 1];
-    const ta = t[a], dt = t[b] - ta;
+    const a = acc[s],
+      b = acc[s + 1];
+    const ta = t[a],
+      dt = t[b] - ta;
     while (u1 - u0 > 0) {
       const tStart = ta + u0 * dt;
       const bucket = Math.floor(tStart / bucketMs);
@@ -122,20 +133,31 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
 
   function add(s: number, u0: number, u1: number, j: number, bucket: number): void {
     if (frags === null) return;
-    const a = acc[s], b = acc[s + 1];
+    const a = acc[s],
+      b = acc[s + 1];
     const d = km[s] * (u1 - u0);
     const key = bucket * 128 + j + 1;
     let f = key === lastKey ? lastFrag : frags.get(key);
-    const x0 = x[a] + (x[b] - x[a]) * u1, y0 = lat[a] + (lat[b] - lat[a]) * u1;
+    const x0 = x[a] + (x[b] - x[a]) * u1,
+      y0 = lat[a] + (lat[b] - lat[a]) * u1;
     const te = t[a] + (t[b] - t[a]) * u1;
     const oe = odoA[s] + (odoB[s] - odoA[s]) * u1;
     if (!f) {
       const xs = x[a] + (x[b] - x[a]) * u0;
       f = {
-        owner, bucketStart: bucket * bucketMs, j, distanceKm: 0, gapKm: 0,
-        startT: t[a] + (t[b] - t[a]) * u0, endT: te,
-        startLat: lat[a] + (lat[b] - lat[a]) * u0, startLon: fromX(xs), endLat: y0, endLon: fromX(x0),
-        startOdo: odoA[s] + (odoB[s] - odoA[s]) * u0, endOdo: oe,
+        owner,
+        bucketStart: bucket * bucketMs,
+        j,
+        distanceKm: 0,
+        gapKm: 0,
+        startT: t[a] + (t[b] - t[a]) * u0,
+        endT: te,
+        startLat: lat[a] + (lat[b] - lat[a]) * u0,
+        startLon: fromX(xs),
+        endLat: y0,
+        endLon: fromX(x0),
+        startOdo: odoA[s] + (odoB[s] - odoA[s]) * u0,
+        endOdo: oe,
       };
       frags.set(key, f);
     }
@@ -166,8 +188,12 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
 
   /** Cuts segment s at the borders it crosses into pieces (pieceU holds the cut points, pieceJ the jurisdictions). */
   function split(s: number): void {
-    const a = acc[s], b = acc[s + 1];
-    const ax = x[a], ay = lat[a], bx = x[b], by = lat[b];
+    const a = acc[s],
+      b = acc[s + 1];
+    const ax = x[a],
+      ay = lat[a],
+      bx = x[b],
+      by = lat[b];
     ts.length = 0;
     index.crossings(ax, ay, bx, by, ts);
     ts.sort((p, q) => p - q);
@@ -194,7 +220,8 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
   }
 
   for (let s = 0; s + 1 < m; s++) {
-    const a = acc[s], b = acc[s + 1];
+    const a = acc[s],
+      b = acc[s + 1];
     const tb = t[b];
     const o = Math.floor(tb / rules.ownerMs);
     const inWindow = tb >= fromT && tb < toT;
@@ -225,10 +252,12 @@ export function allocate(tr: Track, index: Locator, rules: AllocationRules, wind
       }
     }
     split(s);
-    const ta = t[a], dt = tb - ta;
+    const ta = t[a],
+      dt = tb - ta;
     for (let p = 0; p < pieceJ.length; p++) {
       const j = pieceJ[p];
-      const u0 = pieceU[p], u1 = pieceU[p + 1];
+      const u0 = pieceU[p],
+        u1 = pieceU[p + 1];
       if (j < 0 && k === 0) {
         if (lastKnown >= 0 && ta + u1 * dt - lastKnownT <= reentryMs) pending.push({ s, u0, u1, owner, live });
         else {

@@ -27,7 +27,9 @@ export const SNAP_TOLERANCE_KM = 2;
 export const BOUNDARY_DATA_URL = new URL('./boundary-data/jurisdictions.topo.json.gz', import.meta.url);
 
 /** The shipped topology, with the build's `meta` (sources, quantization). */
-export function readBoundaryTopology(): Topology<{ jurisdictions: GeometryCollection }> & { meta: Record<string, unknown> } {
+export function readBoundaryTopology(): Topology<{ jurisdictions: GeometryCollection }> & {
+  meta: Record<string, unknown>;
+} {
   return JSON.parse(gunzipSync(readFileSync(BOUNDARY_DATA_URL)).toString('utf8'));
 }
 
@@ -68,7 +70,11 @@ export function jurisdictionAt(lat: number, lon: number): string | null {
  * The jurisdiction containing a point, else the nearest one within `toleranceKm` (coastline
  * generalisation, GPS error), else null.
  */
-export function nearestJurisdiction(lat: number, lon: number, toleranceKm = SNAP_TOLERANCE_KM): { code: string; distance_km: number } | null {
+export function nearestJurisdiction(
+  lat: number,
+  lon: number,
+  toleranceKm = SNAP_TOLERANCE_KM,
+): { code: string; distance_km: number } | null {
   const idx = jurisdictionIndex();
   const x = toX(lon);
   const inside = idx.locate(x, lat);

@@ -36,8 +36,12 @@ const READING_WINDOW_MS = 3_600_000;
 
 /** A vehicle's calibrations, oldest first. */
 export async function calibrationsOf(k: Kysely<Database>, vehicleId: number): Promise<Calibration[]> {
-  const rows = await k.selectFrom('ifta_odometer_calibrations').select(['effective_from', 'offset_km'])
-    .where('vehicle_id', '=', vehicleId).orderBy('effective_from').execute();
+  const rows = await k
+    .selectFrom('ifta_odometer_calibrations')
+    .select(['effective_from', 'offset_km'])
+    .where('vehicle_id', '=', vehicleId)
+    .orderBy('effective_from')
+    .execute();
   return rows.map((r) => ({ fromMs: Date.parse(r.effective_from), offsetKm: r.offset_km }));
 }
 
@@ -56,7 +60,13 @@ export function offsetAt(cals: Calibration[], t: number): number | null {
   return found < 0 ? null : cals[found].offsetKm;
 }
 
-export async function listCalibrations(db: Db, companyId: number, vehicleIds: number[] | undefined, limit: number, offset: number) {
+export async function listCalibrations(
+  db: Db,
+  companyId: number,
+  vehicleIds: number[] | undefined,
+  limit: number,
+  offset: number,
+) {
   let q = db.kysely.selectFrom('ifta_odometer_calibrations').where('company_id', '=', companyId);
   if (vehicleIds?.length) q = q.where('vehicle_id', 'in', vehicleIds);
   const [rows, count] = await Promise.all([
@@ -77,17 +87,32 @@ export interface CalibrationInput {
 }
 
 async function ecmReading(k: Kysely<Database>, companyId: number, vehicleId: number, atIso: string): Promise<number> {
-  const row = await k.selectFrom('telemetry_records').select(['odometer_km', 'fix_time'])
-    .where('company_id', '=', companyId).where('vehicle_id', '=', vehicleId).where('odometer_km', 'is not', null)
-    .where('fix_time', '<=', atIso).orderBy('fix_time', 'desc').limit(1).executeTakeFirst();
+  const row = await k
+    .selectFrom('telemetry_records')
+    .select(['odometer_km', 'fix_time'])
+    .where('company_id', '=', companyId)
+    .where('vehicle_id', '=', vehicleId)
+    .where('odometer_km', 'is not', null)
+    .where('fix_time', '<=', atIso)
+    .orderBy('fix_time', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   if (!row || Date.parse(atIso) - Date.parse(row.fix_time) > READING_WINDOW_MS) {
-    throw validation('dashboard_odometer', 'needs an ECM odometer reading of the vehicle in the hour before effective_from; send offset instead');
+    throw validation(
+      'dashboard_odometer',
+      'needs an ECM odometer reading of the vehicle in the hour before effective_from; send offset instead',
+    );
   }
   return row.odometer_km!;
 }
 
 export async function createCalibration(db: Db, companyId: number, input: CalibrationInput): Promise<CalibrationRow> {
-  const vehicle = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('id', '=', input.vehicle_id).executeTakeFirst();
+  const vehicle = await db.kysely
+    .selectFrom('vehicles')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', input.vehicle_id)
+    .executeTakeFirst();
   if (!vehicle) throw notFound('vehicle');
   if ((input.offset === undefined) === (input.dashboard_odometer === undefined)) {
     throw validation('offset', 'or dashboard_odometer is required (exactly one of them)');
@@ -108,9 +133,19 @@ export async function createCalibration(db: Db, companyId: number, input: Calibr
   const now = nowIso();
   try {
     return await writeTx(db, async (trx) => {
-      const row = await trx.insertInto('ifta_odometer_calibrations')
-        .values({ company_id: companyId, vehicle_id: input.vehicle_id, effective_from: from, offset_km: offsetKm, note: input.note ?? null, created_at: now, updated_at: now })
-        .returningAll().executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('ifta_odometer_calibrations')
+        .values({
+          company_id: companyId,
+          vehicle_id: input.vehicle_id,
+          effective_from: from,
+          offset_km: offsetKm,
+          note: input.note ?? null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await markCalibrationChange(trx, companyId, input.vehicle_id, from);
       return row;
     });
@@ -122,7 +157,12 @@ export async function createCalibration(db: Db, companyId: number, input: Calibr
 
 export async function deleteCalibration(db: Db, companyId: number, id: number): Promise<void> {
   await writeTx(db, async (trx) => {
-    const row = await trx.selectFrom('ifta_odometer_calibrations').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+    const row = await trx
+      .selectFrom('ifta_odometer_calibrations')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) throw notFound('odometer calibration');
     await trx.deleteFrom('ifta_odometer_calibrations').where('id', '=', id).execute();
     await markCalibrationChange(trx, companyId, row.vehicle_id, row.effective_from);

@@ -42,7 +42,16 @@ export function distanceKm(x1: number, y1: number, x2: number, y2: number): numb
  * Parameter t ∈ [0, 1] along p→q where it crosses the segment a→b, or −1. Touching at an end counts
  * (the caller classifies the pieces between crossings, so an extra cut is harmless).
  */
-export function crossingParam(px: number, py: number, qx: number, qy: number, ax: number, ay: number, bx: number, by: number): number {
+export function crossingParam(
+  px: number,
+  py: number,
+  qx: number,
+  qy: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): number {
   const rx = qx - px;
   const ry = qy - py;
   const sx = bx - ax;
@@ -58,7 +67,16 @@ export function crossingParam(px: number, py: number, qx: number, qy: number, ax
 }
 
 /** Does segment p→q meet the axis-aligned box [x0, x1] × [y0, y1]? (Liang–Barsky clipping.) */
-export function segmentMeetsBox(px: number, py: number, qx: number, qy: number, x0: number, y0: number, x1: number, y1: number): boolean {
+export function segmentMeetsBox(
+  px: number,
+  py: number,
+  qx: number,
+  qy: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+): boolean {
   let t0 = 0;
   let t1 = 1;
   const dx = qx - px;
@@ -79,7 +97,16 @@ export function segmentMeetsBox(px: number, py: number, qx: number, qy: number, 
 }
 
 /** Squared distance in km² from a point to a segment, in a local frame scaled by kx, ky. */
-export function pointSegmentKm2(px: number, py: number, ax: number, ay: number, bx: number, by: number, kx: number, ky: number): number {
+export function pointSegmentKm2(
+  px: number,
+  py: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  kx: number,
+  ky: number,
+): number {
   const ux = (bx - ax) * kx;
   const uy = (by - ay) * ky;
   const vx = (px - ax) * kx;

@@ -62,17 +62,29 @@ export class JurisdictionIndex {
     this.by = new Float64Array(n);
     this.owner = new Uint8Array(n);
     let m = 0;
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     shapes.forEach((s, j) => {
       for (const p of s.polygons) {
         for (const ring of p) {
           for (let i = 0; i + 1 < ring.length; i++) {
-            const ax = toX(ring[i][0]), ay = ring[i][1], bx = toX(ring[i + 1][0]), by = ring[i + 1][1];
+            const ax = toX(ring[i][0]),
+              ay = ring[i][1],
+              bx = toX(ring[i + 1][0]),
+              by = ring[i + 1][1];
             if (ax === bx && ay === by) continue;
-            this.ax[m] = ax; this.ay[m] = ay; this.bx[m] = bx; this.by[m] = by; this.owner[m] = j;
+            this.ax[m] = ax;
+            this.ay[m] = ay;
+            this.bx[m] = bx;
+            this.by[m] = by;
+            this.owner[m] = j;
             m++;
-            minX = Math.min(minX, ax, bx); maxX = Math.max(maxX, ax, bx);
-            minY = Math.min(minY, ay, by); maxY = Math.max(maxY, ay, by);
+            minX = Math.min(minX, ax, bx);
+            maxX = Math.max(maxX, ax, bx);
+            minY = Math.min(minY, ay, by);
+            maxY = Math.max(maxY, ay, by);
           }
         }
       }
@@ -92,10 +104,17 @@ export class JurisdictionIndex {
     let slots = 0;
     for (let ci = 0; ci < cellsN; ci++) if (counts[ci] > 0) this.cells[ci] = -2 - slots++;
     this.slotStart = new Uint32Array(slots + 1);
-    for (let ci = 0, s = 0; ci < cellsN; ci++) if (counts[ci] > 0) { this.slotStart[s + 1] = this.slotStart[s] + counts[ci]; s++; }
+    for (let ci = 0, s = 0; ci < cellsN; ci++)
+      if (counts[ci] > 0) {
+        this.slotStart[s + 1] = this.slotStart[s] + counts[ci];
+        s++;
+      }
     this.slotEdges = new Uint32Array(this.slotStart[slots]);
     const fill = this.slotStart.slice(0, slots);
-    for (let e = 0; e < edges; e++) this.eachCellOf(e, (ci) => { this.slotEdges[fill[-2 - this.cells[ci]]++] = e; });
+    for (let e = 0; e < edges; e++)
+      this.eachCellOf(e, (ci) => {
+        this.slotEdges[fill[-2 - this.cells[ci]]++] = e;
+      });
     this.classifyPureCells();
   }
 
@@ -108,7 +127,10 @@ export class JurisdictionIndex {
   }
 
   private eachCellOf(e: number, fn: (ci: number) => void): void {
-    const ax = this.ax[e], ay = this.ay[e], bx = this.bx[e], by = this.by[e];
+    const ax = this.ax[e],
+      ay = this.ay[e],
+      bx = this.bx[e],
+      by = this.by[e];
     const c = this.cellDeg;
     const kx0 = Math.max(0, Math.floor((Math.min(ax, bx) - EPS - this.x0) / c));
     const kx1 = Math.min(this.nx - 1, Math.floor((Math.max(ax, bx) + EPS - this.x0) / c));
@@ -117,7 +139,19 @@ export class JurisdictionIndex {
     for (let r = ky0; r <= ky1; r++) {
       for (let k = kx0; k <= kx1; k++) {
         const single = kx0 === kx1 || ky0 === ky1;
-        if (single || segmentMeetsBox(ax, ay, bx, by, this.cellLeft(k) - EPS, this.cellBottom(r) - EPS, this.cellLeft(k + 1) + EPS, this.cellBottom(r + 1) + EPS)) {
+        if (
+          single ||
+          segmentMeetsBox(
+            ax,
+            ay,
+            bx,
+            by,
+            this.cellLeft(k) - EPS,
+            this.cellBottom(r) - EPS,
+            this.cellLeft(k + 1) + EPS,
+            this.cellBottom(r + 1) + EPS,
+          )
+        ) {
           fn(r * this.nx + k);
         }
       }
@@ -142,15 +176,18 @@ export class JurisdictionIndex {
           const e = this.slotEdges[s];
           if (this.stamp[e] === this.stampNo) continue;
           this.stamp[e] = this.stampNo;
-          const ay = this.ay[e], by = this.by[e];
-          if ((ay > yc) !== (by > yc)) {
+          const ay = this.ay[e],
+            by = this.by[e];
+          if (ay > yc !== by > yc) {
             xs.push(this.ax[e] + ((yc - ay) * (this.bx[e] - this.ax[e])) / (by - ay));
             js.push(this.owner[e]);
           }
         }
       }
       const order = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b]);
-      let lo = 0, hi = 0, next = 0;
+      let lo = 0,
+        hi = 0,
+        next = 0;
       for (let k = 0; k < this.nx; k++) {
         const xc = this.cellLeft(k) + this.cellDeg / 2;
         while (next < order.length && xs[order[next]] < xc) {
@@ -176,7 +213,8 @@ export class JurisdictionIndex {
     if (ci < 0) return -1;
     let v = this.cells[ci];
     if (v >= -1) return v;
-    let lo = 0, hi = 0;
+    let lo = 0,
+      hi = 0;
     const r = Math.floor(ci / this.nx);
     for (let k = ci - r * this.nx; k < this.nx; k++) {
       v = this.cells[r * this.nx + k];
@@ -188,11 +226,13 @@ export class JurisdictionIndex {
         break;
       }
       const slot = -2 - v;
-      const left = this.cellLeft(k), right = this.cellLeft(k + 1);
+      const left = this.cellLeft(k),
+        right = this.cellLeft(k + 1);
       for (let s = this.slotStart[slot]; s < this.slotStart[slot + 1]; s++) {
         const e = this.slotEdges[s];
-        const ay = this.ay[e], by = this.by[e];
-        if ((ay > y) === (by > y)) continue;
+        const ay = this.ay[e],
+          by = this.by[e];
+        if (ay > y === by > y) continue;
         const xi = this.ax[e] + ((y - ay) * (this.bx[e] - this.ax[e])) / (by - ay);
         if (xi > x && xi >= left && xi < right) {
           const j = this.owner[e];
@@ -249,7 +289,20 @@ export class JurisdictionIndex {
       for (let k = k0; k <= k1; k++) {
         const v = this.cells[r * this.nx + k];
         if (v >= -1) continue;
-        if (many && !segmentMeetsBox(px, py, qx, qy, this.cellLeft(k) - EPS, this.cellBottom(r) - EPS, this.cellLeft(k + 1) + EPS, this.cellBottom(r + 1) + EPS)) continue;
+        if (
+          many &&
+          !segmentMeetsBox(
+            px,
+            py,
+            qx,
+            qy,
+            this.cellLeft(k) - EPS,
+            this.cellBottom(r) - EPS,
+            this.cellLeft(k + 1) + EPS,
+            this.cellBottom(r + 1) + EPS,
+          )
+        )
+          continue;
         const slot = -2 - v;
         for (let s = this.slotStart[slot]; s < this.slotStart[slot + 1]; s++) {
           const e = this.slotEdges[s];
@@ -268,13 +321,16 @@ export class JurisdictionIndex {
    */
   uniform(px: number, py: number, qx: number, qy: number): number {
     const c = this.cellDeg;
-    const kp = Math.floor((px - this.x0) / c), rp = Math.floor((py - this.y0) / c);
-    const kq = Math.floor((qx - this.x0) / c), rq = Math.floor((qy - this.y0) / c);
+    const kp = Math.floor((px - this.x0) / c),
+      rp = Math.floor((py - this.y0) / c);
+    const kq = Math.floor((qx - this.x0) / c),
+      rq = Math.floor((qy - this.y0) / c);
     if (kp < 0 || rp < 0 || kp >= this.nx || rp >= this.ny) return -2;
     const v = this.cells[rp * this.nx + kp];
     if (v < 0) return -2;
     if (kp === kq && rp === rq) return v;
-    const dk = kq - kp, dr = rq - rp;
+    const dk = kq - kp,
+      dr = rq - rp;
     if (dk > 1 || dk < -1 || dr > 1 || dr < -1 || kq < 0 || rq < 0 || kq >= this.nx || rq >= this.ny) return -2;
     if (this.cells[rq * this.nx + kq] !== v) return -2;
     if (dk !== 0 && dr !== 0 && (this.cells[rp * this.nx + kq] !== v || this.cells[rq * this.nx + kp] !== v)) return -2;

@@ -101,9 +101,14 @@ export async function quarterlyReport(db: Db, companyId: number, q: QuarterQuery
     l.gapKm += f.gap_km;
   }
   const purchases = ids.length
-    ? await db.kysely.selectFrom('fuel_purchases').select(['vehicle_id', 'jurisdiction', 'fuel_type', 'fuel', 'fuel_unit'])
-      .where('company_id', '=', companyId).where('vehicle_id', 'in', ids)
-      .where('purchased_at', '>=', toIso(window.start)).where('purchased_at', '<', toIso(window.end)).execute()
+    ? await db.kysely
+        .selectFrom('fuel_purchases')
+        .select(['vehicle_id', 'jurisdiction', 'fuel_type', 'fuel', 'fuel_unit'])
+        .where('company_id', '=', companyId)
+        .where('vehicle_id', 'in', ids)
+        .where('purchased_at', '>=', toIso(window.start))
+        .where('purchased_at', '<', toIso(window.end))
+        .execute()
     : [];
   for (const p of purchases) {
     const g = group(p.fuel_type ?? ofVehicle(p.vehicle_id!));
@@ -114,7 +119,11 @@ export async function quarterlyReport(db: Db, companyId: number, q: QuarterQuery
   const fuelTypes: FuelTypeReport[] = [];
   for (const [fuelType, g] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (q.fuelType && fuelType !== q.fuelType) continue;
-    let totalKm = 0, taxableKm = 0, unplacedKm = 0, gapKm = 0, fuelL = 0;
+    let totalKm = 0,
+      taxableKm = 0,
+      unplacedKm = 0,
+      gapKm = 0,
+      fuelL = 0;
     for (const [code, l] of g.lines) {
       totalKm += l.km;
       gapKm += l.gapKm;
@@ -132,11 +141,27 @@ export async function quarterlyReport(db: Db, companyId: number, q: QuarterQuery
         const taxableLineKm = member ? l.km : 0;
         const taxableGal = mpg ? taxableLineKm / KM_PER_MI / mpg : null;
         return {
-          jurisdiction: code, iftaMember: member, totalKm: l.km, taxableKm: taxableLineKm, gapKm: l.gapKm, taxPaidL: l.fuelL,
-          taxableGal, netTaxableGal: taxableGal === null ? null : taxableGal - l.fuelL / L_PER_GAL,
+          jurisdiction: code,
+          iftaMember: member,
+          totalKm: l.km,
+          taxableKm: taxableLineKm,
+          gapKm: l.gapKm,
+          taxPaidL: l.fuelL,
+          taxableGal,
+          netTaxableGal: taxableGal === null ? null : taxableGal - l.fuelL / L_PER_GAL,
         };
       });
-    fuelTypes.push({ fuelType, vehicleIds: [...g.vehicles].sort((a, b) => a - b), totalKm, taxableKm, unplacedKm, gapKm, fuelL, mpg, lines });
+    fuelTypes.push({
+      fuelType,
+      vehicleIds: [...g.vehicles].sort((a, b) => a - b),
+      totalKm,
+      taxableKm,
+      unplacedKm,
+      gapKm,
+      fuelL,
+      mpg,
+      lines,
+    });
   }
   return { year: q.year, quarter: q.quarter, window, dueDate, fuelTypes };
 }

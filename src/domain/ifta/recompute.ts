@@ -24,19 +24,52 @@ export const UNPLACED = '--';
 const RUN_DAYS = 7;
 const CONTEXT_BEFORE = 3;
 
-type Point = { fix_time: string; lat: number | null; lon: number | null; odometer_km: number | null; speed_kph: number | null; type: string; data: string | null };
+type Point = {
+  fix_time: string;
+  lat: number | null;
+  lon: number | null;
+  odometer_km: number | null;
+  speed_kph: number | null;
+  type: string;
+  data: string | null;
+};
 
 function located(k: Kysely<Database>, companyId: number, vehicleId: number) {
-  return k.selectFrom('telemetry_records').select(['fix_time', 'lat', 'lon', 'odometer_km', 'speed_kph', 'type', 'data'])
-    .where('company_id', '=', companyId).where('vehicle_id', '=', vehicleId)
-    .where('lat', 'is not', null).where('lon', 'is not', null);
+  return k
+    .selectFrom('telemetry_records')
+    .select(['fix_time', 'lat', 'lon', 'odometer_km', 'speed_kph', 'type', 'data'])
+    .where('company_id', '=', companyId)
+    .where('vehicle_id', '=', vehicleId)
+    .where('lat', 'is not', null)
+    .where('lon', 'is not', null);
 }
 
-async function loadPoints(db: Db, companyId: number, vehicleId: number, fromIso: string, toIso_: string): Promise<Point[]> {
+async function loadPoints(
+  db: Db,
+  companyId: number,
+  vehicleId: number,
+  fromIso: string,
+  toIso_: string,
+): Promise<Point[]> {
   const [before, main, after] = await Promise.all([
-    located(db.kysely, companyId, vehicleId).where('fix_time', '<', fromIso).orderBy('fix_time', 'desc').orderBy('id', 'desc').limit(CONTEXT_BEFORE).execute(),
-    located(db.kysely, companyId, vehicleId).where('fix_time', '>=', fromIso).where('fix_time', '<', toIso_).orderBy('fix_time').orderBy('id').execute(),
-    located(db.kysely, companyId, vehicleId).where('fix_time', '>=', toIso_).orderBy('fix_time').orderBy('id').limit(1).execute(),
+    located(db.kysely, companyId, vehicleId)
+      .where('fix_time', '<', fromIso)
+      .orderBy('fix_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(CONTEXT_BEFORE)
+      .execute(),
+    located(db.kysely, companyId, vehicleId)
+      .where('fix_time', '>=', fromIso)
+      .where('fix_time', '<', toIso_)
+      .orderBy('fix_time')
+      .orderBy('id')
+      .execute(),
+    located(db.kysely, companyId, vehicleId)
+      .where('fix_time', '>=', toIso_)
+      .orderBy('fix_time')
+      .orderBy('id')
+      .limit(1)
+      .execute(),
   ]);
   return [...before.reverse(), ...main, ...after];
 }
@@ -49,8 +82,14 @@ async function loadPoints(db: Db, companyId: number, vehicleId: number, fromIso:
 export function trackOf(points: Point[], cals: Calibration[]): Track {
   const n = points.length;
   const track: Track = {
-    n, t: new Float64Array(n), lat: new Float64Array(n), lon: new Float64Array(n), odo: new Float64Array(n),
-    speed: new Float64Array(n), accuracy: new Float64Array(n).fill(NaN), engineOff: new Uint8Array(n),
+    n,
+    t: new Float64Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    odo: new Float64Array(n),
+    speed: new Float64Array(n),
+    accuracy: new Float64Array(n).fill(NaN),
+    engineOff: new Uint8Array(n),
   };
   for (let i = 0; i < n; i++) {
     const p = points[i];
@@ -68,7 +107,13 @@ export function trackOf(points: Point[], cals: Calibration[]): Track {
   return track;
 }
 
-function fragmentRow(companyId: number, vehicleId: number, f: Fragment, cals: Calibration[], ownerMs: number): IftaFragmentsTable {
+function fragmentRow(
+  companyId: number,
+  vehicleId: number,
+  f: Fragment,
+  cals: Calibration[],
+  ownerMs: number,
+): IftaFragmentsTable {
   const code = f.j >= 0 ? jurisdictionIndex().codes[f.j] : UNPLACED;
   const odo = (cal: number, t: number) => {
     if (!Number.isFinite(cal)) return { raw: null, calibrated: null };
@@ -78,21 +123,41 @@ function fragmentRow(companyId: number, vehicleId: number, f: Fragment, cals: Ca
   const s = odo(f.startOdo, f.startT);
   const e = odo(f.endOdo, f.endT);
   return {
-    company_id: companyId, vehicle_id: vehicleId, owner_day: toIso(f.owner * ownerMs).slice(0, 10),
-    bucket_start: toIso(f.bucketStart), jurisdiction: code, distance_km: f.distanceKm, gap_km: f.gapKm,
-    start_time: toIso(Math.round(f.startT)), end_time: toIso(Math.round(f.endT)),
-    start_lat: f.startLat, start_lon: f.startLon, end_lat: f.endLat, end_lon: f.endLon,
-    start_odometer_km: s.raw, end_odometer_km: e.raw, start_calibrated_km: s.calibrated, end_calibrated_km: e.calibrated,
+    company_id: companyId,
+    vehicle_id: vehicleId,
+    owner_day: toIso(f.owner * ownerMs).slice(0, 10),
+    bucket_start: toIso(f.bucketStart),
+    jurisdiction: code,
+    distance_km: f.distanceKm,
+    gap_km: f.gapKm,
+    start_time: toIso(Math.round(f.startT)),
+    end_time: toIso(Math.round(f.endT)),
+    start_lat: f.startLat,
+    start_lon: f.startLon,
+    end_lat: f.endLat,
+    end_lon: f.endLon,
+    start_odometer_km: s.raw,
+    end_odometer_km: e.raw,
+    start_calibrated_km: s.calibrated,
+    end_calibrated_km: e.calibrated,
   };
 }
 
 /** Recomputes consecutive days `days` (sorted) of one vehicle; `tokens` are the stale marks read. */
-export async function recomputeDays(db: Db, companyId: number, vehicleId: number, days: string[], tokens: string[], rules: AllocationRules = DEFAULT_RULES): Promise<number> {
+export async function recomputeDays(
+  db: Db,
+  companyId: number,
+  vehicleId: number,
+  days: string[],
+  tokens: string[],
+  rules: AllocationRules = DEFAULT_RULES,
+): Promise<number> {
   const fromIso = `${days[0]}T00:00:00.000Z`;
   const endIso = `${addDay(days[days.length - 1], 1)}T00:00:00.000Z`;
   // Points from a margin before and after the days, so that stretches over water are decided as for the whole track.
   const margin = contextMs(rules);
-  const fromT = Date.parse(fromIso), toT = Date.parse(endIso);
+  const fromT = Date.parse(fromIso),
+    toT = Date.parse(endIso);
   const [points, cals] = await Promise.all([
     loadPoints(db, companyId, vehicleId, toIso(fromT - margin), toIso(toT + margin)),
     calibrationsOf(db.kysely, vehicleId),
@@ -102,9 +167,18 @@ export async function recomputeDays(db: Db, companyId: number, vehicleId: number
   await writeTx(db, async (trx) => {
     if (db.kind === 'postgres') await sql`select pg_advisory_xact_lock(${0x1f7a}, ${vehicleId})`.execute(trx);
     await trx.deleteFrom('ifta_fragments').where('vehicle_id', '=', vehicleId).where('owner_day', 'in', days).execute();
-    for (let i = 0; i < rows.length; i += 400) await trx.insertInto('ifta_fragments').values(rows.slice(i, i + 400)).execute();
+    for (let i = 0; i < rows.length; i += 400)
+      await trx
+        .insertInto('ifta_fragments')
+        .values(rows.slice(i, i + 400))
+        .execute();
     for (let i = 0; i < days.length; i++) {
-      await trx.deleteFrom('ifta_stale_days').where('vehicle_id', '=', vehicleId).where('day', '=', days[i]).where('token', '=', tokens[i]).execute();
+      await trx
+        .deleteFrom('ifta_stale_days')
+        .where('vehicle_id', '=', vehicleId)
+        .where('day', '=', days[i])
+        .where('token', '=', tokens[i])
+        .execute();
     }
   });
   return rows.length;
@@ -127,9 +201,15 @@ export async function refresh(db: Db, companyId: number, scope: RefreshScope): P
   await markNewRecords(db, companyId);
   const first = addDay(toIso(scope.start).slice(0, 10), -1);
   const last = addDay(toIso(new Date(scope.end.getTime() - 1)).slice(0, 10), 1);
-  const stale = await db.kysely.selectFrom('ifta_stale_days').select(['vehicle_id', 'day', 'token'])
-    .where('company_id', '=', companyId).where('vehicle_id', 'in', scope.vehicleIds).where('day', '>=', first)
-    .orderBy('vehicle_id').orderBy('day').execute();
+  const stale = await db.kysely
+    .selectFrom('ifta_stale_days')
+    .select(['vehicle_id', 'day', 'token'])
+    .where('company_id', '=', companyId)
+    .where('vehicle_id', 'in', scope.vehicleIds)
+    .where('day', '>=', first)
+    .orderBy('vehicle_id')
+    .orderBy('day')
+    .execute();
   const byVehicle = new Map<number, Array<{ day: string; token: string }>>();
   const later = new Map<number, Map<string, string>>();
   for (const s of stale) {
@@ -143,7 +223,11 @@ export async function refresh(db: Db, companyId: number, scope: RefreshScope): P
   }
   const endIso = `${addDay(last, 1)}T00:00:00.000Z`;
   for (const [vehicleId, marks] of later) {
-    const next = await located(db.kysely, companyId, vehicleId).where('fix_time', '>=', endIso).orderBy('fix_time').limit(1).executeTakeFirst();
+    const next = await located(db.kysely, companyId, vehicleId)
+      .where('fix_time', '>=', endIso)
+      .orderBy('fix_time')
+      .limit(1)
+      .executeTakeFirst();
     const token = next ? marks.get(next.fix_time.slice(0, 10)) : undefined;
     if (next && token) {
       if (!byVehicle.has(vehicleId)) byVehicle.set(vehicleId, []);
@@ -155,7 +239,13 @@ export async function refresh(db: Db, companyId: number, scope: RefreshScope): P
     let run: typeof marks = [];
     const flush = async () => {
       if (!run.length) return;
-      await recomputeDays(db, companyId, vehicleId, run.map((r) => r.day), run.map((r) => r.token));
+      await recomputeDays(
+        db,
+        companyId,
+        vehicleId,
+        run.map((r) => r.day),
+        run.map((r) => r.token),
+      );
       days += run.length;
       run = [];
     };

@@ -54,20 +54,38 @@ export interface SummaryRow {
 }
 
 /** The company's IFTA vehicles matching the filters, with their fuel types. */
-export async function iftaVehicles(db: Db, companyId: number, q: { vehicleIds?: number[]; fuelType?: string }): Promise<Map<number, string | null>> {
-  let s = db.kysely.selectFrom('vehicles').select(['id', 'fuel_type']).where('company_id', '=', companyId).where('ifta', '=', 1);
+export async function iftaVehicles(
+  db: Db,
+  companyId: number,
+  q: { vehicleIds?: number[]; fuelType?: string },
+): Promise<Map<number, string | null>> {
+  let s = db.kysely
+    .selectFrom('vehicles')
+    .select(['id', 'fuel_type'])
+    .where('company_id', '=', companyId)
+    .where('ifta', '=', 1);
   if (q.vehicleIds?.length) s = s.where('id', 'in', q.vehicleIds);
   if (q.fuelType) s = s.where('fuel_type', '=', q.fuelType);
   return new Map((await s.orderBy('id').execute()).map((v) => [v.id, v.fuel_type]));
 }
 
 /** Refreshes, then reads the fragments of `vehicleIds` in the window (placed ones only unless told). */
-export async function windowFragments(db: Db, companyId: number, vehicleIds: number[], window: ReportWindow, opts: { jurisdictions?: string[]; unplaced?: boolean } = {}) {
+export async function windowFragments(
+  db: Db,
+  companyId: number,
+  vehicleIds: number[],
+  window: ReportWindow,
+  opts: { jurisdictions?: string[]; unplaced?: boolean } = {},
+) {
   if (!vehicleIds.length) return [];
   await refresh(db, companyId, { vehicleIds, start: window.start, end: window.end });
-  let q = db.kysely.selectFrom('ifta_fragments').selectAll()
-    .where('company_id', '=', companyId).where('vehicle_id', 'in', vehicleIds)
-    .where('bucket_start', '>=', toIso(window.start)).where('bucket_start', '<', toIso(window.end));
+  let q = db.kysely
+    .selectFrom('ifta_fragments')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('vehicle_id', 'in', vehicleIds)
+    .where('bucket_start', '>=', toIso(window.start))
+    .where('bucket_start', '<', toIso(window.end));
   if (opts.jurisdictions?.length) q = q.where('jurisdiction', 'in', opts.jurisdictions);
   else if (!opts.unplaced) q = q.where('jurisdiction', '!=', UNPLACED);
   return q.orderBy('vehicle_id').orderBy('bucket_start').orderBy('jurisdiction').orderBy('owner_day').execute();
@@ -77,14 +95,19 @@ export async function windowFragments(db: Db, companyId: number, vehicleIds: num
 export function dayIndexer(window: ReportWindow, zone: string): (ms: number) => string | null {
   const days: string[] = [];
   const starts: number[] = [];
-  for (let d = window.startDay; d <= window.endDay; d = new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)) {
+  for (
+    let d = window.startDay;
+    d <= window.endDay;
+    d = new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+  ) {
     days.push(d);
     starts.push(startOfDay(d, zone).getTime());
   }
   const end = window.end.getTime();
   return (ms) => {
     if (ms < starts[0] || ms >= end) return null;
-    let lo = 0, hi = starts.length - 1;
+    let lo = 0,
+      hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (starts[mid] <= ms) lo = mid;
@@ -96,7 +119,9 @@ export function dayIndexer(window: ReportWindow, zone: string): (ms: number) => 
 
 export async function tripRows(db: Db, companyId: number, q: ReportQuery): Promise<TripRow[]> {
   const vehicles = await iftaVehicles(db, companyId, q);
-  const frags = await windowFragments(db, companyId, [...vehicles.keys()], q.window, { jurisdictions: q.jurisdictions });
+  const frags = await windowFragments(db, companyId, [...vehicles.keys()], q.window, {
+    jurisdictions: q.jurisdictions,
+  });
   const dayOf = dayIndexer(q.window, q.zone);
   const rows = new Map<string, TripRow>();
   for (const f of frags) {
@@ -106,27 +131,59 @@ export async function tripRows(db: Db, companyId: number, q: ReportQuery): Promi
     const r = rows.get(key);
     if (!r) {
       rows.set(key, {
-        vehicleId: f.vehicle_id, date, jurisdiction: f.jurisdiction, distanceKm: f.distance_km, gapKm: f.gap_km,
-        startTime: f.start_time, endTime: f.end_time, startLat: f.start_lat, startLon: f.start_lon, endLat: f.end_lat, endLon: f.end_lon,
-        startOdometerKm: f.start_odometer_km, endOdometerKm: f.end_odometer_km, startCalibratedKm: f.start_calibrated_km, endCalibratedKm: f.end_calibrated_km,
+        vehicleId: f.vehicle_id,
+        date,
+        jurisdiction: f.jurisdiction,
+        distanceKm: f.distance_km,
+        gapKm: f.gap_km,
+        startTime: f.start_time,
+        endTime: f.end_time,
+        startLat: f.start_lat,
+        startLon: f.start_lon,
+        endLat: f.end_lat,
+        endLon: f.end_lon,
+        startOdometerKm: f.start_odometer_km,
+        endOdometerKm: f.end_odometer_km,
+        startCalibratedKm: f.start_calibrated_km,
+        endCalibratedKm: f.end_calibrated_km,
       });
       continue;
     }
     r.distanceKm += f.distance_km;
     r.gapKm += f.gap_km;
     if (f.start_time < r.startTime) {
-      Object.assign(r, { startTime: f.start_time, startLat: f.start_lat, startLon: f.start_lon, startOdometerKm: f.start_odometer_km, startCalibratedKm: f.start_calibrated_km });
+      Object.assign(r, {
+        startTime: f.start_time,
+        startLat: f.start_lat,
+        startLon: f.start_lon,
+        startOdometerKm: f.start_odometer_km,
+        startCalibratedKm: f.start_calibrated_km,
+      });
     }
     if (f.end_time > r.endTime) {
-      Object.assign(r, { endTime: f.end_time, endLat: f.end_lat, endLon: f.end_lon, endOdometerKm: f.end_odometer_km, endCalibratedKm: f.end_calibrated_km });
+      Object.assign(r, {
+        endTime: f.end_time,
+        endLat: f.end_lat,
+        endLon: f.end_lon,
+        endOdometerKm: f.end_odometer_km,
+        endCalibratedKm: f.end_calibrated_km,
+      });
     }
   }
-  return [...rows.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.vehicleId - b.vehicleId || (a.jurisdiction < b.jurisdiction ? -1 : 1)));
+  return [...rows.values()].sort((a, b) =>
+    a.date < b.date
+      ? -1
+      : a.date > b.date
+        ? 1
+        : a.vehicleId - b.vehicleId || (a.jurisdiction < b.jurisdiction ? -1 : 1),
+  );
 }
 
 export async function summaryRows(db: Db, companyId: number, q: ReportQuery): Promise<SummaryRow[]> {
   const vehicles = await iftaVehicles(db, companyId, q);
-  const frags = await windowFragments(db, companyId, [...vehicles.keys()], q.window, { jurisdictions: q.jurisdictions });
+  const frags = await windowFragments(db, companyId, [...vehicles.keys()], q.window, {
+    jurisdictions: q.jurisdictions,
+  });
   const rows = new Map<string, SummaryRow>();
   for (const f of frags) {
     const key = `${f.vehicle_id}|${f.jurisdiction}`;
@@ -138,14 +195,29 @@ export async function summaryRows(db: Db, companyId: number, q: ReportQuery): Pr
 }
 
 /** Stable ids of trip rows (created on first sight), in the order of `rows`. */
-export async function tripIds(db: Db, companyId: number, rows: Array<{ vehicleId: number; date: string; jurisdiction: string }>): Promise<number[]> {
+export async function tripIds(
+  db: Db,
+  companyId: number,
+  rows: Array<{ vehicleId: number; date: string; jurisdiction: string }>,
+): Promise<number[]> {
   if (!rows.length) return [];
-  const values = rows.map((r) => ({ company_id: companyId, vehicle_id: r.vehicleId, date: r.date, jurisdiction: r.jurisdiction }));
-  await db.kysely.insertInto('ifta_trip_ids').values(values)
-    .onConflict((oc) => oc.columns(['vehicle_id', 'date', 'jurisdiction']).doNothing()).execute();
-  const found = await db.kysely.selectFrom('ifta_trip_ids').select(['id', 'vehicle_id', 'date', 'jurisdiction'])
+  const values = rows.map((r) => ({
+    company_id: companyId,
+    vehicle_id: r.vehicleId,
+    date: r.date,
+    jurisdiction: r.jurisdiction,
+  }));
+  await db.kysely
+    .insertInto('ifta_trip_ids')
+    .values(values)
+    .onConflict((oc) => oc.columns(['vehicle_id', 'date', 'jurisdiction']).doNothing())
+    .execute();
+  const found = await db.kysely
+    .selectFrom('ifta_trip_ids')
+    .select(['id', 'vehicle_id', 'date', 'jurisdiction'])
     .where('vehicle_id', 'in', [...new Set(rows.map((r) => r.vehicleId))])
-    .where('date', 'in', [...new Set(rows.map((r) => r.date))]).execute();
+    .where('date', 'in', [...new Set(rows.map((r) => r.date))])
+    .execute();
   const byKey = new Map(found.map((f) => [`${f.vehicle_id}|${f.date}|${f.jurisdiction}`, f.id]));
   return rows.map((r) => byKey.get(`${r.vehicleId}|${r.date}|${r.jurisdiction}`)!);
 }

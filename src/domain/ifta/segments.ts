@@ -61,7 +61,9 @@ export function clean(tr: Track, rules: AllocationRules): Cleaned {
   let v = 0;
   let lastT = -Infinity;
   for (let i = 0; i < n; i++) {
-    const la = lat[i], lo = lon[i], ti = t[i];
+    const la = lat[i],
+      lo = lon[i],
+      ti = t[i];
     if (!(la >= -90 && la <= 90 && lo >= -180 && lo <= 180 && Number.isFinite(ti))) continue;
     if (la === 0 && lo === 0) continue;
     if (!(ti > lastT)) continue;
@@ -80,9 +82,14 @@ export function clean(tr: Track, rules: AllocationRules): Cleaned {
   for (let k = 0; k < v; k++) {
     const i = valid[k];
     if (k > 0 && k + 1 < v) {
-      const p = valid[k - 1], q = valid[k + 1];
-      if (step[k] / ((t[i] - t[p]) / H) > max && step[k + 1] / ((t[q] - t[i]) / H) > max
-        && distanceKm(x[p], lat[p], x[q], lat[q]) / ((t[q] - t[p]) / H) <= max) continue;
+      const p = valid[k - 1],
+        q = valid[k + 1];
+      if (
+        step[k] / ((t[i] - t[p]) / H) > max &&
+        step[k + 1] / ((t[q] - t[i]) / H) > max &&
+        distanceKm(x[p], lat[p], x[q], lat[q]) / ((t[q] - t[p]) / H) <= max
+      )
+        continue;
     }
     if (last >= 0) geoToPrev[i] = last === valid[k - 1] ? step[k] : distanceKm(x[last], lat[last], x[i], lat[i]);
     acc[m++] = i;
@@ -107,8 +114,13 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   // Gaps and owner-period boundaries first (on the straight-line length), then the stationary rule.
   const step = new Float64Array(ns);
   const cut = new Uint8Array(ns);
-  const gapCut = CUT_GAP, boundaryCut = CUT_BOUNDARY, noCut = CUT_NONE;
-  const gapMs = rules.gapTimeMs, gapKm = rules.gapDistanceKm, kmPerMs = max / H, ownerMs = rules.ownerMs;
+  const gapCut = CUT_GAP,
+    boundaryCut = CUT_BOUNDARY,
+    noCut = CUT_NONE;
+  const gapMs = rules.gapTimeMs,
+    gapKm = rules.gapDistanceKm,
+    kmPerMs = max / H,
+    ownerMs = rules.ownerMs;
   let ownerA = ns > 0 ? Math.floor(t[acc[0]] / ownerMs) : 0;
   for (let s = 0; s < ns; s++) {
     const b = acc[s + 1];
@@ -134,7 +146,8 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   const closeSpan = (k0: number, k1: number) => {
     if (k1 <= k0) return;
     const d = val(k1) - val(k0);
-    const a = acc[k0], b = acc[k1];
+    const a = acc[k0],
+      b = acc[k1];
     if (d < 0.5 * distanceKm(x[a], lat[a], x[b], lat[b]) - 1) return useGeo(k0, k1);
     let g = 0;
     for (let s = k0; s < k1; s++) g += geo[s];
@@ -179,7 +192,8 @@ export function segments(tr: Track, rules: AllocationRules): Segments {
   for (let s = 0; s < ns; s++) {
     const c = cut[s];
     if (c === noCut) continue;
-    const a = acc[s], b = acc[s + 1];
+    const a = acc[s],
+      b = acc[s + 1];
     const dt = t[b] - t[a];
     if (s > start) run(start, s);
     start = s + 1;

@@ -30,11 +30,16 @@ export const DAY_MS = 86_400_000;
 export const reach = (rules: AllocationRules = DEFAULT_RULES) => rules.reentryMaxMs + 2 * rules.gapTimeMs;
 const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 export const dayOf = (iso: string) => iso.slice(0, 10);
-export const addDay = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+export const addDay = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 /** The highest telemetry_records id below which every record is committed. */
 async function committedMaxId(db: Db): Promise<number> {
-  const max = (k: Kysely<Database>) => k.selectFrom('telemetry_records').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+  const max = (k: Kysely<Database>) =>
+    k
+      .selectFrom('telemetry_records')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst();
   if (db.kind === 'sqlite') return Number((await max(db.kysely))?.m ?? 0);
   return db.kysely.transaction().execute(async (trx) => {
     await sql`set local lock_timeout = '30s'`.execute(trx);
@@ -44,15 +49,27 @@ async function committedMaxId(db: Db): Promise<number> {
 }
 
 const located = (k: Kysely<Database>, companyId: number, vehicleId: number) =>
-  k.selectFrom('telemetry_records').select('fix_time')
-    .where('company_id', '=', companyId).where('vehicle_id', '=', vehicleId)
-    .where('lat', 'is not', null).where('lon', 'is not', null);
+  k
+    .selectFrom('telemetry_records')
+    .select('fix_time')
+    .where('company_id', '=', companyId)
+    .where('vehicle_id', '=', vehicleId)
+    .where('lat', 'is not', null)
+    .where('lon', 'is not', null);
 
 const hasRecords = async (k: Kysely<Database>, companyId: number, vehicleId: number, fromMs: number, toMs: number) =>
-  !!(await located(k, companyId, vehicleId).where('fix_time', '>=', toIso(fromMs)).where('fix_time', '<', toIso(toMs)).limit(1).executeTakeFirst());
+  !!(await located(k, companyId, vehicleId)
+    .where('fix_time', '>=', toIso(fromMs))
+    .where('fix_time', '<', toIso(toMs))
+    .limit(1)
+    .executeTakeFirst());
 
 /** Marks stale every (vehicle, day) given; a new token makes a recomputation in progress keep the mark. */
-export async function markStale(k: Kysely<Database>, companyId: number, marks: Array<{ vehicleId: number; day: string }>): Promise<void> {
+export async function markStale(
+  k: Kysely<Database>,
+  companyId: number,
+  marks: Array<{ vehicleId: number; day: string }>,
+): Promise<void> {
   const seen = new Set<string>();
   const rows = [];
   for (const m of marks) {
@@ -62,7 +79,9 @@ export async function markStale(k: Kysely<Database>, companyId: number, marks: A
     rows.push({ company_id: companyId, vehicle_id: m.vehicleId, day: m.day, token: randomUUID() });
   }
   for (let i = 0; i < rows.length; i += 500) {
-    await k.insertInto('ifta_stale_days').values(rows.slice(i, i + 500))
+    await k
+      .insertInto('ifta_stale_days')
+      .values(rows.slice(i, i + 500))
       .onConflict((oc) => oc.columns(['vehicle_id', 'day']).doUpdateSet((eb) => ({ token: eb.ref('excluded.token') })))
       .execute();
   }
@@ -71,7 +90,11 @@ export async function markStale(k: Kysely<Database>, companyId: number, marks: A
 /** Turns the company's records stored since the last call into stale days. Returns how many days were marked. */
 export async function markNewRecords(db: Db, companyId: number): Promise<number> {
   const top = await committedMaxId(db);
-  const progress = await db.kysely.selectFrom('ifta_progress').select('last_record_id').where('company_id', '=', companyId).executeTakeFirst();
+  const progress = await db.kysely
+    .selectFrom('ifta_progress')
+    .select('last_record_id')
+    .where('company_id', '=', companyId)
+    .executeTakeFirst();
   const from = Number(progress?.last_record_id ?? 0);
   if (top <= from) return 0;
   const day = sql<string>`substr(fix_time, 1, 10)`;
@@ -79,8 +102,12 @@ export async function markNewRecords(db: Db, companyId: number): Promise<number>
     .selectFrom('telemetry_records')
     .select(['vehicle_id', day.as('day')])
     .select((eb) => [eb.fn.min('fix_time').as('first'), eb.fn.max('fix_time').as('last')])
-    .where('company_id', '=', companyId).where('id', '>', from).where('id', '<=', top)
-    .where('vehicle_id', 'is not', null).where('lat', 'is not', null).where('lon', 'is not', null)
+    .where('company_id', '=', companyId)
+    .where('id', '>', from)
+    .where('id', '<=', top)
+    .where('vehicle_id', 'is not', null)
+    .where('lat', 'is not', null)
+    .where('lon', 'is not', null)
     .groupBy(['vehicle_id', day])
     .execute();
   const marks: Array<{ vehicleId: number; day: string }> = [];
@@ -89,25 +116,50 @@ export async function markNewRecords(db: Db, companyId: number): Promise<number>
     const v = g.vehicle_id!;
     marks.push({ vehicleId: v, day: g.day });
     if (!days.has(`${v}:${addDay(g.day, -1)}`)) {
-      const prev = await located(db.kysely, companyId, v).where('fix_time', '<', g.first).orderBy('fix_time', 'desc').limit(1).executeTakeFirst();
+      const prev = await located(db.kysely, companyId, v)
+        .where('fix_time', '<', g.first)
+        .orderBy('fix_time', 'desc')
+        .limit(1)
+        .executeTakeFirst();
       if (prev) marks.push({ vehicleId: v, day: dayOf(prev.fix_time) });
     }
     if (!days.has(`${v}:${addDay(g.day, 1)}`) || !days.has(`${v}:${addDay(g.day, 2)}`)) {
-      const next = await located(db.kysely, companyId, v).where('fix_time', '>', g.last).orderBy('fix_time').limit(2).execute();
+      const next = await located(db.kysely, companyId, v)
+        .where('fix_time', '>', g.last)
+        .orderBy('fix_time')
+        .limit(2)
+        .execute();
       for (const r of next) marks.push({ vehicleId: v, day: dayOf(r.fix_time) });
     }
-    const start = startOf(g.day), end = start + DAY_MS, w = reach();
-    if (Date.parse(g.first) < start + w && !days.has(`${v}:${addDay(g.day, -1)}`) && await hasRecords(db.kysely, companyId, v, start - w, start)) {
+    const start = startOf(g.day),
+      end = start + DAY_MS,
+      w = reach();
+    if (
+      Date.parse(g.first) < start + w &&
+      !days.has(`${v}:${addDay(g.day, -1)}`) &&
+      (await hasRecords(db.kysely, companyId, v, start - w, start))
+    ) {
       marks.push({ vehicleId: v, day: addDay(g.day, -1) });
     }
-    if (Date.parse(g.last) >= end - w && !days.has(`${v}:${addDay(g.day, 1)}`) && await hasRecords(db.kysely, companyId, v, end, end + w)) {
+    if (
+      Date.parse(g.last) >= end - w &&
+      !days.has(`${v}:${addDay(g.day, 1)}`) &&
+      (await hasRecords(db.kysely, companyId, v, end, end + w))
+    ) {
       marks.push({ vehicleId: v, day: addDay(g.day, 1) });
     }
   }
   await writeTx(db, async (trx) => {
     await markStale(trx, companyId, marks);
-    await trx.insertInto('ifta_progress').values({ company_id: companyId, last_record_id: top, updated_at: nowIso() })
-      .onConflict((oc) => oc.column('company_id').doUpdateSet({ last_record_id: top, updated_at: nowIso() }).where('ifta_progress.last_record_id', '<', top))
+    await trx
+      .insertInto('ifta_progress')
+      .values({ company_id: companyId, last_record_id: top, updated_at: nowIso() })
+      .onConflict((oc) =>
+        oc
+          .column('company_id')
+          .doUpdateSet({ last_record_id: top, updated_at: nowIso() })
+          .where('ifta_progress.last_record_id', '<', top),
+      )
       .execute();
   });
   return marks.length;
@@ -118,12 +170,26 @@ export async function markNewRecords(db: Db, companyId: number): Promise<number>
  * from `fromIso` on (from the day before when `fromIso` is within reach() of its day's start), and the
  * day of its first located record at or after `fromIso`.
  */
-export async function markCalibrationChange(k: Kysely<Database>, companyId: number, vehicleId: number, fromIso: string): Promise<void> {
+export async function markCalibrationChange(
+  k: Kysely<Database>,
+  companyId: number,
+  vehicleId: number,
+  fromIso: string,
+): Promise<void> {
   const day = dayOf(fromIso);
   const firstDay = Date.parse(fromIso) < startOf(day) + reach() ? addDay(day, -1) : day;
-  const computed = await k.selectFrom('ifta_fragments').select('owner_day').distinct()
-    .where('vehicle_id', '=', vehicleId).where('owner_day', '>=', firstDay).execute();
-  const first = await located(k, companyId, vehicleId).where('fix_time', '>=', fromIso).orderBy('fix_time').limit(1).executeTakeFirst();
+  const computed = await k
+    .selectFrom('ifta_fragments')
+    .select('owner_day')
+    .distinct()
+    .where('vehicle_id', '=', vehicleId)
+    .where('owner_day', '>=', firstDay)
+    .execute();
+  const first = await located(k, companyId, vehicleId)
+    .where('fix_time', '>=', fromIso)
+    .orderBy('fix_time')
+    .limit(1)
+    .executeTakeFirst();
   const marks = computed.map((r) => ({ vehicleId, day: r.owner_day }));
   if (first) marks.push({ vehicleId, day: dayOf(first.fix_time) });
   await markStale(k, companyId, marks);

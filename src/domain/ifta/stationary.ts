@@ -27,7 +27,15 @@ export const CUT_BOUNDARY = 2;
  * Counted GPS length, km, of each segment s (acc[s] → acc[s + 1]) from its straight-line length
  * `step[s]`; gap segments keep their straight-line length (the gap rule decides what they count).
  */
-export function countedKm(tr: Track, rules: AllocationRules, acc: Int32Array, m: number, x: Float64Array, step: Float64Array, cut: Uint8Array): Float64Array {
+export function countedKm(
+  tr: Track,
+  rules: AllocationRules,
+  acc: Int32Array,
+  m: number,
+  x: Float64Array,
+  step: Float64Array,
+  cut: Uint8Array,
+): Float64Array {
   const ns = Math.max(0, m - 1);
   const geo = new Float64Array(ns);
   const { lat, speed, accuracy, engineOff } = tr;
@@ -41,8 +49,12 @@ export function countedKm(tr: Track, rules: AllocationRules, acc: Int32Array, m:
   }
   let anchor = acc[0];
   // Sums of the stop's fixes (anchor included), relative to the anchor, in degrees.
-  let sx = 0, sy = 0, count = 1;
-  let kLat = NaN, kx = 0, ky = 0;
+  let sx = 0,
+    sy = 0,
+    count = 1;
+  let kLat = NaN,
+    kx = 0,
+    ky = 0;
   const restart = (i: number) => {
     anchor = i;
     sx = 0;
@@ -50,7 +62,8 @@ export function countedKm(tr: Track, rules: AllocationRules, acc: Int32Array, m:
     count = 1;
   };
   for (let s = 0; s < ns; s++) {
-    const a = acc[s], b = acc[s + 1];
+    const a = acc[s],
+      b = acc[s + 1];
     const c = cut[s];
     if (c === CUT_GAP) {
       geo[s] = step[s];
@@ -72,7 +85,8 @@ export function countedKm(tr: Track, rules: AllocationRules, acc: Int32Array, m:
         restart(b);
         continue;
       }
-      const ax = x[anchor], ay = lat[anchor];
+      const ax = x[anchor],
+        ay = lat[anchor];
       if (!(Math.abs(ay - kLat) < 0.5)) {
         kLat = ay;
         ({ kx, ky } = kmPerDegree(ay));

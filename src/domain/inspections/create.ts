@@ -11,7 +11,12 @@ import { json, nowIso } from '../../storage/values.js';
 import { notFound, validation } from '../../core/errors.js';
 import { localDate, TIME_ZONES } from '../../core/time-zone.js';
 import type { Tenant } from '../tenant.js';
-import { assertExternalIdsFree, normalizeExternalIds, setExternalIds, type ExternalId } from '../assets/external-ids.js';
+import {
+  assertExternalIdsFree,
+  normalizeExternalIds,
+  setExternalIds,
+  type ExternalId,
+} from '../assets/external-ids.js';
 import { parseInstant } from './instant.js';
 import { reportStatus } from './status.js';
 import { announceReport, getReport } from './service.js';
@@ -69,7 +74,11 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
   if (input.inspection_type !== undefined && !INSPECTION_TYPES.includes(input.inspection_type)) {
     throw validation('inspection_type', `must be one of: ${INSPECTION_TYPES.join(', ')}`);
   }
-  if (input.odometer !== undefined && input.odometer !== null && !(Number.isFinite(input.odometer) && input.odometer >= 0)) {
+  if (
+    input.odometer !== undefined &&
+    input.odometer !== null &&
+    !(Number.isFinite(input.odometer) && input.odometer >= 0)
+  ) {
     throw validation('odometer', 'must be a number of at least 0');
   }
   const defects = (input.defects ?? []).map((d, i) => {
@@ -79,7 +88,9 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
     if (!category) throw validation(`defects[${i}].category`, 'must not be empty');
     return { area, category, notes: text(`defects[${i}].notes`, d.notes, 2000) };
   });
-  const trailers = (input.trailer_nums ?? []).map((n, i) => text(`trailer_nums[${i}]`, n, 64)).filter((n): n is string => n !== null);
+  const trailers = (input.trailer_nums ?? [])
+    .map((n, i) => text(`trailer_nums[${i}]`, n, 64))
+    .filter((n): n is string => n !== null);
   const externalIds = normalizeExternalIds('external_ids', input.external_ids ?? []);
   const place = {
     location: text('location', input.location),
@@ -91,16 +102,33 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
 
   const k = joined ?? db.kysely;
   const [driver, vehicle, company] = await Promise.all([
-    k.selectFrom('users').select(['id', 'role', 'carrier_name', 'time_zone']).where('company_id', '=', t.companyId).where('id', '=', input.driver_id).executeTakeFirst(),
-    k.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', t.companyId).where('id', '=', input.vehicle_id).executeTakeFirst(),
+    k
+      .selectFrom('users')
+      .select(['id', 'role', 'carrier_name', 'time_zone'])
+      .where('company_id', '=', t.companyId)
+      .where('id', '=', input.driver_id)
+      .executeTakeFirst(),
+    k
+      .selectFrom('vehicles')
+      .select(['id', 'number'])
+      .where('company_id', '=', t.companyId)
+      .where('id', '=', input.vehicle_id)
+      .executeTakeFirst(),
     k.selectFrom('companies').select(['name', 'time_zone']).where('id', '=', t.companyId).executeTakeFirstOrThrow(),
   ]);
   if (!driver) throw notFound(`driver_id: user ${input.driver_id}`);
-  if (driver.role !== 'driver') throw validation('driver_id', `must name a driver; user ${input.driver_id} is a ${driver.role}`);
+  if (driver.role !== 'driver')
+    throw validation('driver_id', `must name a driver; user ${input.driver_id} is a ${driver.role}`);
   if (!vehicle) throw notFound(`vehicle_id: vehicle ${input.vehicle_id}`);
   await assertExternalIdsFree(k, t.companyId, 'inspection_report', 0, externalIds);
   if (input.log_id !== undefined && input.log_id !== null) {
-    const log = await k.selectFrom('hos_logs').select('id').where('id', '=', input.log_id).where('company_id', '=', t.companyId).where('driver_id', '=', driver.id).executeTakeFirst();
+    const log = await k
+      .selectFrom('hos_logs')
+      .select('id')
+      .where('id', '=', input.log_id)
+      .where('company_id', '=', t.companyId)
+      .where('driver_id', '=', driver.id)
+      .executeTakeFirst();
     if (!log) throw validation('log_id', `names no log of driver ${driver.id} (${input.log_id})`);
   }
 
@@ -140,7 +168,15 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
     if (defects.length) {
       await trx
         .insertInto('inspection_defects')
-        .values(defects.map((d, i) => ({ company_id: t.companyId, report_id: row.id, position: i + 1, ...d, created_at: now })))
+        .values(
+          defects.map((d, i) => ({
+            company_id: t.companyId,
+            report_id: row.id,
+            position: i + 1,
+            ...d,
+            created_at: now,
+          })),
+        )
         .execute();
     }
     await setExternalIds(trx, t.companyId, 'inspection_report', row.id, externalIds);
@@ -152,12 +188,23 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
 }
 
 /** The id of the driver's log for that day (the log row is created on first use, as the logs endpoint does). */
-async function driverLogId(trx: Kysely<Database>, companyId: number, driverId: number, date: string, now: string): Promise<number> {
+async function driverLogId(
+  trx: Kysely<Database>,
+  companyId: number,
+  driverId: number,
+  date: string,
+  now: string,
+): Promise<number> {
   await trx
     .insertInto('hos_logs')
     .values({ company_id: companyId, driver_id: driverId, log_date: date, created_at: now, updated_at: now })
     .onConflict((oc) => oc.columns(['driver_id', 'log_date']).doNothing())
     .execute();
-  const row = await trx.selectFrom('hos_logs').select('id').where('driver_id', '=', driverId).where('log_date', '=', date).executeTakeFirstOrThrow();
+  const row = await trx
+    .selectFrom('hos_logs')
+    .select('id')
+    .where('driver_id', '=', driverId)
+    .where('log_date', '=', date)
+    .executeTakeFirstOrThrow();
   return row.id;
 }

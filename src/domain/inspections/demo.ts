@@ -12,15 +12,37 @@ import { updateInspectionReport } from './update.js';
 import { activeDriverIds } from '../users/repository.js';
 
 const TRAILERS = [
-  { name: 'TRL-5301', type: 'dry_van', make: 'Wabash', model: 'DuraPlate', year: '2021', length: 53, axle: 2, gvwr: 68000 },
+  {
+    name: 'TRL-5301',
+    type: 'dry_van',
+    make: 'Wabash',
+    model: 'DuraPlate',
+    year: '2021',
+    length: 53,
+    axle: 2,
+    gvwr: 68000,
+  },
   { name: 'TRL-5302', type: 'reefer', make: 'Utility', model: '3000R', year: '2020', length: 53, axle: 2, gvwr: 68000 },
-  { name: 'TRL-4801', type: 'flatbed', make: 'Fontaine', model: 'Revolution', year: '2019', length: 48, axle: 2, gvwr: 80000, leased: true },
+  {
+    name: 'TRL-4801',
+    type: 'flatbed',
+    make: 'Fontaine',
+    model: 'Revolution',
+    year: '2019',
+    length: 48,
+    axle: 2,
+    gvwr: 80000,
+    leased: true,
+  },
 ];
 
 const DEFECTS: DefectInput[][] = [
   [],
   [{ area: 'tractor', category: 'Mirrors', notes: 'Driver side mirror cracked' }],
-  [{ area: 'trailer', category: 'Lights', notes: 'Left marker light out' }, { area: 'tractor', category: 'Tires' }],
+  [
+    { area: 'trailer', category: 'Lights', notes: 'Left marker light out' },
+    { area: 'tractor', category: 'Tires' },
+  ],
   [{ area: 'tractor', category: 'Windshield Wipers' }],
 ];
 
@@ -31,10 +53,19 @@ export interface RecordsDemoCounts {
 
 export async function seedRecordsDemo(db: Db, t: Tenant): Promise<RecordsDemoCounts> {
   for (const a of TRAILERS) {
-    await createAsset(db, t, { ...a, external_ids_attributes: [{ external_id: a.name, integration_name: 'demo_tms' }] });
+    await createAsset(db, t, {
+      ...a,
+      external_ids_attributes: [{ external_id: a.name, integration_name: 'demo_tms' }],
+    });
   }
   const drivers = (await activeDriverIds(db.kysely, t.companyId, 6)).map((id) => ({ id }));
-  const vehicles = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).orderBy('id').limit(6).execute();
+  const vehicles = await db.kysely
+    .selectFrom('vehicles')
+    .select('id')
+    .where('company_id', '=', t.companyId)
+    .orderBy('id')
+    .limit(6)
+    .execute();
   let reports = 0;
   for (const [i, d] of drivers.entries()) {
     const vehicle = vehicles[i];
@@ -54,8 +85,10 @@ export async function seedRecordsDemo(db: Db, t: Tenant): Promise<RecordsDemoCou
     });
     reports++;
     // The mechanic (the company's first admin) settles the reports with several defects or with wipers.
-    if (defects.length > 1) await updateInspectionReport(db, t, report.id, { status: 'corrected', mechanic_note: 'Repaired in the yard' });
-    else if (i % DEFECTS.length === 3) await updateInspectionReport(db, t, report.id, { status: 'harmless', mechanic_note: 'Within limits' });
+    if (defects.length > 1)
+      await updateInspectionReport(db, t, report.id, { status: 'corrected', mechanic_note: 'Repaired in the yard' });
+    else if (i % DEFECTS.length === 3)
+      await updateInspectionReport(db, t, report.id, { status: 'harmless', mechanic_note: 'Within limits' });
   }
   return { assets: TRAILERS.length, inspection_reports: reports };
 }

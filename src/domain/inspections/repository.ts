@@ -36,7 +36,10 @@ function filtered(db: Kysely<Database>, companyId: number, f: ReportFilters) {
       break;
     case 'with_signature_missing':
       q = q.where((eb) =>
-        eb.or([eb('driver_signed_at', 'is', null), eb.and([eb('defect_count', '>', 0), eb('mechanic_signed_at', 'is', null)])]),
+        eb.or([
+          eb('driver_signed_at', 'is', null),
+          eb.and([eb('defect_count', '>', 0), eb('mechanic_signed_at', 'is', null)]),
+        ]),
       );
       break;
     default:
@@ -45,7 +48,13 @@ function filtered(db: Kysely<Database>, companyId: number, f: ReportFilters) {
   return q;
 }
 
-export async function listReports(db: Kysely<Database>, companyId: number, f: ReportFilters, limit: number, offset: number) {
+export async function listReports(
+  db: Kysely<Database>,
+  companyId: number,
+  f: ReportFilters,
+  limit: number,
+  offset: number,
+) {
   const base = filtered(db, companyId, f);
   const [rows, total] = await Promise.all([
     base.selectAll('inspection_reports').orderBy('id').limit(limit).offset(offset).execute(),
@@ -55,7 +64,12 @@ export async function listReports(db: Kysely<Database>, companyId: number, f: Re
 }
 
 export function findReport(db: Kysely<Database>, companyId: number, id: number): Promise<ReportRow | undefined> {
-  return db.selectFrom('inspection_reports').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('inspection_reports')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The defects of a page of reports, in report order, in one query. */

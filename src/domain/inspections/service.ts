@@ -42,19 +42,39 @@ export const reportExternalIds = (db: Db, ids: number[]) => externalIdsOf(db.kys
 export async function reportSnapshot(db: Kysely<Database>, companyId: number, id: number) {
   const row = await repo.findReport(db, companyId, id);
   if (!row) return null;
-  const [defects, external] = await Promise.all([repo.defectsOf(db, [id]), externalIdsOf(db, 'inspection_report', [id])]);
+  const [defects, external] = await Promise.all([
+    repo.defectsOf(db, [id]),
+    externalIdsOf(db, 'inspection_report', [id]),
+  ]);
   return {
     ...row,
     trailer_nums: fromJson<string[]>(row.trailer_nums, []),
-    defects: (defects.get(id) ?? []).map(({ id: defectId, area, category, notes, status }) => ({ id: defectId, area, category, notes, status })),
+    defects: (defects.get(id) ?? []).map(({ id: defectId, area, category, notes, status }) => ({
+      id: defectId,
+      area,
+      category,
+      notes,
+      status,
+    })),
     external_ids: external.get(id) ?? [],
   };
 }
 
 /** Records `inspection_report_upserted` in the caller's transaction. */
-export async function announceReport(trx: Kysely<Database>, companyId: number, id: number, trigger: 'created' | 'updated') {
+export async function announceReport(
+  trx: Kysely<Database>,
+  companyId: number,
+  id: number,
+  trigger: 'created' | 'updated',
+) {
   const data = await reportSnapshot(trx, companyId, id);
   if (data) {
-    await recordEvent(trx, { companyId, action: 'inspection_report_upserted', trigger, subject: { type: 'inspection_report', id }, data });
+    await recordEvent(trx, {
+      companyId,
+      action: 'inspection_report_upserted',
+      trigger,
+      subject: { type: 'inspection_report', id },
+      data,
+    });
   }
 }

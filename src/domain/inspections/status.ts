@@ -13,7 +13,15 @@ export const DEFECT_STATUSES = ['open', 'repaired', 'no_repair_needed'] as const
 export type DefectStatus = (typeof DEFECT_STATUSES)[number];
 
 /** Values of the list's `status` filter (docs/reference/wire.md §9). */
-export const STATUS_FILTERS = ['all', 'with_defects', 'with_no_defects', 'with_signature_missing', 'unknown', 'harmless', 'corrected'] as const;
+export const STATUS_FILTERS = [
+  'all',
+  'with_defects',
+  'with_no_defects',
+  'with_signature_missing',
+  'unknown',
+  'harmless',
+  'corrected',
+] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 /** What the update operation may set on the whole report. */
@@ -49,21 +57,33 @@ export function planDefectChanges(
   defects: ReadonlyArray<{ id: number; status: string }>,
   changes: ReadonlyArray<DefectChange>,
   reportLevel: (typeof SIGN_OFF_STATUSES)[number] | undefined,
-): { changed: PlannedDefect[]; problem: null } | { changed: null; problem: { field: string; message: string; kind: 'not_found' | 'invalid' } } {
+):
+  | { changed: PlannedDefect[]; problem: null }
+  | { changed: null; problem: { field: string; message: string; kind: 'not_found' | 'invalid' } } {
   // kind not_found: `message` names the missing thing ("defect 5"); kind invalid: it says what is wrong.
   const current = new Map(defects.map((d) => [d.id, d.status]));
   const next = new Map(current);
   for (const [i, c] of changes.entries()) {
     for (const [j, id] of c.resolved_defects.entries()) {
       if (!current.has(id)) {
-        return { changed: null, problem: { field: `defect_statuses[${i}].resolved_defects[${j}]`, message: `defect ${id}`, kind: 'not_found' } };
+        return {
+          changed: null,
+          problem: {
+            field: `defect_statuses[${i}].resolved_defects[${j}]`,
+            message: `defect ${id}`,
+            kind: 'not_found',
+          },
+        };
       }
       next.set(id, c.status);
     }
   }
   if (reportLevel) {
     if (defects.length === 0) {
-      return { changed: null, problem: { field: 'status', message: `cannot be ${reportLevel}: the report has no defects`, kind: 'invalid' } };
+      return {
+        changed: null,
+        problem: { field: 'status', message: `cannot be ${reportLevel}: the report has no defects`, kind: 'invalid' },
+      };
     }
     const settled: DefectStatus = reportLevel === 'corrected' ? 'repaired' : 'no_repair_needed';
     for (const [id, s] of next) if (s === 'open') next.set(id, settled);

@@ -11,7 +11,12 @@ import { isUniqueViolation } from '../../storage/query.js';
 import { badRequest, notFound, validation } from '../../core/errors.js';
 import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';
-import { assertExternalIdsFree, normalizeExternalIds, setExternalIds, type ExternalId } from '../assets/external-ids.js';
+import {
+  assertExternalIdsFree,
+  normalizeExternalIds,
+  setExternalIds,
+  type ExternalId,
+} from '../assets/external-ids.js';
 import { parseInstant } from './instant.js';
 import { isSignedOff, planDefectChanges, reportStatus, type DefectStatus, type SIGN_OFF_STATUSES } from './status.js';
 import { announceReport, getReport, reportDefects } from './service.js';
@@ -63,39 +68,62 @@ export async function updateInspectionReport(db: Db, t: Caller, id: number, inpu
   const reportLevelSignOff = ['mechanic_id', 'mechanic_signed_at', 'mechanic_note', 'mechanic_signature_url'].filter(
     (k) => input[k as keyof ReportUpdate] !== undefined,
   );
-  if (input.external_ids_attributes === undefined && input.status === undefined && entries.length === 0 && reportLevelSignOff.length === 0) {
-    throw badRequest('nothing to update: send external_ids_attributes, status, defect_statuses or the mechanic sign-off fields');
+  if (
+    input.external_ids_attributes === undefined &&
+    input.status === undefined &&
+    entries.length === 0 &&
+    reportLevelSignOff.length === 0
+  ) {
+    throw badRequest(
+      'nothing to update: send external_ids_attributes, status, defect_statuses or the mechanic sign-off fields',
+    );
   }
-  const externalIds = input.external_ids_attributes && normalizeExternalIds('external_ids_attributes', input.external_ids_attributes);
+  const externalIds =
+    input.external_ids_attributes && normalizeExternalIds('external_ids_attributes', input.external_ids_attributes);
   if (externalIds) await assertExternalIdsFree(db.kysely, t.companyId, 'inspection_report', id, externalIds);
 
   const defects = (await reportDefects(db, [id])).get(id) ?? [];
   const plan = planDefectChanges(defects, entries, input.status);
   if (plan.problem) {
     const { field, message, kind } = plan.problem;
-    throw kind === 'not_found' ? notFound(`${field}: ${message} of inspection report ${id}`) : validation(field, message);
+    throw kind === 'not_found'
+      ? notFound(`${field}: ${message} of inspection report ${id}`)
+      : validation(field, message);
   }
   const after = defects.map((d) => ({ ...d, status: plan.changed.find((c) => c.id === d.id)?.to ?? d.status }));
   const status = reportStatus(after);
   if (input.status && status !== input.status) {
     // e.g. harmless asked while a defect was repaired: the defects decide, so the request contradicts them.
-    throw validation('status', `cannot be ${input.status}: with its defects settled the report is ${status}; change the defects with defect_statuses`);
+    throw validation(
+      'status',
+      `cannot be ${input.status}: with its defects settled the report is ${status}; change the defects with defect_statuses`,
+    );
   }
   if (reportLevelSignOff.length && !isSignedOff(status)) {
-    const why = status === 'satisfactory'
-      ? 'the report has no defects, so there is nothing for a mechanic to sign off'
-      : `the report still has open defects (${after.filter((d) => d.status === 'open').map((d) => d.id).join(', ')}); settle them with status or defect_statuses`;
+    const why =
+      status === 'satisfactory'
+        ? 'the report has no defects, so there is nothing for a mechanic to sign off'
+        : `the report still has open defects (${after
+            .filter((d) => d.status === 'open')
+            .map((d) => d.id)
+            .join(', ')}); settle them with status or defect_statuses`;
     throw validation(reportLevelSignOff[0], `cannot be set: ${why}`);
   }
 
   // Who signs and when: the request's mechanic, else the last defect entry's, else the one already on the
   // report, else the admin the request acts as.
   if (input.mechanic_id !== undefined) await assertMechanic(db, t, 'mechanic_id', input.mechanic_id);
-  for (const [i, e] of entries.entries()) if (e.mechanic_id !== undefined) await assertMechanic(db, t, `defect_statuses[${i}].mechanic_id`, e.mechanic_id);
+  for (const [i, e] of entries.entries())
+    if (e.mechanic_id !== undefined) await assertMechanic(db, t, `defect_statuses[${i}].mechanic_id`, e.mechanic_id);
   const entryTimes = entries.map((e, i) =>
-    e.mechanic_signed_at === undefined ? undefined : signedAt(`defect_statuses[${i}].mechanic_signed_at`, e.mechanic_signed_at, report.time),
+    e.mechanic_signed_at === undefined
+      ? undefined
+      : signedAt(`defect_statuses[${i}].mechanic_signed_at`, e.mechanic_signed_at, report.time),
   );
-  const bodyTime = input.mechanic_signed_at === undefined ? undefined : signedAt('mechanic_signed_at', input.mechanic_signed_at, report.time);
+  const bodyTime =
+    input.mechanic_signed_at === undefined
+      ? undefined
+      : signedAt('mechanic_signed_at', input.mechanic_signed_at, report.time);
   const lastEntry = [...entries].reverse().find((e) => e.mechanic_id !== undefined);
   const lastTime = [...entryTimes].reverse().find((x) => x !== undefined);
   const wasSigned = isSignedOff(report.status);
@@ -105,9 +133,14 @@ export async function updateInspectionReport(db: Db, t: Caller, id: number, inpu
   const resigned = plan.changed.length > 0 || !wasSigned;
   const mechanicAt = bodyTime ?? lastTime ?? (resigned ? now : report.mechanic_signed_at) ?? now;
   const lastNote = [...entries].reverse().find((e) => e.mechanic_note !== undefined)?.mechanic_note;
-  const note = input.mechanic_note !== undefined ? input.mechanic_note : lastNote !== undefined ? lastNote : report.mechanic_note;
-  const signature = input.mechanic_signature_url !== undefined ? input.mechanic_signature_url : report.mechanic_signature_url;
-  for (const [field, v, max] of [['mechanic_note', note, 2000], ['mechanic_signature_url', signature, 2000]] as const) {
+  const note =
+    input.mechanic_note !== undefined ? input.mechanic_note : lastNote !== undefined ? lastNote : report.mechanic_note;
+  const signature =
+    input.mechanic_signature_url !== undefined ? input.mechanic_signature_url : report.mechanic_signature_url;
+  for (const [field, v, max] of [
+    ['mechanic_note', note, 2000],
+    ['mechanic_signature_url', signature, 2000],
+  ] as const) {
     if (typeof v === 'string' && v.length > max) throw validation(field, `must be at most ${max} characters long`);
   }
 
@@ -152,7 +185,8 @@ export async function updateInspectionReport(db: Db, t: Caller, id: number, inpu
     });
   } catch (err) {
     // Another request took one of these external ids meanwhile: the unique index decides, the loser gets a 400.
-    if (isUniqueViolation(err) && externalIds) await assertExternalIdsFree(db.kysely, t.companyId, 'inspection_report', id, externalIds);
+    if (isUniqueViolation(err) && externalIds)
+      await assertExternalIdsFree(db.kysely, t.companyId, 'inspection_report', id, externalIds);
     throw err;
   }
   return getReport(db, t, id);

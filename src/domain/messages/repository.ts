@@ -30,7 +30,13 @@ function filtered(db: Kysely<Database>, companyId: number, f: MessageFilters) {
   return q;
 }
 
-export async function listMessages(db: Kysely<Database>, companyId: number, f: MessageFilters, limit: number, offset: number) {
+export async function listMessages(
+  db: Kysely<Database>,
+  companyId: number,
+  f: MessageFilters,
+  limit: number,
+  offset: number,
+) {
   const base = filtered(db, companyId, f);
   const [rows, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
@@ -41,15 +47,31 @@ export async function listMessages(db: Kysely<Database>, companyId: number, f: M
 
 export function findMessages(db: Kysely<Database>, companyId: number, ids: number[]): Promise<MessageRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('messages').selectAll().where('company_id', '=', companyId).where('id', 'in', ids).orderBy('id').execute();
+  return db
+    .selectFrom('messages')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .execute();
 }
 
 export async function insertMessage(db: Kysely<Database>, values: Insertable<MessagesTable>): Promise<number> {
   return (await db.insertInto('messages').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function setReadAt(db: Kysely<Database>, companyId: number, ids: number[], readAt: string | null, now: string) {
-  let q = db.updateTable('messages').set({ read_at: readAt, updated_at: now }).where('company_id', '=', companyId).where('id', 'in', ids);
+export async function setReadAt(
+  db: Kysely<Database>,
+  companyId: number,
+  ids: number[],
+  readAt: string | null,
+  now: string,
+) {
+  let q = db
+    .updateTable('messages')
+    .set({ read_at: readAt, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids);
   // Marking read keeps the first read time of a message that was already read.
   if (readAt !== null) q = q.where('read_at', 'is', null);
   else q = q.where('read_at', 'is not', null);

@@ -33,7 +33,11 @@ function recipientsOf(input: SendInput): { field: string; ids: number[] } {
 }
 
 /** Sends one message per recipient; every recipient must be an active user of the company, or nothing is sent. */
-export async function sendMessage(db: Db, t: Tenant & { actingUserId?: number | null }, input: SendInput): Promise<number[]> {
+export async function sendMessage(
+  db: Db,
+  t: Tenant & { actingUserId?: number | null },
+  input: SendInput,
+): Promise<number[]> {
   const { field, ids } = recipientsOf(input);
   if (input.body === undefined) throw validation('body', 'is required');
   const body = input.body.trim();
@@ -54,9 +58,23 @@ export async function sendMessage(db: Db, t: Tenant & { actingUserId?: number | 
   return db.kysely.transaction().execute(async (trx) => {
     const out: number[] = [];
     for (const recipient of ids) {
-      const values = { company_id: t.companyId, sender_id: sender, recipient_id: recipient, body, sent_at: now, read_at: null, created_at: now, updated_at: now };
+      const values = {
+        company_id: t.companyId,
+        sender_id: sender,
+        recipient_id: recipient,
+        body,
+        sent_at: now,
+        read_at: null,
+        created_at: now,
+        updated_at: now,
+      };
       const id = await repo.insertMessage(trx, values);
-      await recordEvent(trx, { companyId: t.companyId, action: 'message_created', subject: { type: 'message', id }, data: { id, ...values } });
+      await recordEvent(trx, {
+        companyId: t.companyId,
+        action: 'message_created',
+        subject: { type: 'message', id },
+        data: { id, ...values },
+      });
       out.push(id);
     }
     return out;
@@ -74,7 +92,12 @@ export async function markMessages(db: Db, t: Tenant, ids: number[], read: boole
   await db.kysely.transaction().execute(async (trx) => {
     await repo.setReadAt(trx, t.companyId, wanted, read ? now : null, now);
     for (const row of await repo.findMessages(trx, t.companyId, wanted)) {
-      await recordEvent(trx, { companyId: t.companyId, action: 'message_updated', subject: { type: 'message', id: row.id }, data: row });
+      await recordEvent(trx, {
+        companyId: t.companyId,
+        action: 'message_updated',
+        subject: { type: 'message', id: row.id },
+        data: row,
+      });
     }
   });
 }

@@ -2,7 +2,10 @@
 import type { Db } from '../../storage/db.js';
 
 /** X-User-Id when it was sent (already validated as an active admin), else the company's first active admin. */
-export async function actingUserId(db: Db, t: { companyId: number; actingUserId?: number | null }): Promise<number | null> {
+export async function actingUserId(
+  db: Db,
+  t: { companyId: number; actingUserId?: number | null },
+): Promise<number | null> {
   if (t.actingUserId) return t.actingUserId;
   const row = await db.kysely
     .selectFrom('users')

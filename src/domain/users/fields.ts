@@ -6,8 +6,16 @@ export const DUTY_STATUSES = ['off_duty', 'on_duty', 'sleeper', 'driving', 'wait
 export const ELD_MODES = ['none', 'logs', 'exempt'] as const;
 export const VIOLATION_ALERTS = ['never', '1_hour', '45_minutes', '30_minutes', '15_minutes'] as const;
 export const GROUP_VISIBILITY = ['all', 'limited'] as const;
-export const CYCLES = ['70_8', '60_7', 'canada_7day', 'canada_14day', 'texas', 'california_80_8', 'alaska_80_8', 'alaska_70_7'] as const;
-
+export const CYCLES = [
+  '70_8',
+  '60_7',
+  'canada_7day',
+  'canada_14day',
+  'texas',
+  'california_80_8',
+  'alaska_80_8',
+  'alaska_70_7',
+] as const;
 
 /** The driver's boolean settings, stored together in `users.driver_flags` (all false by default). */
 export const DRIVER_FLAGS = [

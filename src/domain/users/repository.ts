@@ -71,7 +71,12 @@ export async function takenNames(
 ): Promise<{ email: boolean; username: boolean }> {
   const out = { email: false, username: false };
   if (email) {
-    out.email = !!(await db.selectFrom('users').select('id').where('email', '=', email).where('id', '!=', exceptId).executeTakeFirst());
+    out.email = !!(await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', email)
+      .where('id', '!=', exceptId)
+      .executeTakeFirst());
   }
   if (username) {
     out.username = !!(await db

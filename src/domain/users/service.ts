@@ -45,7 +45,11 @@ export function listUsers(db: Db, t: Tenant, f: repo.UserFilters, limit: number,
 
 export const groupIdsOf = (db: Db, ids: number[]) => memberGroups(db.kysely, 'group_users', ids);
 
-export async function lookupUser(db: Db, t: Tenant, by: { username?: string; email?: string; driver_company_id?: string }) {
+export async function lookupUser(
+  db: Db,
+  t: Tenant,
+  by: { username?: string; email?: string; driver_company_id?: string },
+) {
   if (by.username === undefined && by.email === undefined && by.driver_company_id === undefined) {
     throw badRequest('one of username, email or driver_company_id is required');
   }
@@ -72,7 +76,16 @@ function columns(input: UserInput): Updateable<UsersTable> {
   for (const f of [...USER_TEXT_FIELDS, ...MANAGER_TEXT_FIELDS, ...DRIVER_TEXT_FIELDS]) {
     if (input[f] !== undefined) out[f] = input[f] === '' && f !== 'carrier_name' ? null : input[f];
   }
-  for (const f of ['first_name', 'last_name', 'role', 'status', 'duty_status', 'eld_mode', 'violation_alerts', 'group_visibility']) {
+  for (const f of [
+    'first_name',
+    'last_name',
+    'role',
+    'status',
+    'duty_status',
+    'eld_mode',
+    'violation_alerts',
+    'group_visibility',
+  ]) {
     if (input[f] !== undefined) out[f] = input[f];
   }
   if (input.email !== undefined) out.email = normEmail(input.email);
@@ -92,7 +105,12 @@ function mergeFlags(current: string, input: UserInput): string | undefined {
   return json(flags);
 }
 
-async function checkNames(db: Kysely<Database>, email: string | null | undefined, username: unknown, exceptId?: number) {
+async function checkNames(
+  db: Kysely<Database>,
+  email: string | null | undefined,
+  username: unknown,
+  exceptId?: number,
+) {
   const taken = await repo.takenNames(db, email, username ? String(username) : null, exceptId);
   if (taken.email) throw duplicate('email', String(email));
   if (taken.username) throw duplicate('username', String(username));
@@ -114,7 +132,13 @@ async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: '
   const row = await repo.findUser(trx, t.companyId, id);
   if (!row) return;
   const { password_hash: _secret, ...data } = row;
-  await recordEvent(trx, { companyId: t.companyId, action: 'user_upserted', trigger, subject: { type: 'user', id }, data });
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'user_upserted',
+    trigger,
+    subject: { type: 'user', id },
+    data,
+  });
 }
 
 function translateUnique(err: unknown, input: UserInput): never {

@@ -41,7 +41,11 @@ export function userSummaryFields(u: UserSummaryRow): UserSummaryRow {
 }
 
 /** The summary rows of the company's users among `ids` (nulls and repeats ignored), one query. */
-export async function userSummaryRows(db: Pick<Db, 'kysely'>, companyId: number, ids: Array<number | null | undefined>): Promise<Map<number, UserSummaryRow>> {
+export async function userSummaryRows(
+  db: Pick<Db, 'kysely'>,
+  companyId: number,
+  ids: Array<number | null | undefined>,
+): Promise<Map<number, UserSummaryRow>> {
   const wanted = [...new Set(ids.filter((x): x is number => typeof x === 'number'))];
   const out = new Map<number, UserSummaryRow>();
   if (wanted.length === 0) return out;

@@ -27,14 +27,21 @@ const FIELDS = {
   custom_driver_app_warning_prompt: 'availability_prompt',
 } as const;
 
-const text = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+const text = (v: string | null | undefined) =>
+  v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim();
 
 /** The nested and the flat form as one input; both naming a status must name the same one. */
-export function availabilityInput(flat: string | undefined, nested: AvailabilityInput | undefined): AvailabilityInput | undefined {
+export function availabilityInput(
+  flat: string | undefined,
+  nested: AvailabilityInput | undefined,
+): AvailabilityInput | undefined {
   if (flat === undefined && nested === undefined) return undefined;
   const status = nested?.availability_status;
   if (flat !== undefined && status !== undefined && flat !== status) {
-    throw validation('availability_status', `"${flat}" contradicts availability_details.availability_status "${status}"`);
+    throw validation(
+      'availability_status',
+      `"${flat}" contradicts availability_details.availability_status "${status}"`,
+    );
   }
   return { ...nested, availability_status: status ?? flat };
 }
@@ -45,14 +52,20 @@ export function availabilityInput(flat: string | undefined, nested: Availability
  * leaves out is cleared. An in-service vehicle has no reason and no warning prompt: they are dropped,
  * not refused, so that a client may send back what it read with only the status changed.
  */
-export function availabilityChange(current: AvailabilityColumns | undefined, input: AvailabilityInput): AvailabilityColumns | undefined {
+export function availabilityChange(
+  current: AvailabilityColumns | undefined,
+  input: AvailabilityInput,
+): AvailabilityColumns | undefined {
   const was = current?.availability_status ?? 'in_service';
   const status = input.availability_status ?? was;
-  const base: AvailabilityColumns = status !== was || !current
-    ? { availability_status: status, out_of_service_reason: null, availability_note: null, availability_prompt: null }
-    : { ...current, availability_status: status };
+  const base: AvailabilityColumns =
+    status !== was || !current
+      ? { availability_status: status, out_of_service_reason: null, availability_note: null, availability_prompt: null }
+      : { ...current, availability_status: status };
   const next = { ...base };
-  for (const [wire, col] of Object.entries(FIELDS) as Array<[keyof typeof FIELDS, (typeof FIELDS)[keyof typeof FIELDS]]>) {
+  for (const [wire, col] of Object.entries(FIELDS) as Array<
+    [keyof typeof FIELDS, (typeof FIELDS)[keyof typeof FIELDS]]
+  >) {
     const v = text(input[wire]);
     if (v !== undefined) next[col] = v;
   }
@@ -60,6 +73,10 @@ export function availabilityChange(current: AvailabilityColumns | undefined, inp
     next.out_of_service_reason = null;
     next.availability_prompt = null;
   }
-  const same = current && (Object.keys(next) as Array<keyof AvailabilityColumns>).every((k) => next[k] === (current[k] ?? (k === 'availability_status' ? 'in_service' : null)));
+  const same =
+    current &&
+    (Object.keys(next) as Array<keyof AvailabilityColumns>).every(
+      (k) => next[k] === (current[k] ?? (k === 'availability_status' ? 'in_service' : null)),
+    );
   return same ? undefined : next;
 }

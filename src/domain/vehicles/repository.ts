@@ -20,16 +20,26 @@ function filtered(db: Kysely<Database>, companyId: number, f: VehicleFilters) {
   if (f.ids) q = q.where('vehicles.id', 'in', f.ids.length ? f.ids : [0]);
   if (f.driver_ids?.length) {
     const ids = f.driver_ids;
-    q = q.where((eb) => eb.or([eb('vehicles.current_driver_id', 'in', ids), eb('vehicles.permanent_driver_id', 'in', ids)]));
+    q = q.where((eb) =>
+      eb.or([eb('vehicles.current_driver_id', 'in', ids), eb('vehicles.permanent_driver_id', 'in', ids)]),
+    );
   }
   if (f.group_id !== undefined) {
     const gid = f.group_id;
-    q = q.where('vehicles.id', 'in', (s) => s.selectFrom('group_vehicles').select('member_id').where('group_id', '=', gid));
+    q = q.where('vehicles.id', 'in', (s) =>
+      s.selectFrom('group_vehicles').select('member_id').where('group_id', '=', gid),
+    );
   }
   return q;
 }
 
-export async function listVehicles(db: Kysely<Database>, companyId: number, f: VehicleFilters, limit: number, offset: number) {
+export async function listVehicles(
+  db: Kysely<Database>,
+  companyId: number,
+  f: VehicleFilters,
+  limit: number,
+  offset: number,
+) {
   const base = filtered(db, companyId, f);
   const [rows, total] = await Promise.all([
     base.selectAll('vehicles').orderBy('vehicles.id').limit(limit).offset(offset).execute(),
@@ -39,7 +49,12 @@ export async function listVehicles(db: Kysely<Database>, companyId: number, f: V
 }
 
 export function findVehicle(db: Kysely<Database>, companyId: number, id: number): Promise<VehicleRow | undefined> {
-  return db.selectFrom('vehicles').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('vehicles')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function numberTaken(db: Kysely<Database>, companyId: number, number: string, exceptId = 0) {
@@ -57,6 +72,11 @@ export async function insertVehicle(db: Kysely<Database>, values: Insertable<Veh
   return (await db.insertInto('vehicles').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function updateVehicle(db: Kysely<Database>, companyId: number, id: number, values: Updateable<VehiclesTable>) {
+export async function updateVehicle(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  values: Updateable<VehiclesTable>,
+) {
   await db.updateTable('vehicles').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
 }

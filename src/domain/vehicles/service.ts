@@ -13,7 +13,11 @@ import { actingUserId } from '../users/acting.js';
 import { recordEvent } from '../../events/outbox.js';
 import { availabilityChange, availabilityInput, type AvailabilityInput } from './availability.js';
 import {
-  assertExternalIdsFree, externalIdsOf, normalizeExternalIds, setExternalIds, type ExternalId,
+  assertExternalIdsFree,
+  externalIdsOf,
+  normalizeExternalIds,
+  setExternalIds,
+  type ExternalId,
 } from '../assets/external-ids.js';
 
 export type { VehicleRow, VehicleFilters } from './repository.js';
@@ -77,7 +81,12 @@ function columns(input: VehicleInput): Updateable<VehiclesTable> {
  * The availability columns a create or an update sets, stamped with who made the change (a vehicle
  * is created in service unless the request says otherwise); none when the availability is unchanged.
  */
-async function availability(db: Db, t: Tenant & { actingUserId?: number | null }, input: VehicleInput, current?: repo.VehicleRow) {
+async function availability(
+  db: Db,
+  t: Tenant & { actingUserId?: number | null },
+  input: VehicleInput,
+  current?: repo.VehicleRow,
+) {
   const wanted = availabilityInput(input.availability_status, input.availability_details);
   const next = wanted || !current ? availabilityChange(current, wanted ?? {}) : undefined;
   if (!next) return {};
@@ -100,11 +109,24 @@ async function announce(trx: Kysely<Database>, t: Tenant, id: number, trigger: '
   const row = await repo.findVehicle(trx, t.companyId, id);
   if (!row) return;
   const data = { ...row, external_ids: (await externalIdsOf(trx, 'vehicle', [id])).get(id) ?? [] };
-  await recordEvent(trx, { companyId: t.companyId, action: 'vehicle_upserted', trigger, subject: { type: 'vehicle', id }, data });
+  await recordEvent(trx, {
+    companyId: t.companyId,
+    action: 'vehicle_upserted',
+    trigger,
+    subject: { type: 'vehicle', id },
+    data,
+  });
 }
 
 /** Two writes racing for one number or external id: the unique index decides, the loser gets a 400. */
-async function translateUnique(db: Db, t: Tenant, err: unknown, input: VehicleInput, id: number, externalIds: ExternalId[]): Promise<never> {
+async function translateUnique(
+  db: Db,
+  t: Tenant,
+  err: unknown,
+  input: VehicleInput,
+  id: number,
+  externalIds: ExternalId[],
+): Promise<never> {
   if (isUniqueViolation(err)) {
     await assertExternalIdsFree(db.kysely, t.companyId, 'vehicle', id, externalIds);
     throw duplicate('number', String(input.number));
@@ -113,7 +135,9 @@ async function translateUnique(db: Db, t: Tenant, err: unknown, input: VehicleIn
 }
 
 const externalIdsOfInput = (input: VehicleInput) =>
-  input.external_ids_attributes === undefined ? undefined : normalizeExternalIds('external_ids_attributes', input.external_ids_attributes);
+  input.external_ids_attributes === undefined
+    ? undefined
+    : normalizeExternalIds('external_ids_attributes', input.external_ids_attributes);
 
 export async function createVehicle(db: Db, t: Tenant & { actingUserId?: number | null }, input: VehicleInput) {
   if (input.number === undefined) throw validation('number', 'is required');
@@ -121,7 +145,13 @@ export async function createVehicle(db: Db, t: Tenant & { actingUserId?: number 
   await checkInput(db, t, input);
   await assertExternalIdsFree(db.kysely, t.companyId, 'vehicle', 0, externalIds);
   const now = nowIso();
-  const values = { ...columns(input), ...(await availability(db, t, input)), company_id: t.companyId, created_at: now, updated_at: now };
+  const values = {
+    ...columns(input),
+    ...(await availability(db, t, input)),
+    company_id: t.companyId,
+    created_at: now,
+    updated_at: now,
+  };
   try {
     const id = await db.kysely.transaction().execute(async (trx) => {
       const id = await repo.insertVehicle(trx, values as Insertable<VehiclesTable>);
@@ -136,7 +166,12 @@ export async function createVehicle(db: Db, t: Tenant & { actingUserId?: number 
   }
 }
 
-export async function updateVehicle(db: Db, t: Tenant & { actingUserId?: number | null }, id: number, input: VehicleInput) {
+export async function updateVehicle(
+  db: Db,
+  t: Tenant & { actingUserId?: number | null },
+  id: number,
+  input: VehicleInput,
+) {
   const current = await getVehicle(db, t, id);
   const externalIds = externalIdsOfInput(input);
   await checkInput(db, t, input, id);

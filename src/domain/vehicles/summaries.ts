@@ -17,7 +17,11 @@ export interface VehicleSummaryRow {
 export const VEHICLE_SUMMARY_COLUMNS = ['id', 'number', 'year', 'make', 'model', 'vin', 'metric_units'] as const;
 
 /** The summary rows of the company's vehicles among `ids` (nulls and repeats ignored), one query. */
-export async function vehicleSummaryRows(db: Pick<Db, 'kysely'>, companyId: number, ids: Array<number | null | undefined>): Promise<Map<number, VehicleSummaryRow>> {
+export async function vehicleSummaryRows(
+  db: Pick<Db, 'kysely'>,
+  companyId: number,
+  ids: Array<number | null | undefined>,
+): Promise<Map<number, VehicleSummaryRow>> {
   const wanted = [...new Set(ids.filter((x): x is number => typeof x === 'number'))];
   if (wanted.length === 0) return new Map();
   const rows = await db.kysely

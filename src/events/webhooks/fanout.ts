@@ -57,8 +57,13 @@ interface Subscriber {
 async function subscribers(trx: Kysely<Database>, rows: EventRow[]) {
   const companies = [...new Set(rows.map((r) => r.company_id))];
   const hooks = companies.length
-    ? await trx.selectFrom('company_webhooks').select(['id', 'company_id', 'url', 'secret', 'format', 'actions'])
-      .where('enabled', '=', 1).where('company_id', 'in', companies).orderBy('id').execute()
+    ? await trx
+        .selectFrom('company_webhooks')
+        .select(['id', 'company_id', 'url', 'secret', 'format', 'actions'])
+        .where('enabled', '=', 1)
+        .where('company_id', 'in', companies)
+        .orderBy('id')
+        .execute()
     : [];
   const byCompanyAction = new Map<string, Subscriber[]>();
   for (const h of hooks) {
@@ -74,7 +79,9 @@ async function subscribers(trx: Kysely<Database>, rows: EventRow[]) {
 
 /** A cheap look, outside any transaction, for unmarked events: idle polls write nothing. */
 async function anyNew(db: Db): Promise<boolean> {
-  const r = await sql<{ id: number }>`select id from domain_events where fanned_out_at is null limit 1`.execute(db.kysely);
+  const r = await sql<{ id: number }>`select id from domain_events where fanned_out_at is null limit 1`.execute(
+    db.kysely,
+  );
   return r.rows.length > 0;
 }
 
@@ -87,15 +94,23 @@ export async function fanOut(opts: FanOutOptions): Promise<FanOutResult> {
   const now = new Date(opts.nowMs).toISOString();
   return db.kysely.transaction().execute(async (trx) => {
     if (!(await takeTurn(trx, db.kind, now, false))) return none;
-    const rows = (await sql<EventRow>`select id, company_id, action, trigger, subject_type, subject_id, data, occurred_at
-      from domain_events where fanned_out_at is null order by id limit ${opts.batch}`.execute(trx)).rows;
+    const rows = (
+      await sql<EventRow>`select id, company_id, action, trigger, subject_type, subject_id, data, occurred_at
+      from domain_events where fanned_out_at is null order by id limit ${opts.batch}`.execute(trx)
+    ).rows;
     if (rows.length === 0) return none;
     const subs = await subscribers(trx, rows);
     const wanted = rows.filter((r) => subs(r).length > 0);
     const events: EventForPayload[] = wanted.map((r) => ({ ...r, data: fromJson<unknown>(r.data, null) }));
-    const bodies = await renderBodies({ db: { ...db, kysely: trx }, publicUrl: opts.publicUrl }, events, opts.onRenderFallback);
+    const bodies = await renderBodies(
+      { db: { ...db, kysely: trx }, publicUrl: opts.publicUrl },
+      events,
+      opts.onRenderFallback,
+    );
     // The first new delivery of a lane with nothing in it is its head at once; the others queue.
-    const lanes = wanted.flatMap((r) => subs(r).map((w) => ({ company_webhook_id: w.id, subject_key: `${r.subject_type}:${r.subject_id}` })));
+    const lanes = wanted.flatMap((r) =>
+      subs(r).map((w) => ({ company_webhook_id: w.id, subject_key: `${r.subject_type}:${r.subject_id}` })),
+    );
     const states = await laneStates(trx, lanes);
     const headed = new Set<string>();
     const stateOf = (lane: Lane) => {
@@ -104,32 +119,41 @@ export async function fanOut(opts: FanOutOptions): Promise<FanOutResult> {
       headed.add(key);
       return 'pending' as const;
     };
-    const values = wanted.flatMap((r) => subs(r).map((w) => ({
-      company_id: r.company_id,
-      company_webhook_id: w.id,
-      event_id: r.id,
-      action: r.action,
-      trigger: r.trigger,
-      subject_key: `${r.subject_type}:${r.subject_id}`,
-      url: w.url,
-      secret: w.secret,
-      format: w.format,
-      body: bodies.get(r.id)!,
-      state: stateOf({ company_webhook_id: w.id, subject_key: `${r.subject_type}:${r.subject_id}` }),
-      response_code: null,
-      next_attempt_at: now,
-      lease_until: null,
-      claim_token: null,
-      event_occurred_at: r.occurred_at,
-      posted_at: now,
-      created_at: now,
-      updated_at: now,
-    })));
+    const values = wanted.flatMap((r) =>
+      subs(r).map((w) => ({
+        company_id: r.company_id,
+        company_webhook_id: w.id,
+        event_id: r.id,
+        action: r.action,
+        trigger: r.trigger,
+        subject_key: `${r.subject_type}:${r.subject_id}`,
+        url: w.url,
+        secret: w.secret,
+        format: w.format,
+        body: bodies.get(r.id)!,
+        state: stateOf({ company_webhook_id: w.id, subject_key: `${r.subject_type}:${r.subject_id}` }),
+        response_code: null,
+        next_attempt_at: now,
+        lease_until: null,
+        claim_token: null,
+        event_occurred_at: r.occurred_at,
+        posted_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
     for (let i = 0; i < values.length; i += INSERT_ROWS) {
-      await trx.insertInto('company_webhook_requests').values(values.slice(i, i + INSERT_ROWS)).execute();
+      await trx
+        .insertInto('company_webhook_requests')
+        .values(values.slice(i, i + INSERT_ROWS))
+        .execute();
     }
     // A lane with queued deliveries but no head (only if something went wrong before) gets one.
-    await promote(trx, lanes.filter((l) => states.get(laneKey(l))?.head === false), now);
+    await promote(
+      trx,
+      lanes.filter((l) => states.get(laneKey(l))?.head === false),
+      now,
+    );
     const ids = rows.map((r) => r.id);
     await sql`update domain_events set fanned_out_at = ${now} where id in (${sql.join(ids)})`.execute(trx);
     return { events: rows.length, deliveries: values.length, more: rows.length === opts.batch };

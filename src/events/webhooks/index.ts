@@ -23,10 +23,28 @@ declare module 'fastify' {
   }
 }
 
-export function createWebhookRuntime(db: Db, config: Config, log: FastifyInstance['log'], opts: { clock?: Clock; sender?: Sender } = {}): WebhookRuntime {
+export function createWebhookRuntime(
+  db: Db,
+  config: Config,
+  log: FastifyInstance['log'],
+  opts: { clock?: Clock; sender?: Sender } = {},
+): WebhookRuntime {
   const settings = config.webhooks;
-  const sender = opts.sender ?? createSender({ timeoutMs: settings.timeoutMs, allowPrivate: settings.allowPrivate, maxSockets: settings.concurrency });
-  const worker = new DeliveryWorker({ db, config: settings, publicUrl: config.publicUrl, sender, clock: opts.clock, log: log.child({ component: 'webhooks' }) });
+  const sender =
+    opts.sender ??
+    createSender({
+      timeoutMs: settings.timeoutMs,
+      allowPrivate: settings.allowPrivate,
+      maxSockets: settings.concurrency,
+    });
+  const worker = new DeliveryWorker({
+    db,
+    config: settings,
+    publicUrl: config.publicUrl,
+    sender,
+    clock: opts.clock,
+    log: log.child({ component: 'webhooks' }),
+  });
   return {
     db,
     config: settings,
@@ -37,7 +55,12 @@ export function createWebhookRuntime(db: Db, config: Config, log: FastifyInstanc
   };
 }
 
-export function installWebhooks(app: FastifyInstance, db: Db, config: Config, opts: { clock?: Clock } = {}): WebhookRuntime {
+export function installWebhooks(
+  app: FastifyInstance,
+  db: Db,
+  config: Config,
+  opts: { clock?: Clock } = {},
+): WebhookRuntime {
   const runtime = createWebhookRuntime(db, config, app.log, opts);
   app.decorate('webhooks', runtime);
   // preClose: before the database is closed by the onClose hooks.

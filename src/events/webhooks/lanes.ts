@@ -25,7 +25,10 @@ export interface Lane {
  */
 export async function takeTurn(trx: Kysely<Database>, kind: DbKind, nowIso: string, wait: boolean): Promise<boolean> {
   if (kind === 'postgres') {
-    const r = await sql`select name from webhook_worker_state where name = 'fanout' for update ${wait ? sql`` : sql`skip locked`}`.execute(trx);
+    const r =
+      await sql`select name from webhook_worker_state where name = 'fanout' for update ${wait ? sql`` : sql`skip locked`}`.execute(
+        trx,
+      );
     return r.rows.length > 0;
   }
   await trx.updateTable('webhook_worker_state').set({ updated_at: nowIso }).where('name', '=', 'fanout').execute();
@@ -35,23 +38,38 @@ export async function takeTurn(trx: Kysely<Database>, kind: DbKind, nowIso: stri
 const CHUNK = 200;
 
 const laneKey = (l: Lane) => `${l.company_webhook_id}\u0000${l.subject_key}`;
-const laneValues = (part: Lane[]) => sql.join(part.map((l) => sql`(cast(${l.company_webhook_id} as integer), cast(${l.subject_key} as text))`));
+const laneValues = (part: Lane[]) =>
+  sql.join(part.map((l) => sql`(cast(${l.company_webhook_id} as integer), cast(${l.subject_key} as text))`));
 
 /**
  * Which of these lanes already hold deliveries: `head` (one pending or delivering) and `queued`. Call
  * while holding the turn, so that the answer stays true until the transaction ends.
  */
-export async function laneStates(trx: Kysely<Database>, lanes: Lane[]): Promise<Map<string, { head: boolean; queued: boolean }>> {
+export async function laneStates(
+  trx: Kysely<Database>,
+  lanes: Lane[],
+): Promise<Map<string, { head: boolean; queued: boolean }>> {
   const unique = [...new Map(lanes.map((l) => [laneKey(l), l])).values()];
   const out = new Map<string, { head: boolean; queued: boolean }>();
   for (let i = 0; i < unique.length; i += CHUNK) {
-    const rows = (await sql<{ wh: number; sk: string; head: unknown; queued: unknown }>`with lanes (wh, sk) as (values ${laneValues(unique.slice(i, i + CHUNK))})
+    const rows = (
+      await sql<{
+        wh: number;
+        sk: string;
+        head: unknown;
+        queued: unknown;
+      }>`with lanes (wh, sk) as (values ${laneValues(unique.slice(i, i + CHUNK))})
       select wh, sk,
         exists (select 1 from company_webhook_requests h where h.company_webhook_id = lanes.wh and h.subject_key = lanes.sk and h.state in ('pending', 'delivering')) as head,
         exists (select 1 from company_webhook_requests q where q.company_webhook_id = lanes.wh and q.subject_key = lanes.sk and q.state = 'queued') as queued
-      from lanes`.execute(trx)).rows;
+      from lanes`.execute(trx)
+    ).rows;
     for (const r of rows) {
-      if (r.head || r.queued) out.set(`${r.wh}\u0000${r.sk}`, { head: r.head === true || r.head === 1, queued: r.queued === true || r.queued === 1 });
+      if (r.head || r.queued)
+        out.set(`${r.wh}\u0000${r.sk}`, {
+          head: r.head === true || r.head === 1,
+          queued: r.queued === true || r.queued === 1,
+        });
     }
   }
   return out;

@@ -11,17 +11,20 @@ const SENSITIVE = /^(?:secret|password|[a-z_]*_secret|[a-z_]*_token)(?:\[[^\]]*\
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q === -1) return url;
-  const parts = url.slice(q + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq === -1) return pair;
-    let name = pair.slice(0, eq);
-    try {
-      name = decodeURIComponent(name.replace(/\+/g, ' '));
-    } catch {
-      // keep it as sent
-    }
-    return SENSITIVE.test(name) ? `${pair.slice(0, eq)}=[redacted]` : pair;
-  });
+  const parts = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // keep it as sent
+      }
+      return SENSITIVE.test(name) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    });
   return `${url.slice(0, q)}?${parts.join('&')}`;
 }
 

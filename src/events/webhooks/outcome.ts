@@ -23,7 +23,13 @@ export function outcomeOf(
   scheduleS: readonly number[],
 ): AttemptOutcome {
   if (status === 200 || status === 201) {
-    return { state: 'delivered', numFailures: prior.numFailures, retryStep: prior.retryStep, responseCode: status, nextAttemptMs: null };
+    return {
+      state: 'delivered',
+      numFailures: prior.numFailures,
+      retryStep: prior.retryStep,
+      responseCode: status,
+      nextAttemptMs: null,
+    };
   }
   const numFailures = prior.numFailures + 1;
   if (status === 403) {
@@ -33,5 +39,11 @@ export function outcomeOf(
   if (delayS === undefined) {
     return { state: 'failed', numFailures, retryStep: prior.retryStep, responseCode: status, nextAttemptMs: null };
   }
-  return { state: 'pending', numFailures, retryStep: prior.retryStep + 1, responseCode: status, nextAttemptMs: attemptedAtMs + delayS * 1000 };
+  return {
+    state: 'pending',
+    numFailures,
+    retryStep: prior.retryStep + 1,
+    responseCode: status,
+    nextAttemptMs: attemptedAtMs + delayS * 1000,
+  };
 }

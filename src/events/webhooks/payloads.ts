@@ -45,7 +45,10 @@ export interface RenderContext {
 /** Renders the wire objects of several events of one company and one action, in order. */
 export type Renderer = (ctx: RenderContext, companyId: number, events: EventForPayload[]) => Promise<object[]>;
 
-const one = (f: (e: EventForPayload) => object): Renderer => async (_ctx, _c, events) => events.map(f);
+const one =
+  (f: (e: EventForPayload) => object): Renderer =>
+  async (_ctx, _c, events) =>
+    events.map(f);
 
 const dispatchView = (d: any) => {
   const { stops, trips, ...row } = d;
@@ -53,44 +56,144 @@ const dispatchView = (d: any) => {
 };
 
 const users: Renderer = async ({ db }, _c, events) => {
-  const groups = await groupIdsOf(db, events.map((e) => e.data.id));
+  const groups = await groupIdsOf(
+    db,
+    events.map((e) => e.data.id),
+  );
   return events.map((e) => userWire(e.data, groups.get(e.data.id) ?? []));
 };
 
 const renderers = new Map<string, Renderer>([
   ['user_upserted', users],
   ['user_duty_status_updated', users],
-  ['vehicle_upserted', ({ db }, c, events) => vehiclesWire(db, c, events.map((e) => e.data))],
-  ['dispatch_upserted', ({ db }, c, events) => dispatchesWire(db, c, events.map((e) => dispatchView(e.data)), 2)],
-  ['dispatch_status_changed', async ({ db }, c, events) => {
-    const wires = await dispatchesWire(db, c, events.map((e) => dispatchView(e.data.dispatch)), 2);
-    return wires.map((w, i) => ({ previous_status: events[i].data.from, ...w }));
-  }],
+  [
+    'vehicle_upserted',
+    ({ db }, c, events) =>
+      vehiclesWire(
+        db,
+        c,
+        events.map((e) => e.data),
+      ),
+  ],
+  [
+    'dispatch_upserted',
+    ({ db }, c, events) =>
+      dispatchesWire(
+        db,
+        c,
+        events.map((e) => dispatchView(e.data)),
+        2,
+      ),
+  ],
+  [
+    'dispatch_status_changed',
+    async ({ db }, c, events) => {
+      const wires = await dispatchesWire(
+        db,
+        c,
+        events.map((e) => dispatchView(e.data.dispatch)),
+        2,
+      );
+      return wires.map((w, i) => ({ previous_status: events[i].data.from, ...w }));
+    },
+  ],
   ['dispatch_location_upserted', one((e) => dispatchLocationWire(e.data))],
   ['dispatch_location_deleted', one((e) => dispatchLocationWire(e.data))],
-  ['form_upserted', one((e) => formWire({
-    company_id: e.company_id, version: 1, created_at: e.occurred_at, updated_at: e.occurred_at,
-    ...e.data, external_ids: json(e.data.external_ids ?? []), fields: json(e.data.fields ?? []),
-  }))],
-  ['form_entry_created', one((e) => formEntryWire({ ...e.data, entry: typeof e.data.entry === 'string' ? e.data.entry : json(e.data.entry ?? {}) }))],
+  [
+    'form_upserted',
+    one((e) =>
+      formWire({
+        company_id: e.company_id,
+        version: 1,
+        created_at: e.occurred_at,
+        updated_at: e.occurred_at,
+        ...e.data,
+        external_ids: json(e.data.external_ids ?? []),
+        fields: json(e.data.fields ?? []),
+      }),
+    ),
+  ],
+  [
+    'form_entry_created',
+    one((e) =>
+      formEntryWire({ ...e.data, entry: typeof e.data.entry === 'string' ? e.data.entry : json(e.data.entry ?? {}) }),
+    ),
+  ],
   ['geofence_upserted', one((e) => geofenceWire(e.data))],
   ['geofence_deleted', one((e) => geofenceWire(e.data))],
-  ['inspection_report_upserted', async ({ db }, c, events) => {
-    const rows = events.map((e) => ({ ...e.data, trailer_nums: json(e.data.trailer_nums ?? []) }));
-    const wires = await inspectionReportsWire(db, c, rows);
-    // Defects and external ids as they were at the event.
-    return wires.map((w, i) => ({
-      ...w,
-      defects: (events[i].data.defects ?? []).map((d: any) => ({ defect: { id: d.id, area: d.area, category: d.category, notes: d.notes } })),
-      external_ids: events[i].data.external_ids ?? [],
-    }));
-  }],
-  ['message_created', ({ db }, c, events) => messagesWire(db, c, events.map((e) => e.data))],
-  ['message_updated', ({ db }, c, events) => messagesWire(db, c, events.map((e) => e.data))],
-  ['fuel_purchase_upserted', ({ db, publicUrl }, c, events) => fuelPurchasesWire(db, c, publicUrl, events.map((e) => e.data))],
-  ['fuel_purchase_deleted', ({ db, publicUrl }, c, events) => fuelPurchasesWire(db, c, publicUrl, events.map((e) => e.data))],
-  ['document_upserted', ({ db, publicUrl }, c, events) => documentsWire(db, c, publicUrl, events.map((e) => e.data))],
-  ['document_deleted', ({ db, publicUrl }, c, events) => documentsWire(db, c, publicUrl, events.map((e) => e.data))],
+  [
+    'inspection_report_upserted',
+    async ({ db }, c, events) => {
+      const rows = events.map((e) => ({ ...e.data, trailer_nums: json(e.data.trailer_nums ?? []) }));
+      const wires = await inspectionReportsWire(db, c, rows);
+      // Defects and external ids as they were at the event.
+      return wires.map((w, i) => ({
+        ...w,
+        defects: (events[i].data.defects ?? []).map((d: any) => ({
+          defect: { id: d.id, area: d.area, category: d.category, notes: d.notes },
+        })),
+        external_ids: events[i].data.external_ids ?? [],
+      }));
+    },
+  ],
+  [
+    'message_created',
+    ({ db }, c, events) =>
+      messagesWire(
+        db,
+        c,
+        events.map((e) => e.data),
+      ),
+  ],
+  [
+    'message_updated',
+    ({ db }, c, events) =>
+      messagesWire(
+        db,
+        c,
+        events.map((e) => e.data),
+      ),
+  ],
+  [
+    'fuel_purchase_upserted',
+    ({ db, publicUrl }, c, events) =>
+      fuelPurchasesWire(
+        db,
+        c,
+        publicUrl,
+        events.map((e) => e.data),
+      ),
+  ],
+  [
+    'fuel_purchase_deleted',
+    ({ db, publicUrl }, c, events) =>
+      fuelPurchasesWire(
+        db,
+        c,
+        publicUrl,
+        events.map((e) => e.data),
+      ),
+  ],
+  [
+    'document_upserted',
+    ({ db, publicUrl }, c, events) =>
+      documentsWire(
+        db,
+        c,
+        publicUrl,
+        events.map((e) => e.data),
+      ),
+  ],
+  [
+    'document_deleted',
+    ({ db, publicUrl }, c, events) =>
+      documentsWire(
+        db,
+        c,
+        publicUrl,
+        events.map((e) => e.data),
+      ),
+  ],
 ]);
 
 /** Lets an area render its action's body (call at module load, before the worker runs). */
@@ -109,7 +212,9 @@ function flatSnapshot(e: EventForPayload): object {
 /** `{"action": …, "trigger": …, …fields}` serialized: the exact body every attempt sends. */
 export function bodyOf(e: Pick<EventForPayload, 'action' | 'trigger'>, wire: object): string {
   const { action: _a, trigger: _t, ...fields } = wire as Record<string, unknown>;
-  return JSON.stringify(e.trigger === null ? { action: e.action, ...fields } : { action: e.action, trigger: e.trigger, ...fields });
+  return JSON.stringify(
+    e.trigger === null ? { action: e.action, ...fields } : { action: e.action, trigger: e.trigger, ...fields },
+  );
 }
 
 /**

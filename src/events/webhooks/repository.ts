@@ -20,15 +20,30 @@ export async function listWebhooks(db: Kysely<Database>, companyId: number, limi
 }
 
 export function findWebhook(db: Kysely<Database>, companyId: number, id: number): Promise<WebhookRow | undefined> {
-  return db.selectFrom('company_webhooks').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('company_webhooks')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function insertWebhook(db: Kysely<Database>, values: Insertable<CompanyWebhooksTable>): Promise<number> {
   return (await db.insertInto('company_webhooks').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-export async function updateWebhook(db: Kysely<Database>, companyId: number, id: number, values: Updateable<CompanyWebhooksTable>) {
-  await db.updateTable('company_webhooks').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
+export async function updateWebhook(
+  db: Kysely<Database>,
+  companyId: number,
+  id: number,
+  values: Updateable<CompanyWebhooksTable>,
+) {
+  await db
+    .updateTable('company_webhooks')
+    .set(values)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /**
@@ -40,7 +55,12 @@ export async function updateWebhook(db: Kysely<Database>, companyId: number, id:
  */
 export async function anySubscribed(db: Db, q: Kysely<Database>, companyId: number, action: string): Promise<boolean> {
   const actions = await db.cache.remember(`webhook actions ${companyId}`, async () => {
-    const rows = await q.selectFrom('company_webhooks').select('actions').where('company_id', '=', companyId).where('enabled', '=', 1).execute();
+    const rows = await q
+      .selectFrom('company_webhooks')
+      .select('actions')
+      .where('company_id', '=', companyId)
+      .where('enabled', '=', 1)
+      .execute();
     return new Set(rows.flatMap((r) => fromJson<string[]>(r.actions, [])));
   });
   return actions.has(action);
@@ -49,7 +69,11 @@ export async function anySubscribed(db: Db, q: Kysely<Database>, companyId: numb
 /** Deletes the webhook and its delivery log (queued deliveries are dropped with it). */
 export async function deleteWebhook(db: Kysely<Database>, companyId: number, id: number) {
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('company_webhook_requests').where('company_id', '=', companyId).where('company_webhook_id', '=', id).execute();
+    await trx
+      .deleteFrom('company_webhook_requests')
+      .where('company_id', '=', companyId)
+      .where('company_webhook_id', '=', id)
+      .execute();
     await trx.deleteFrom('company_webhooks').where('company_id', '=', companyId).where('id', '=', id).execute();
   });
 }
@@ -63,7 +87,13 @@ export interface RequestFilters {
   posted_before?: string;
 }
 
-export async function listRequests(db: Kysely<Database>, companyId: number, f: RequestFilters, limit: number, offset: number) {
+export async function listRequests(
+  db: Kysely<Database>,
+  companyId: number,
+  f: RequestFilters,
+  limit: number,
+  offset: number,
+) {
   let base = db.selectFrom('company_webhook_requests').where('company_id', '=', companyId);
   if (f.company_webhook_id !== undefined) base = base.where('company_webhook_id', '=', f.company_webhook_id);
   if (f.action !== undefined) base = base.where('action', '=', f.action);
@@ -78,7 +108,12 @@ export async function listRequests(db: Kysely<Database>, companyId: number, f: R
 }
 
 export function requestIdsOf(db: Kysely<Database>, companyId: number, ids: number[]) {
-  return db.selectFrom('company_webhook_requests').select(['id', 'state']).where('company_id', '=', companyId).where('id', 'in', ids).execute();
+  return db
+    .selectFrom('company_webhook_requests')
+    .select(['id', 'state'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /**
@@ -89,16 +124,33 @@ export function requestIdsOf(db: Kysely<Database>, companyId: number, ids: numbe
 export async function requeue(db: Db, companyId: number, ids: number[], nowIso: string) {
   await db.kysely.transaction().execute(async (trx) => {
     await takeTurn(trx, db.kind, nowIso, true);
-    const which = trx.selectFrom('company_webhook_requests').where('company_id', '=', companyId).where('id', 'in', ids).where('state', '!=', 'delivering');
+    const which = trx
+      .selectFrom('company_webhook_requests')
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .where('state', '!=', 'delivering');
     const lanes = await which.select(['company_webhook_id', 'subject_key']).execute();
-    await trx.updateTable('company_webhook_requests')
-      .set({ state: 'queued', retry_step: 0, next_attempt_at: null, lease_until: null, claim_token: null, updated_at: nowIso })
-      .where('company_id', '=', companyId).where('id', 'in', ids).where('state', '!=', 'delivering')
+    await trx
+      .updateTable('company_webhook_requests')
+      .set({
+        state: 'queued',
+        retry_step: 0,
+        next_attempt_at: null,
+        lease_until: null,
+        claim_token: null,
+        updated_at: nowIso,
+      })
+      .where('company_id', '=', companyId)
+      .where('id', 'in', ids)
+      .where('state', '!=', 'delivering')
       .execute();
     await promote(trx, lanes, nowIso);
   });
 }
 
-export async function insertRequest(db: Kysely<Database>, values: Insertable<CompanyWebhookRequestsTable>): Promise<number> {
+export async function insertRequest(
+  db: Kysely<Database>,
+  values: Insertable<CompanyWebhookRequestsTable>,
+): Promise<number> {
   return (await db.insertInto('company_webhook_requests').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }

@@ -45,7 +45,12 @@ export interface SenderOptions {
 
 export function createSender(opts: SenderOptions): Sender {
   const lookup = guardedLookup(opts.allowPrivate);
-  const agentOpts = { keepAlive: true, maxSockets: opts.maxSockets, maxFreeSockets: Math.min(opts.maxSockets, 256), lookup };
+  const agentOpts = {
+    keepAlive: true,
+    maxSockets: opts.maxSockets,
+    maxFreeSockets: Math.min(opts.maxSockets, 256),
+    lookup,
+  };
   const agents = { 'http:': new http.Agent(agentOpts), 'https:': new https.Agent(agentOpts) };
 
   function send(a: Attempt): Promise<AttemptResult> {
@@ -81,7 +86,12 @@ export function createSender(opts: SenderOptions): Sender {
         clearTimeout(timer);
         resolve(r);
       };
-      const req = client.request(url, { method: 'POST', headers, agent: agents[url.protocol as 'http:' | 'https:'], lookup });
+      const req = client.request(url, {
+        method: 'POST',
+        headers,
+        agent: agents[url.protocol as 'http:' | 'https:'],
+        lookup,
+      });
       const timer = setTimeout(() => {
         finish(done(null, 'timeout'));
         req.destroy();
@@ -100,7 +110,16 @@ export function createSender(opts: SenderOptions): Sender {
         res.on('error', () => finish(done(status, null)));
         res.on('close', () => finish(done(status, null)));
       });
-      req.on('error', (err) => finish(done(null, err instanceof TargetRefused || (err as { code?: string }).code === 'WEBHOOK_TARGET_REFUSED' ? 'refused' : 'network')));
+      req.on('error', (err) =>
+        finish(
+          done(
+            null,
+            err instanceof TargetRefused || (err as { code?: string }).code === 'WEBHOOK_TARGET_REFUSED'
+              ? 'refused'
+              : 'network',
+          ),
+        ),
+      );
       req.end(body);
     });
   }

@@ -52,7 +52,8 @@ async function checkedUrl(deps: WebhookDeps, raw: string): Promise<string> {
   } catch {
     throw validation('url', `must be an absolute http or https URL, got "${text}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw validation('url', `must use http or https, got "${url.protocol.slice(0, -1)}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw validation('url', `must use http or https, got "${url.protocol.slice(0, -1)}"`);
   const refused = await targetRefusal(url, deps.config.allowPrivate);
   if (refused) throw validation('url', refused);
   return text;
@@ -60,7 +61,8 @@ async function checkedUrl(deps: WebhookDeps, raw: string): Promise<string> {
 
 function webhookType(v: string | null | undefined): string | null | undefined {
   if (v === undefined || v === null || v === '') return v === '' ? null : v;
-  if (v.toUpperCase() !== 'POST') throw validation('webhook_type', `must be POST (HTTP POST deliveries are the only kind served), got "${v}"`);
+  if (v.toUpperCase() !== 'POST')
+    throw validation('webhook_type', `must be POST (HTTP POST deliveries are the only kind served), got "${v}"`);
   return 'POST';
 }
 
@@ -77,16 +79,34 @@ async function testDelivery(deps: WebhookDeps, hook: repo.WebhookRow): Promise<b
   const body = testBody(deps.config, fromJson<string[]>(hook.actions, []));
   const at = iso(nowMs);
   const id = await repo.insertRequest(deps.db.kysely, {
-    company_id: hook.company_id, company_webhook_id: hook.id, event_id: null, action: 'test', trigger: null, subject_key: 'test',
-    url: hook.url, secret: hook.secret, format: hook.format, body, state: 'delivering', response_code: null, next_attempt_at: null,
-    lease_until: null, claim_token: null, event_occurred_at: null, posted_at: at, created_at: at, updated_at: at,
+    company_id: hook.company_id,
+    company_webhook_id: hook.id,
+    event_id: null,
+    action: 'test',
+    trigger: null,
+    subject_key: 'test',
+    url: hook.url,
+    secret: hook.secret,
+    format: hook.format,
+    body,
+    state: 'delivering',
+    response_code: null,
+    next_attempt_at: null,
+    lease_until: null,
+    claim_token: null,
+    event_occurred_at: null,
+    posted_at: at,
+    created_at: at,
+    updated_at: at,
   });
   const result = await deps.sender.send({ url: hook.url, secret: hook.secret, body, requestId: id, nowMs });
   // A test is one attempt: never retried on its own.
   const o = outcomeOf({ numFailures: 0, retryStep: 0 }, result.status, nowMs, []);
-  await deps.db.kysely.updateTable('company_webhook_requests')
+  await deps.db.kysely
+    .updateTable('company_webhook_requests')
     .set({ state: o.state, num_failures: o.numFailures, response_code: o.responseCode, updated_at: at })
-    .where('id', '=', id).execute();
+    .where('id', '=', id)
+    .execute();
   return o.state === 'delivered';
 }
 
@@ -122,7 +142,12 @@ export async function createWebhook(deps: WebhookDeps, t: Tenant, input: Webhook
   return getWebhook(deps.db, t, id);
 }
 
-export async function updateWebhook(deps: WebhookDeps, t: Tenant, id: number, input: WebhookInput): Promise<repo.WebhookRow> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  t: Tenant,
+  id: number,
+  input: WebhookInput,
+): Promise<repo.WebhookRow> {
   const current = await getWebhook(deps.db, t, id);
   const url = input.url === undefined ? current.url : await checkedUrl(deps, input.url);
   // A blank secret asks for a new one.
@@ -135,7 +160,7 @@ export async function updateWebhook(deps: WebhookDeps, t: Tenant, id: number, in
     secret,
     format: input.format ?? current.format,
     actions: input.actions === undefined ? current.actions : json(uniq(input.actions)),
-    webhook_type: input.webhook_type === undefined ? current.webhook_type : webhookType(input.webhook_type) ?? null,
+    webhook_type: input.webhook_type === undefined ? current.webhook_type : (webhookType(input.webhook_type) ?? null),
     // A webhook being switched on stays off until its test passes; one that was on keeps receiving.
     enabled: wantsEnabled && wasEnabled ? 1 : 0,
     updated_at: iso(await deps.now()),

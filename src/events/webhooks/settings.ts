@@ -38,7 +38,6 @@ import { flag, whole, type Env } from '../../config/env.js';
 
 /** A yes/no setting: 1/0, true/false, on/off, yes/no. */
 
-
 export const DEFAULT_RETRY_SCHEDULE_S = [10, 60, 300, 600, 3600, 3600, 3600, 86_400];
 
 function schedule(env: Env, error: (m: string) => Error): number[] {
@@ -47,7 +46,9 @@ function schedule(env: Env, error: (m: string) => Error): number[] {
   if (raw.trim() === 'none') return [];
   const parts = raw.split(',').map((s) => s.trim());
   if (parts.length > 50 || parts.some((p) => !/^\d+$/.test(p) || Number(p) < 1 || Number(p) > 604_800)) {
-    throw error(`WEBHOOK_RETRY_SCHEDULE_S must be up to 50 comma-separated delays in seconds (1 to 604800), or none; got "${raw}"`);
+    throw error(
+      `WEBHOOK_RETRY_SCHEDULE_S must be up to 50 comma-separated delays in seconds (1 to 604800), or none; got "${raw}"`,
+    );
   }
   return parts.map(Number);
 }
@@ -59,7 +60,8 @@ export function webhookConfig(env: Env, error: (m: string) => Error): WebhookCon
     throw error(`WEBHOOK_TEST_BODY must be actions or legacy, got "${testBody}"`);
   }
   const leaseMs = whole(env, 'WEBHOOK_LEASE_MS', Math.max(30_000, 2 * timeoutMs), 1000, 3_600_000, error);
-  if (leaseMs < 2 * timeoutMs) throw error(`WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS (${2 * timeoutMs}), got ${leaseMs}`);
+  if (leaseMs < 2 * timeoutMs)
+    throw error(`WEBHOOK_LEASE_MS must be at least twice WEBHOOK_TIMEOUT_MS (${2 * timeoutMs}), got ${leaseMs}`);
   return {
     worker: flag(env, 'WEBHOOK_WORKER', true, error),
     allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', false, error),

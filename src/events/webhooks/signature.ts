@@ -33,7 +33,13 @@ export function verifySha1(body: string | Buffer, secret: string, header: string
 }
 
 /** Receiver side of the SHA-256 header: the MAC must match and t be within `toleranceS` of `nowS`. */
-export function verifySha256(body: string | Buffer, secret: string, header: string | undefined, nowS: number, toleranceS = 300): boolean {
+export function verifySha256(
+  body: string | Buffer,
+  secret: string,
+  header: string | undefined,
+  nowS: number,
+  toleranceS = 300,
+): boolean {
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header?.trim() ?? '');
   if (!m) return false;
   const t = Number(m[1]);

@@ -57,7 +57,10 @@ export interface RunSummary {
   attempts: number;
 }
 
-const errText = (err: unknown) => ({ message: (err as Error)?.message ?? String(err), code: (err as { code?: string })?.code });
+const errText = (err: unknown) => ({
+  message: (err as Error)?.message ?? String(err),
+  code: (err as { code?: string })?.code,
+});
 
 export class DeliveryWorker {
   readonly id = randomUUID();
@@ -81,7 +84,9 @@ export class DeliveryWorker {
   async now(): Promise<number> {
     if (this.o.clock) return this.o.clock();
     if (this.o.db.kind !== 'postgres') return Date.now();
-    const r = await sql<{ ms: number }>`select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as ms`.execute(this.o.db.kysely);
+    const r = await sql<{
+      ms: number;
+    }>`select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as ms`.execute(this.o.db.kysely);
     return Number(r.rows[0].ms);
   }
 
@@ -100,7 +105,8 @@ export class DeliveryWorker {
       publicUrl: this.o.publicUrl,
       nowMs,
       batch: this.o.batch ?? 500,
-      onRenderFallback: (action, err) => this.o.log.warn({ action, err: errText(err) }, 'webhook body rendered from the raw snapshot'),
+      onRenderFallback: (action, err) =>
+        this.o.log.warn({ action, err: errText(err) }, 'webhook body rendered from the raw snapshot'),
     });
   }
 
@@ -117,8 +123,20 @@ export class DeliveryWorker {
     const startedAtMs = Date.now();
     const result = await this.o.sender.send({ url: c.url, secret: c.secret, body: c.body, requestId: c.id, nowMs });
     if (this.o.onAttempt || this.listeners.size > 0) {
-      const { state } = outcomeOf({ numFailures: c.num_failures, retryStep: c.retry_step }, result.status, nowMs, this.o.config.retryScheduleS);
-      const report: AttemptReport = { requestId: c.id, action: c.action, eventOccurredAt: c.event_occurred_at, startedAtMs, result, state };
+      const { state } = outcomeOf(
+        { numFailures: c.num_failures, retryStep: c.retry_step },
+        result.status,
+        nowMs,
+        this.o.config.retryScheduleS,
+      );
+      const report: AttemptReport = {
+        requestId: c.id,
+        action: c.action,
+        eventOccurredAt: c.event_occurred_at,
+        startedAtMs,
+        result,
+        state,
+      };
       this.o.onAttempt?.(report);
       for (const fn of this.listeners) fn(report);
     }

@@ -22,7 +22,6 @@ declare module 'fastify' {
   }
 }
 
-
 export function installAuth(app: FastifyInstance, db: Db, authenticators: Authenticator[]): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
   app.addHook('onRequest', async (req) => {
@@ -36,7 +35,10 @@ export function installAuth(app: FastifyInstance, db: Db, authenticators: Authen
       break;
     }
     if (principal === null) {
-      throw new AppError('unauthenticated', 'authentication required: send Authorization: Bearer <access token> or X-Api-Key');
+      throw new AppError(
+        'unauthenticated',
+        'authentication required: send Authorization: Bearer <access token> or X-Api-Key',
+      );
     }
     if (principal instanceof AppError) throw principal;
     const ctx: AuthContext = { ...principal, actingUserId: null };
@@ -52,9 +54,11 @@ export function installAuth(app: FastifyInstance, db: Db, authenticators: Authen
 }
 
 async function actingAdmin(db: Db, companyId: number, header: string): Promise<number> {
-  if (!/^\d+$/.test(header)) throw new AppError('forbidden', `X-User-Id must be the id of an admin of this company, got "${header}"`);
+  if (!/^\d+$/.test(header))
+    throw new AppError('forbidden', `X-User-Id must be the id of an admin of this company, got "${header}"`);
   // An id past the integer column's range names nobody (and PostgreSQL would refuse the query).
-  if (Number(header) > INT32_MAX) throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
+  if (Number(header) > INT32_MAX)
+    throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
   const row = await db.kysely
     .selectFrom('users')
     .select('id')

@@ -5,7 +5,11 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export async function sendCached(req: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>): Promise<void> {
+export async function sendCached(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  build: () => Promise<unknown>,
+): Promise<void> {
   const key = `${req.auth.companyId} ${req.url}`;
   const body = await req.server.db.cache.remember(key, async () => reply.serialize(await build()) as string);
   reply.type('application/json; charset=utf-8').send(body);

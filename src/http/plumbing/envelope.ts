@@ -5,13 +5,11 @@
  */
 import { Type, type TSchema } from 'typebox';
 
-export const Pagination = Type.Object(
-  {
-    per_page: Type.Integer(),
-    page_no: Type.Integer(),
-    total: Type.Integer(),
-  },
-);
+export const Pagination = Type.Object({
+  per_page: Type.Integer(),
+  page_no: Type.Integer(),
+  total: Type.Integer(),
+});
 
 export interface Page {
   per_page: number;
@@ -23,8 +21,16 @@ export interface Page {
 // Paging values are never stored, only clamped and multiplied into an offset (pageOf), so they take
 // any safe integer rather than the integer column range the validator gives other integers.
 export const pageQuery = {
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Items per page; default 25, values above the maximum are clamped' })),
-  page_no: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '1-based page number; default 1' })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Items per page; default 25, values above the maximum are clamped',
+    }),
+  ),
+  page_no: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '1-based page number; default 1' }),
+  ),
 };
 
 export const DEFAULT_PER_PAGE = 25;

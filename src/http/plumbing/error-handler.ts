@@ -27,7 +27,7 @@ function fieldName(instancePath: string): string {
 
 export function describeValidation(errors: AjvError[], context: string | undefined): string {
   const e = errors[0];
-  const where = context === 'body' ? 'body' : context === 'querystring' ? 'query parameter' : context ?? 'input';
+  const where = context === 'body' ? 'body' : context === 'querystring' ? 'query parameter' : (context ?? 'input');
   let field = fieldName(e.instancePath);
   const p = e.params;
   switch (e.keyword) {
@@ -96,7 +96,10 @@ function clientMessage(err: FastifyError): { status: number; message: string } |
 }
 
 export function sendError(reply: FastifyReply, status: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify({ error_message: message }));
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ error_message: message }));
 }
 
 export function installErrorHandler(app: FastifyInstance): void {

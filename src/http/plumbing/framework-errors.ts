@@ -31,8 +31,13 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
 }
 
 function connectionError(code: string | undefined): { code: ErrorCode; message: string } {
-  if (code === 'HPE_HEADER_OVERFLOW') return { code: 'headers_too_large', message: 'the request line and headers are larger than 16 KiB (a long query string counts)' };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { code: 'request_timeout', message: 'the request did not arrive in time' };
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return {
+      code: 'headers_too_large',
+      message: 'the request line and headers are larger than 16 KiB (a long query string counts)',
+    };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { code: 'request_timeout', message: 'the request did not arrive in time' };
   return { code: 'malformed_request', message: 'the request is not valid HTTP/1.1' };
 }
 

@@ -18,11 +18,19 @@ declare module 'fastify' {
 
 const TOO_LARGE = 'request body is larger than the limit';
 
-export async function gunzipBody(req: FastifyRequest, _reply: unknown, payload: NodeJS.ReadableStream): Promise<NodeJS.ReadableStream> {
-  const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+export async function gunzipBody(
+  req: FastifyRequest,
+  _reply: unknown,
+  payload: NodeJS.ReadableStream,
+): Promise<NodeJS.ReadableStream> {
+  const encoding = String(req.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   if (encoding === '' || encoding === 'identity') return payload;
   if (encoding !== 'gzip' && encoding !== 'x-gzip') {
-    throw badRequest(`Content-Encoding ${encoding} is not supported: send the body as it is, or gzip it (Content-Encoding: gzip)`);
+    throw badRequest(
+      `Content-Encoding ${encoding} is not supported: send the body as it is, or gzip it (Content-Encoding: gzip)`,
+    );
   }
   const limit = req.routeOptions.bodyLimit ?? 1_048_576;
   const chunks: Buffer[] = [];

@@ -20,7 +20,8 @@ declare module 'fastify' {
 }
 
 function bodyProblem(body: unknown, recordsField: string | undefined): Unportable | null {
-  if (!recordsField || body === null || typeof body !== 'object' || Array.isArray(body)) return findUnportable(body, 'body');
+  if (!recordsField || body === null || typeof body !== 'object' || Array.isArray(body))
+    return findUnportable(body, 'body');
   const { [recordsField]: _records, ...rest } = body as Record<string, unknown>;
   return findUnportable(rest, 'body');
 }

@@ -22,7 +22,13 @@ const REFUSED = Symbol('query refused');
 // refused query is marked and answered by the first hook instead.
 export function parseQuery(str: string): Record<string, unknown> {
   try {
-    return qs.parse(str, { arrayLimit: MAX_QUERY_PARAMETERS, parameterLimit: MAX_QUERY_PARAMETERS, throwOnLimitExceeded: true, depth: 2, allowDots: false });
+    return qs.parse(str, {
+      arrayLimit: MAX_QUERY_PARAMETERS,
+      parameterLimit: MAX_QUERY_PARAMETERS,
+      throwOnLimitExceeded: true,
+      depth: 2,
+      allowDots: false,
+    });
   } catch {
     return { [REFUSED]: `the query string has more than ${MAX_QUERY_PARAMETERS} parameters or array items` };
   }

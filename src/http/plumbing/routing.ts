@@ -41,7 +41,11 @@ export function installRouteIndex(app: FastifyInstance): void {
     for (const p of patterns.values()) if (p.re.test(path)) for (const m of p.methods) allowed.add(m);
     if (allowed.size > 0 && !allowed.has(req.method)) {
       reply.header('Allow', [...allowed].sort().join(', '));
-      return sendError(reply, 405, `method ${req.method} is not allowed on ${path}; allowed: ${[...allowed].sort().join(', ')}`);
+      return sendError(
+        reply,
+        405,
+        `method ${req.method} is not allowed on ${path}; allowed: ${[...allowed].sort().join(', ')}`,
+      );
     }
     return sendError(reply, 404, `no such endpoint: ${req.method} ${path}`);
   });

@@ -32,7 +32,14 @@ export function calendarProblem(kind: CalendarKind, v: string): string | null {
 }
 
 function make(opts: Options): Ajv {
-  const ajv = new Ajv({ removeAdditional: true, useDefaults: true, allErrors: false, strict: false, strictNumbers: true, ...opts });
+  const ajv = new Ajv({
+    removeAdditional: true,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+    strictNumbers: true,
+    ...opts,
+  });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   ajv.addKeyword({
     keyword: CALENDAR,
@@ -40,7 +47,10 @@ function make(opts: Options): Ajv {
     errors: true,
     validate: function check(kind: CalendarKind, data: string) {
       const problem = calendarProblem(kind, data);
-      if (problem) (check as unknown as { errors: unknown[] }).errors = [{ keyword: CALENDAR, message: problem, params: { problem } }];
+      if (problem)
+        (check as unknown as { errors: unknown[] }).errors = [
+          { keyword: CALENDAR, message: problem, params: { problem } },
+        ];
       return problem === null;
     },
   });
@@ -67,7 +77,8 @@ export function withStorageBounds(schema: unknown, isPropertyMap = false): unkno
   if (isPropertyMap) return out;
   const types = Array.isArray(out.type) ? out.type : [out.type];
   // Fields a schema does not name are dropped (removeAdditional), never passed on to a service.
-  if (out.properties && out.additionalProperties === undefined && out.patternProperties === undefined) out.additionalProperties = false;
+  if (out.properties && out.additionalProperties === undefined && out.patternProperties === undefined)
+    out.additionalProperties = false;
   if (types.includes('integer')) {
     if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = INT32_MAX;
     if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = INT32_MIN;
@@ -79,13 +90,19 @@ export function withStorageBounds(schema: unknown, isPropertyMap = false): unkno
   return out;
 }
 
-interface AjvIssue { keyword: string; instancePath: string; params: Record<string, unknown>; message?: string }
+interface AjvIssue {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
 type Check = ((data: unknown) => boolean) & { errors?: AjvIssue[] | null };
 
 /** The numeric fields of a query or path schema, with the type each must have. */
 function numericFields(schema: unknown): Map<string, string> {
   const out = new Map<string, string>();
-  const props = (schema as { properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> })?.properties ?? {};
+  const props =
+    (schema as { properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> })?.properties ?? {};
   for (const [name, p] of Object.entries(props)) {
     const type = p.type === 'array' ? p.items?.type : p.type;
     if (type === 'integer' || type === 'number') out.set(name, type);
@@ -102,9 +119,13 @@ function refuseNonFinite(inner: Check, numeric: Map<string, string>): Check {
   const check: Check = (data) => {
     for (const [name, type] of numeric) {
       const v = (data as Record<string, unknown> | null)?.[name];
-      const bad = (Array.isArray(v) ? v : [v]).findIndex((x) => typeof x === 'string' && x.trim() !== '' && !Number.isFinite(Number(x)));
+      const bad = (Array.isArray(v) ? v : [v]).findIndex(
+        (x) => typeof x === 'string' && x.trim() !== '' && !Number.isFinite(Number(x)),
+      );
       if (bad !== -1) {
-        check.errors = [{ keyword: 'type', instancePath: Array.isArray(v) ? `/${name}/${bad}` : `/${name}`, params: { type } }];
+        check.errors = [
+          { keyword: 'type', instancePath: Array.isArray(v) ? `/${name}/${bad}` : `/${name}`, params: { type } },
+        ];
         return false;
       }
     }
@@ -120,7 +141,10 @@ const validators = new Map<string, unknown>();
 
 /** Every app of the process shares the two Ajv instances and the validators (compiled-schemas.ts). */
 export function validatorCompiler(): FastifySchemaCompiler<FastifySchema> {
-  const { coercing, strict } = (ajvs ??= { coercing: make({ coerceTypes: 'array' }), strict: make({ coerceTypes: false }) });
+  const { coercing, strict } = (ajvs ??= {
+    coercing: make({ coerceTypes: 'array' }),
+    strict: make({ coerceTypes: false }),
+  });
   return ({ schema, httpPart }) => {
     const body = httpPart === 'body';
     return memoized(validators, schemaKey(body ? 'body' : 'coerced', schema), () => {

@@ -45,7 +45,12 @@ export function installZonedTimes(app: FastifyInstance): void {
   app.addHook('onSend', (req, reply, payload, done) => {
     if (typeof payload !== 'string' || !req.headers['x-time-zone']) return done(null, payload);
     const zone = requestTimeZone(req);
-    if (zone === 'UTC' || zone === 'Etc/UTC' || !String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return done(null, payload);
+    if (
+      zone === 'UTC' ||
+      zone === 'Etc/UTC' ||
+      !String(reply.getHeader('content-type') ?? '').startsWith('application/json')
+    )
+      return done(null, payload);
     done(null, zonedTimes(payload, zone));
   });
 }

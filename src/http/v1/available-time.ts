@@ -12,17 +12,28 @@ const Query = Type.Object({
 });
 
 export async function availableTimeRoutes(app: Api) {
-  app.get('/v1/available_time', {
-    config: { scope: 'hos_logs.available_time' },
-    schema: {
-      tags: ['hours_of_service'],
-      summary: "Drivers' available drive, shift, cycle and break time in seconds, with the cycle recap (docs/hos.md)",
-      querystring: Query,
-      response: { 200: listSchema('users', 'user', AvailableTimeUser), ...errorResponses },
+  app.get(
+    '/v1/available_time',
+    {
+      config: { scope: 'hos_logs.available_time' },
+      schema: {
+        tags: ['hours_of_service'],
+        summary: "Drivers' available drive, shift, cycle and break time in seconds, with the cycle recap (docs/hos.md)",
+        querystring: Query,
+        response: { 200: listSchema('users', 'user', AvailableTimeUser), ...errorResponses },
+      },
     },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const { items, total } = await availableTime(app.db, req.auth, req.query.driver_ids, page.per_page, page.offset, Date.now());
-    return listBody('users', 'user', items.map(availableTimeWire), page, total);
-  });
+    async (req) => {
+      const page = pageOf(req.query);
+      const { items, total } = await availableTime(
+        app.db,
+        req.auth,
+        req.query.driver_ids,
+        page.per_page,
+        page.offset,
+        Date.now(),
+      );
+      return listBody('users', 'user', items.map(availableTimeWire), page, total);
+    },
+  );
 }

@@ -8,7 +8,15 @@ import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { IdList, StrList } from '../../wire/types.js';
 import { singleObjectBody } from './dispatch-body.js';
-import { CreateBody, DispatchV1, DispatchV2, UpdateBody, WRAPPED, dispatchInput, dispatchesWire } from '../../wire/dispatch.js';
+import {
+  CreateBody,
+  DispatchV1,
+  DispatchV2,
+  UpdateBody,
+  WRAPPED,
+  dispatchInput,
+  dispatchesWire,
+} from '../../wire/dispatch.js';
 import * as dispatches from '../../domain/dispatch/service.js';
 
 const ListQuery = Type.Object({
@@ -29,38 +37,62 @@ export function registerDispatches(app: Api, version: 1 | 2) {
   const one = async (companyId: number, view: dispatches.DispatchView) =>
     oneBody('dispatch', (await dispatchesWire(app.db, companyId, [view], version))[0]);
 
-  app.get(path, {
-    config: read,
-    schema: { tags, summary: 'List dispatches', querystring: ListQuery, response: { 200: List, ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const { views, total } = await dispatches.listDispatches(app.db, req.auth, req.query, page.per_page, page.offset);
-    return listBody('dispatches', 'dispatch', await dispatchesWire(app.db, req.auth.companyId, views, version), page, total);
-  });
-
-  app.post(path, {
-    config: write,
-    preValidation: bodyHook,
-    schema: { tags, summary: 'Create a dispatch (planned by default)', body: CreateBody(version), response: { 201: One, ...errorResponses } },
-  }, async (req, reply) => {
-    const view = await dispatches.createDispatch(app.db, req.auth, dispatchInput(req.body));
-    return reply.code(201).send(await one(req.auth.companyId, view));
-  });
-
-  app.put(path, {
-    config: write,
-    preValidation: bodyHook,
-    schema: {
-      tags,
-      summary: 'Change the dispatch named by vendor_id: status, driver and vehicle, stops to add or remove, auto_complete_forms',
-      body: UpdateBody(version),
-      response: { 200: One, ...errorResponses },
+  app.get(
+    path,
+    {
+      config: read,
+      schema: { tags, summary: 'List dispatches', querystring: ListQuery, response: { 200: List, ...errorResponses } },
     },
-  }, async (req) => {
-    const body = req.body as Record<string, unknown> & { vendor_id: string };
-    const view = await dispatches.updateDispatch(app.db, req.auth, body.vendor_id, dispatchInput(body));
-    return one(req.auth.companyId, view);
-  });
+    async (req) => {
+      const page = pageOf(req.query);
+      const { views, total } = await dispatches.listDispatches(app.db, req.auth, req.query, page.per_page, page.offset);
+      return listBody(
+        'dispatches',
+        'dispatch',
+        await dispatchesWire(app.db, req.auth.companyId, views, version),
+        page,
+        total,
+      );
+    },
+  );
+
+  app.post(
+    path,
+    {
+      config: write,
+      preValidation: bodyHook,
+      schema: {
+        tags,
+        summary: 'Create a dispatch (planned by default)',
+        body: CreateBody(version),
+        response: { 201: One, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const view = await dispatches.createDispatch(app.db, req.auth, dispatchInput(req.body));
+      return reply.code(201).send(await one(req.auth.companyId, view));
+    },
+  );
+
+  app.put(
+    path,
+    {
+      config: write,
+      preValidation: bodyHook,
+      schema: {
+        tags,
+        summary:
+          'Change the dispatch named by vendor_id: status, driver and vehicle, stops to add or remove, auto_complete_forms',
+        body: UpdateBody(version),
+        response: { 200: One, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const body = req.body as Record<string, unknown> & { vendor_id: string };
+      const view = await dispatches.updateDispatch(app.db, req.auth, body.vendor_id, dispatchInput(body));
+      return one(req.auth.companyId, view);
+    },
+  );
 }
 
 export async function dispatchesRoutes(app: Api) {

@@ -11,7 +11,13 @@ import { AppError, badRequest, validation } from '../../core/errors.js';
 import { ID_MAX } from '../../wire/types.js';
 import { MOMENT_PATTERN, momentOf } from '../../wire/record-dates.js';
 import type { DocumentInput } from '../../domain/documents/service.js';
-import { declaredType, storeFile, tooLarge, type DocumentLimits, type StoredFile } from '../../domain/documents/files.js';
+import {
+  declaredType,
+  storeFile,
+  tooLarge,
+  type DocumentLimits,
+  type StoredFile,
+} from '../../domain/documents/files.js';
 
 const MOMENT = new RegExp(MOMENT_PATTERN);
 
@@ -34,7 +40,8 @@ export function formInput(fields: Record<string, string>, zone: string): Documen
     if (!MOMENT.test(fields.doc_time.trim())) throw validation('doc_time', 'has an invalid format');
     out.doc_time = toIso(momentOf('doc_time', fields.doc_time.trim(), zone));
   }
-  for (const f of ['driver_id', 'vehicle_id', 'document_form_id'] as const) if (fields[f] !== undefined) out[f] = idField(f, fields[f]);
+  for (const f of ['driver_id', 'vehicle_id', 'document_form_id'] as const)
+    if (fields[f] !== undefined) out[f] = idField(f, fields[f]);
   for (const f of ['category', 'ref_no', 'doc_fields'] as const) if (fields[f] !== undefined) out[f] = fields[f];
   if (fields.doc_date !== undefined && fields.doc_date.trim() !== '') out.doc_date = fields.doc_date.trim();
   return out;
@@ -46,7 +53,9 @@ export function formInput(fields: Record<string, string>, zone: string): Documen
  * Failures of the blob store carry a system error code and stay 500s.
  */
 function fromParser(err: unknown): boolean {
-  return err instanceof Error && !(err as { code?: unknown }).code && /[\\/]@fastify[\\/]busboy[\\/]/.test(err.stack ?? '');
+  return (
+    err instanceof Error && !(err as { code?: unknown }).code && /[\\/]@fastify[\\/]busboy[\\/]/.test(err.stack ?? '')
+  );
 }
 
 function multipartError(err: unknown, limits: DocumentLimits): unknown {
@@ -63,7 +72,8 @@ function multipartError(err: unknown, limits: DocumentLimits): unknown {
       break; // any other error (or none) is classified below
   }
   const status = (err as { statusCode?: number })?.statusCode;
-  if ((status && status >= 400 && status < 500) || fromParser(err)) return badRequest(`the multipart body is malformed: ${(err as Error).message}`);
+  if ((status && status >= 400 && status < 500) || fromParser(err))
+    return badRequest(`the multipart body is malformed: ${(err as Error).message}`);
   return err;
 }
 
@@ -77,13 +87,16 @@ export async function readDocumentForm(
   let file: StoredFile | null = null;
   const fields: Record<string, string> = {};
   try {
-    const parts = req.parts({ limits: { fileSize: limits.maxBytes, files: 1, fields: 20, fieldSize: 10_000, parts: 21 } });
+    const parts = req.parts({
+      limits: { fileSize: limits.maxBytes, files: 1, fields: 20, fieldSize: 10_000, parts: 21 },
+    });
     for await (const part of parts) {
       if (part.type === 'field') {
         fields[part.fieldname] = String(part.value ?? '');
         continue;
       }
-      if (part.fieldname !== 'file') throw validation('file', `must be sent in the form field "file", not "${part.fieldname}"`);
+      if (part.fieldname !== 'file')
+        throw validation('file', `must be sent in the form field "file", not "${part.fieldname}"`);
       const nameProblem = textProblem(part.filename ?? '');
       if (nameProblem) throw validation('file name', nameProblem);
       file = await storeFile(blobs, limits, companyId, {

@@ -25,21 +25,40 @@ const Query = Type.Object({
 });
 
 export async function driverPerformanceRoutes(app: Api) {
-  app.get('/v1/driver_performance_events', {
-    config: { scope: 'driver_performance_events.read' },
-    schema: {
-      tags: ['safety'], summary: 'Harsh driving and speeding events', querystring: Query,
-      response: { 200: listSchema('driver_performance_events', 'driver_performance_event', PerformanceEvent), ...errorResponses },
+  app.get(
+    '/v1/driver_performance_events',
+    {
+      config: { scope: 'driver_performance_events.read' },
+      schema: {
+        tags: ['safety'],
+        summary: 'Harsh driving and speeding events',
+        querystring: Query,
+        response: {
+          200: listSchema('driver_performance_events', 'driver_performance_event', PerformanceEvent),
+          ...errorResponses,
+        },
+      },
     },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const q = req.query;
-    const zone = requestTimeZone(req);
-    const window = q.start_date || q.end_date ? dateRange(q, zone, { defaultDays: 7 }) : undefined;
-    const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, zone) : undefined;
-    const f = { window, updatedAfter, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids, types: q.event_types };
-    const { rows, total } = await listPerformanceEvents(app.db, req.auth, f, page.per_page, page.offset);
-    const e = await loadEmbeds(app.db, req.auth.companyId, { users: rows.map((r) => r.driver_id), vehicles: rows.map((r) => r.vehicle_id), devices: rows.map((r) => r.device_id) });
-    return listBody('driver_performance_events', 'driver_performance_event', rows.map((r) => performanceEvent(r, e)), page, total);
-  });
+    async (req) => {
+      const page = pageOf(req.query);
+      const q = req.query;
+      const zone = requestTimeZone(req);
+      const window = q.start_date || q.end_date ? dateRange(q, zone, { defaultDays: 7 }) : undefined;
+      const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, zone) : undefined;
+      const f = { window, updatedAfter, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids, types: q.event_types };
+      const { rows, total } = await listPerformanceEvents(app.db, req.auth, f, page.per_page, page.offset);
+      const e = await loadEmbeds(app.db, req.auth.companyId, {
+        users: rows.map((r) => r.driver_id),
+        vehicles: rows.map((r) => r.vehicle_id),
+        devices: rows.map((r) => r.device_id),
+      });
+      return listBody(
+        'driver_performance_events',
+        'driver_performance_event',
+        rows.map((r) => performanceEvent(r, e)),
+        page,
+        total,
+      );
+    },
+  );
 }

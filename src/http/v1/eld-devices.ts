@@ -16,17 +16,21 @@ const ListQuery = Type.Object({
 });
 
 export async function eldDevicesRoutes(app: Api) {
-  app.get('/v1/eld_devices', {
-    config: { scope: 'eld_devices.read' },
-    schema: {
-      tags: ['eld_devices'],
-      summary: 'List ELD devices',
-      querystring: ListQuery,
-      response: { 200: listSchema('eld_devices', 'eld_device', EldDeviceItem), ...errorResponses },
+  app.get(
+    '/v1/eld_devices',
+    {
+      config: { scope: 'eld_devices.read' },
+      schema: {
+        tags: ['eld_devices'],
+        summary: 'List ELD devices',
+        querystring: ListQuery,
+        response: { 200: listSchema('eld_devices', 'eld_device', EldDeviceItem), ...errorResponses },
+      },
     },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const { rows, total } = await listEldDevices(app.db, req.auth, req.query, page.per_page, page.offset);
-    return listBody('eld_devices', 'eld_device', await eldDevicesWire(app.db, req.auth.companyId, rows), page, total);
-  });
+    async (req) => {
+      const page = pageOf(req.query);
+      const { rows, total } = await listEldDevices(app.db, req.auth, req.query, page.per_page, page.offset);
+      return listBody('eld_devices', 'eld_device', await eldDevicesWire(app.db, req.auth.companyId, rows), page, total);
+    },
+  );
 }

@@ -31,7 +31,8 @@ const ENTRY_SHAPES = {
 
 function validDay(field: string, v: string): void {
   const d = new Date(`${v}T00:00:00Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw validation(field, `is not a valid date (${v})`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v)
+    throw validation(field, `is not a valid date (${v})`);
 }
 
 /** The submission window of the query, if any; a range over 3 months is refused. */
@@ -51,25 +52,55 @@ export function entryWindow(q: { start_date?: string; end_date?: string }, zone:
 }
 
 export async function formsRoutes(app: Api) {
-  app.get('/v1/forms', {
-    config: { scope: 'forms.read' },
-    schema: { tags: ['forms'], summary: 'List dispatch forms (templates: integer id, UUID form_id, definition, external ids)', querystring: Type.Object(pageQuery), response: { 200: FormList, ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const { rows, total } = await forms.listForms(app.db, req.auth, page.per_page, page.offset);
-    return listBody('forms', 'form', rows.map(formWire), page, total);
-  });
+  app.get(
+    '/v1/forms',
+    {
+      config: { scope: 'forms.read' },
+      schema: {
+        tags: ['forms'],
+        summary: 'List dispatch forms (templates: integer id, UUID form_id, definition, external ids)',
+        querystring: Type.Object(pageQuery),
+        response: { 200: FormList, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query);
+      const { rows, total } = await forms.listForms(app.db, req.auth, page.per_page, page.offset);
+      return listBody('forms', 'form', rows.map(formWire), page, total);
+    },
+  );
 
   for (const version of [1, 2] as const) {
     const shape = ENTRY_SHAPES[version];
-    app.get(`/v${version}/form_entries`, {
-      config: { scope: 'form_entries.read' },
-      schema: { tags: ['form_entries'], summary: `List form entries (v${version}: form_id is the form's ${version === 1 ? 'integer id' : 'UUID'})`, querystring: EntryQuery, response: { 200: shape.list, ...errorResponses } },
-    }, async (req) => {
-      const page = pageOf(req.query);
-      const window = entryWindow(req.query, requestTimeZone(req));
-      const { rows, total } = await forms.listFormEntries(app.db, req.auth, { ...req.query, window }, page.per_page, page.offset);
-      return listBody('form_entries', 'form_entry', rows.map((r) => shape.wire(r)), page, total);
-    });
+    app.get(
+      `/v${version}/form_entries`,
+      {
+        config: { scope: 'form_entries.read' },
+        schema: {
+          tags: ['form_entries'],
+          summary: `List form entries (v${version}: form_id is the form's ${version === 1 ? 'integer id' : 'UUID'})`,
+          querystring: EntryQuery,
+          response: { 200: shape.list, ...errorResponses },
+        },
+      },
+      async (req) => {
+        const page = pageOf(req.query);
+        const window = entryWindow(req.query, requestTimeZone(req));
+        const { rows, total } = await forms.listFormEntries(
+          app.db,
+          req.auth,
+          { ...req.query, window },
+          page.per_page,
+          page.offset,
+        );
+        return listBody(
+          'form_entries',
+          'form_entry',
+          rows.map((r) => shape.wire(r)),
+          page,
+          total,
+        );
+      },
+    );
   }
 }

@@ -5,7 +5,16 @@
  */
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
-import { errorResponses, listBody, listSchema, oneBody, oneSchema, pageOf, pageQuery, Success } from '../plumbing/envelope.js';
+import {
+  errorResponses,
+  listBody,
+  listSchema,
+  oneBody,
+  oneSchema,
+  pageOf,
+  pageQuery,
+  Success,
+} from '../plumbing/envelope.js';
 import { Id, IdParams } from '../../wire/types.js';
 import { FreightShare, freightShare } from '../../wire/freight.js';
 import * as shares from '../../domain/freight/shares.js';
@@ -32,7 +41,9 @@ async function sharesWire(db: Db, rows: shares.ShareRow[]) {
   const shipperIds = [...new Set(rows.map((r) => r.shipper_company_id))];
   const [vehicles, shippers] = await Promise.all([
     shares.shareVehicleIds(db, ids),
-    shipperIds.length ? db.kysely.selectFrom('companies').selectAll().where('id', 'in', shipperIds).execute() : Promise.resolve([]),
+    shipperIds.length
+      ? db.kysely.selectFrom('companies').selectAll().where('id', 'in', shipperIds).execute()
+      : Promise.resolve([]),
   ]);
   const byId = new Map(shippers.map((c) => [c.id, c]));
   return rows.map((r) => freightShare(r, byId.get(r.shipper_company_id), vehicles.get(r.id) ?? []));
@@ -42,38 +53,55 @@ export async function freightSharesRoutes(app: Api) {
   const read = { scope: 'freight_visibility.read' } as const;
   const write = { scope: 'freight_visibility.manage' } as const;
 
-  app.get('/v1/freight_visibility/shares', {
-    config: read,
-    schema: {
-      tags,
-      summary: 'Your shares of vehicles with shippers and brokers',
-      querystring: ListQuery,
-      response: { 200: listSchema('freight_shares', 'freight_share', FreightShare), ...errorResponses },
+  app.get(
+    '/v1/freight_visibility/shares',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Your shares of vehicles with shippers and brokers',
+        querystring: ListQuery,
+        response: { 200: listSchema('freight_shares', 'freight_share', FreightShare), ...errorResponses },
+      },
     },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const { rows, total } = await shares.listShares(app.db, req.auth, req.query, page.per_page, page.offset);
-    return listBody('freight_shares', 'freight_share', await sharesWire(app.db, rows), page, total);
-  });
-
-  app.post('/v1/freight_visibility/shares', {
-    config: write,
-    schema: {
-      tags,
-      summary: 'Share vehicles with a shipper or broker for a window',
-      body: ShareBody,
-      response: { 201: oneSchema('freight_share', FreightShare), ...errorResponses },
+    async (req) => {
+      const page = pageOf(req.query);
+      const { rows, total } = await shares.listShares(app.db, req.auth, req.query, page.per_page, page.offset);
+      return listBody('freight_shares', 'freight_share', await sharesWire(app.db, rows), page, total);
     },
-  }, async (req, reply) => {
-    const row = await shares.createShare(app.db, req.auth, req.body);
-    return reply.code(201).send(oneBody('freight_share', (await sharesWire(app.db, [row]))[0]));
-  });
+  );
 
-  app.delete('/v1/freight_visibility/shares/:id', {
-    config: write,
-    schema: { tags, summary: 'Revoke a share: the shipper sees nothing of it from now on', params: IdParams, response: { 200: Success, ...errorResponses } },
-  }, async (req) => {
-    await shares.revokeShare(app.db, req.auth, req.params.id);
-    return { success: true };
-  });
+  app.post(
+    '/v1/freight_visibility/shares',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Share vehicles with a shipper or broker for a window',
+        body: ShareBody,
+        response: { 201: oneSchema('freight_share', FreightShare), ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      const row = await shares.createShare(app.db, req.auth, req.body);
+      return reply.code(201).send(oneBody('freight_share', (await sharesWire(app.db, [row]))[0]));
+    },
+  );
+
+  app.delete(
+    '/v1/freight_visibility/shares/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Revoke a share: the shipper sees nothing of it from now on',
+        params: IdParams,
+        response: { 200: Success, ...errorResponses },
+      },
+    },
+    async (req) => {
+      await shares.revokeShare(app.db, req.auth, req.params.id);
+      return { success: true };
+    },
+  );
 }

@@ -25,18 +25,42 @@ const Query = Type.Object({
 });
 
 export async function geofenceEventsRoutes(app: Api) {
-  app.get('/v1/geofences/events', {
-    config: { scope: 'geofence_events.read' },
-    schema: { tags: ['geofences'], summary: 'Vehicles entering and leaving geofences', querystring: Query, response: { 200: listSchema('geofence_events', 'geofence_event', GeofenceEvent), ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query, 500);
-    const q = req.query;
-    const zone = requestTimeZone(req);
-    const window = q.start_date || q.end_date ? dateRange(q, zone, { defaultDays: 7 }) : undefined;
-    const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, zone) : undefined;
-    const f = { window, updatedAfter, geofenceIds: q.geofence_ids, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids };
-    const { rows, total } = await listGeofenceEvents(app.db, req.auth, f, page.per_page, page.offset);
-    const e = await loadEmbeds(app.db, req.auth.companyId, { users: rows.flatMap((r) => [r.start_driver_id, r.end_driver_id]), vehicles: rows.map((r) => r.vehicle_id) });
-    return listBody('geofence_events', 'geofence_event', rows.map((r) => geofenceEvent(r, e, Date.now())), page, total);
-  });
+  app.get(
+    '/v1/geofences/events',
+    {
+      config: { scope: 'geofence_events.read' },
+      schema: {
+        tags: ['geofences'],
+        summary: 'Vehicles entering and leaving geofences',
+        querystring: Query,
+        response: { 200: listSchema('geofence_events', 'geofence_event', GeofenceEvent), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query, 500);
+      const q = req.query;
+      const zone = requestTimeZone(req);
+      const window = q.start_date || q.end_date ? dateRange(q, zone, { defaultDays: 7 }) : undefined;
+      const updatedAfter = q.updated_after ? momentOf('updated_after', q.updated_after, zone) : undefined;
+      const f = {
+        window,
+        updatedAfter,
+        geofenceIds: q.geofence_ids,
+        driverIds: q.driver_ids,
+        vehicleIds: q.vehicle_ids,
+      };
+      const { rows, total } = await listGeofenceEvents(app.db, req.auth, f, page.per_page, page.offset);
+      const e = await loadEmbeds(app.db, req.auth.companyId, {
+        users: rows.flatMap((r) => [r.start_driver_id, r.end_driver_id]),
+        vehicles: rows.map((r) => r.vehicle_id),
+      });
+      return listBody(
+        'geofence_events',
+        'geofence_event',
+        rows.map((r) => geofenceEvent(r, e, Date.now())),
+        page,
+        total,
+      );
+    },
+  );
 }

@@ -24,30 +24,43 @@ const Query = Type.Object({
 });
 
 export async function hosViolationsRoutes(app: Api) {
-  app.get('/v1/hos_violations', {
-    config: { scope: 'hos_logs.hos_violation' },
-    schema: {
-      tags: ['hours_of_service'],
-      summary: 'Hours-of-service violations (docs/hos.md lists the types)',
-      querystring: Query,
-      response: { 200: listSchema('hos_violations', 'hos_violation', HosViolation), ...errorResponses },
+  app.get(
+    '/v1/hos_violations',
+    {
+      config: { scope: 'hos_logs.hos_violation' },
+      schema: {
+        tags: ['hours_of_service'],
+        summary: 'Hours-of-service violations (docs/hos.md lists the types)',
+        querystring: Query,
+        response: { 200: listSchema('hos_violations', 'hos_violation', HosViolation), ...errorResponses },
+      },
     },
-  }, async (req) => {
-    const q = req.query;
-    const page = pageOf(q);
-    const zone = requestTimeZone(req);
-    const now = Date.now();
-    const min = q.min_start_time ? momentOf('min_start_time', q.min_start_time, zone).getTime() : now - DAY_MS;
-    let max = now + 1;
-    if (q.max_start_time) {
-      const m = momentOf('max_start_time', q.max_start_time, zone).getTime();
-      max = q.max_start_time.length === 10 ? momentOf('max_start_time', nextDay(q.max_start_time), zone).getTime() : m + 1;
-    }
-    if (max <= min) throw validation('max_start_time', 'must not be before min_start_time');
-    const filters = { driverIds: q.driver_ids, types: q.violation_types, min, max };
-    const { items, total } = await listViolations(app.db, req.auth, filters, page.per_page, page.offset, now);
-    return listBody('hos_violations', 'hos_violation', items.map((x) => hosViolationWire(x.row, x.driver)), page, total);
-  });
+    async (req) => {
+      const q = req.query;
+      const page = pageOf(q);
+      const zone = requestTimeZone(req);
+      const now = Date.now();
+      const min = q.min_start_time ? momentOf('min_start_time', q.min_start_time, zone).getTime() : now - DAY_MS;
+      let max = now + 1;
+      if (q.max_start_time) {
+        const m = momentOf('max_start_time', q.max_start_time, zone).getTime();
+        max =
+          q.max_start_time.length === 10
+            ? momentOf('max_start_time', nextDay(q.max_start_time), zone).getTime()
+            : m + 1;
+      }
+      if (max <= min) throw validation('max_start_time', 'must not be before min_start_time');
+      const filters = { driverIds: q.driver_ids, types: q.violation_types, min, max };
+      const { items, total } = await listViolations(app.db, req.auth, filters, page.per_page, page.offset, now);
+      return listBody(
+        'hos_violations',
+        'hos_violation',
+        items.map((x) => hosViolationWire(x.row, x.driver)),
+        page,
+        total,
+      );
+    },
+  );
 }
 
 function nextDay(day: string): string {

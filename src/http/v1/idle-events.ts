@@ -22,14 +22,44 @@ const Query = Type.Object({
 });
 
 export async function idleEventsRoutes(app: Api) {
-  app.get('/v1/idle_events', {
-    config: { scope: 'utilization.idle_events' },
-    schema: { tags: ['utilization'], summary: 'Idle events (engine on, standing longer than the idle threshold)', querystring: Query, response: { 200: listSchema('idle_events', 'idle_event', IdleEvent), ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const window = dateRange(req.query, await companyZone(req, app.db, req.auth.companyId), { defaultDays: 7 });
-    const { rows, total } = await listIdleEvents(app.db, req.auth, { window, driverIds: req.query.driver_ids, vehicleIds: req.query.vehicle_ids, excludePto: app.config.telemetry.idleExcludePto }, page.per_page, page.offset);
-    const e = await loadEmbeds(app.db, req.auth.companyId, { users: rows.map((r) => r.driver_id), vehicles: rows.map((r) => r.vehicle_id), devices: rows.map((r) => r.device_id) });
-    return listBody('idle_events', 'idle_event', rows.map((r) => idleEvent(r, e)), page, total);
-  });
+  app.get(
+    '/v1/idle_events',
+    {
+      config: { scope: 'utilization.idle_events' },
+      schema: {
+        tags: ['utilization'],
+        summary: 'Idle events (engine on, standing longer than the idle threshold)',
+        querystring: Query,
+        response: { 200: listSchema('idle_events', 'idle_event', IdleEvent), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query);
+      const window = dateRange(req.query, await companyZone(req, app.db, req.auth.companyId), { defaultDays: 7 });
+      const { rows, total } = await listIdleEvents(
+        app.db,
+        req.auth,
+        {
+          window,
+          driverIds: req.query.driver_ids,
+          vehicleIds: req.query.vehicle_ids,
+          excludePto: app.config.telemetry.idleExcludePto,
+        },
+        page.per_page,
+        page.offset,
+      );
+      const e = await loadEmbeds(app.db, req.auth.companyId, {
+        users: rows.map((r) => r.driver_id),
+        vehicles: rows.map((r) => r.vehicle_id),
+        devices: rows.map((r) => r.device_id),
+      });
+      return listBody(
+        'idle_events',
+        'idle_event',
+        rows.map((r) => idleEvent(r, e)),
+        page,
+        total,
+      );
+    },
+  );
 }

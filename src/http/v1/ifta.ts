@@ -27,14 +27,24 @@ const Query = Type.Object({
   end_date: Day('Last day (YYYY-MM-DD), company-local, inclusive; default today'),
   jurisdictions: StrList('Only these jurisdictions (two-letter codes, e.g. TX, ON)'),
   vehicle_ids: IdList('Only these vehicles'),
-  fuel_type: Type.Optional(Type.String({ enum: [...FUEL_TYPES], description: "Only vehicles with this fuel type" })),
+  fuel_type: Type.Optional(Type.String({ enum: [...FUEL_TYPES], description: 'Only vehicles with this fuel type' })),
 });
 
-type Q = { start_date?: string; end_date?: string; jurisdictions?: string[]; vehicle_ids?: number[]; fuel_type?: string };
+type Q = {
+  start_date?: string;
+  end_date?: string;
+  jurisdictions?: string[];
+  vehicle_ids?: number[];
+  fuel_type?: string;
+};
 
 export function jurisdictionsOf(codes: string[] | undefined): string[] | undefined {
   return codes?.map((c) => {
-    if (!isJurisdiction(c)) throw validation('jurisdictions', `must hold two-letter codes of US states, DC or Canadian provinces and territories, got "${c}"`);
+    if (!isJurisdiction(c))
+      throw validation(
+        'jurisdictions',
+        `must hold two-letter codes of US states, DC or Canadian provinces and territories, got "${c}"`,
+      );
     return normalizeJurisdiction(c);
   });
 }
@@ -51,27 +61,60 @@ function reportQuery(q: Q, zone: string): ReportQuery {
 
 export async function iftaRoutes(app: Api) {
   const tags = ['ifta'];
-  app.get('/v1/ifta/trips', {
-    config: { scope: 'ifta_reports.trips' },
-    schema: { tags, summary: 'IFTA trip reports: distance per vehicle, jurisdiction and day', querystring: Query, response: { 200: listSchema('ifta_trips', 'ifta_trip', IftaTrip), ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const { zone, label } = await reportZone(req, app.db, req.auth.companyId);
-    const rows = await tripRows(app.db, req.auth.companyId, reportQuery(req.query, zone));
-    const slice = rows.slice(page.offset, page.offset + page.per_page);
-    const [ids, e] = await Promise.all([tripIds(app.db, req.auth.companyId, slice), loadEmbeds(app.db, req.auth.companyId, { vehicles: slice.map((r) => r.vehicleId) })]);
-    return listBody('ifta_trips', 'ifta_trip', slice.map((r, i) => iftaTrip(r, ids[i], e, label)), page, rows.length);
-  });
+  app.get(
+    '/v1/ifta/trips',
+    {
+      config: { scope: 'ifta_reports.trips' },
+      schema: {
+        tags,
+        summary: 'IFTA trip reports: distance per vehicle, jurisdiction and day',
+        querystring: Query,
+        response: { 200: listSchema('ifta_trips', 'ifta_trip', IftaTrip), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query);
+      const { zone, label } = await reportZone(req, app.db, req.auth.companyId);
+      const rows = await tripRows(app.db, req.auth.companyId, reportQuery(req.query, zone));
+      const slice = rows.slice(page.offset, page.offset + page.per_page);
+      const [ids, e] = await Promise.all([
+        tripIds(app.db, req.auth.companyId, slice),
+        loadEmbeds(app.db, req.auth.companyId, { vehicles: slice.map((r) => r.vehicleId) }),
+      ]);
+      return listBody(
+        'ifta_trips',
+        'ifta_trip',
+        slice.map((r, i) => iftaTrip(r, ids[i], e, label)),
+        page,
+        rows.length,
+      );
+    },
+  );
 
-  app.get('/v1/ifta/summary', {
-    config: { scope: 'ifta_reports.summary' },
-    schema: { tags, summary: 'IFTA mileage summary: distance per vehicle and jurisdiction over the date range', querystring: Query, response: { 200: listSchema('ifta_trips', 'ifta_trip', IftaSummaryItem), ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const { zone, label } = await reportZone(req, app.db, req.auth.companyId);
-    const rows = await summaryRows(app.db, req.auth.companyId, reportQuery(req.query, zone));
-    const slice = rows.slice(page.offset, page.offset + page.per_page);
-    const e = await loadEmbeds(app.db, req.auth.companyId, { vehicles: slice.map((r) => r.vehicleId) });
-    return listBody('ifta_trips', 'ifta_trip', slice.map((r) => iftaSummaryItem(r, e, label)), page, rows.length);
-  });
+  app.get(
+    '/v1/ifta/summary',
+    {
+      config: { scope: 'ifta_reports.summary' },
+      schema: {
+        tags,
+        summary: 'IFTA mileage summary: distance per vehicle and jurisdiction over the date range',
+        querystring: Query,
+        response: { 200: listSchema('ifta_trips', 'ifta_trip', IftaSummaryItem), ...errorResponses },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query);
+      const { zone, label } = await reportZone(req, app.db, req.auth.companyId);
+      const rows = await summaryRows(app.db, req.auth.companyId, reportQuery(req.query, zone));
+      const slice = rows.slice(page.offset, page.offset + page.per_page);
+      const e = await loadEmbeds(app.db, req.auth.companyId, { vehicles: slice.map((r) => r.vehicleId) });
+      return listBody(
+        'ifta_trips',
+        'ifta_trip',
+        slice.map((r) => iftaSummaryItem(r, e, label)),
+        page,
+        rows.length,
+      );
+    },
+  );
 }

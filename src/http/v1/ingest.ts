@@ -15,7 +15,9 @@ const Result = Type.Object({
   seq: Type.Union([Type.Integer(), Type.Null()], { description: "The record's seq, or null when it had no valid one" }),
   status: Type.String({ enum: ['accepted', 'duplicate', 'rejected'] }),
   error_message: Type.Optional(Type.String({ description: 'Why the record was rejected' })),
-  late: Type.Optional(Type.Boolean({ description: 'Stored, but older than what was already processed: derived data ignores it' })),
+  late: Type.Optional(
+    Type.Boolean({ description: 'Stored, but older than what was already processed: derived data ignores it' }),
+  ),
 });
 
 const BatchResponse = Type.Object({
@@ -30,26 +32,39 @@ export async function ingestRoutes(app: Api) {
   const telemetry = app.telemetry;
 
   const Body = Type.Object({
-    device: Type.Optional(Type.String({ maxLength: 64, description: "The device's identifier (serial); when given it must be the credential's device" })),
-    records: Type.Array(Type.Unknown(), { minItems: 1, maxItems: cfg.maxBatch, description: 'Typed records (docs/device-protocol.md)' }),
+    device: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "The device's identifier (serial); when given it must be the credential's device",
+      }),
+    ),
+    records: Type.Array(Type.Unknown(), {
+      minItems: 1,
+      maxItems: cfg.maxBatch,
+      description: 'Typed records (docs/device-protocol.md)',
+    }),
   });
 
-  app.post('/device/v1/batches', {
-    config: { rateLimitBy: 'device', recordsField: 'records' },
-    // The credential is checked before the body: a request without one is a 401 whatever it carries.
-    onRequest: async (req) => {
-      (req as unknown as { device: DevicePrincipal }).device = await authenticateDeviceRequest(app.db, req);
+  app.post(
+    '/device/v1/batches',
+    {
+      config: { rateLimitBy: 'device', recordsField: 'records' },
+      // The credential is checked before the body: a request without one is a 401 whatever it carries.
+      onRequest: async (req) => {
+        (req as unknown as { device: DevicePrincipal }).device = await authenticateDeviceRequest(app.db, req);
+      },
+      preParsing: gunzipBody,
+      schema: {
+        tags: ['device'],
+        summary: 'Send a batch of telemetry records (device credential: Authorization: Bearer <device token>)',
+        body: Body,
+        response: { 200: BatchResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
     },
-    preParsing: gunzipBody,
-    schema: {
-      tags: ['device'],
-      summary: 'Send a batch of telemetry records (device credential: Authorization: Bearer <device token>)',
-      body: Body,
-      response: { 200: BatchResponse, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+    async (req) => {
+      const device = (req as unknown as { device: DevicePrincipal }).device;
+      await checkNamedDevice(app.db, device, req.body.device);
+      return telemetry.ingest(device, 0, req.body.records);
     },
-  }, async (req) => {
-    const device = (req as unknown as { device: DevicePrincipal }).device;
-    await checkNamedDevice(app.db, device, req.body.device);
-    return telemetry.ingest(device, 0, req.body.records);
-  });
+  );
 }

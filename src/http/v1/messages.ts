@@ -51,7 +51,13 @@ async function formIds(req: FastifyRequest) {
   if (body.recipient_id !== undefined) body.recipient_id = num(body.recipient_id);
   if (body.recipient_ids !== undefined) {
     const raw = body.recipient_ids;
-    const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : raw && typeof raw === 'object' ? Object.values(raw) : raw;
+    const list = Array.isArray(raw)
+      ? raw
+      : typeof raw === 'string'
+        ? raw.split(',')
+        : raw && typeof raw === 'object'
+          ? Object.values(raw)
+          : raw;
     body.recipient_ids = Array.isArray(list) ? list.map(num) : list;
   }
 }
@@ -61,36 +67,64 @@ export async function messagesRoutes(app: Api) {
   const read = { scope: 'messages.read' } as const;
   const write = { scope: 'messages.manage' } as const;
 
-  app.get('/v1/messages', {
-    config: read,
-    schema: { tags, summary: 'List messages', querystring: ListQuery, response: { 200: MessageList, ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const window = windowOf(req.query, requestTimeZone(req));
-    const status = req.query.status as messages.MessageFilters['status'];
-    const { rows, total } = await messages.listMessages(app.db, req.auth, { ...req.query, status, window }, page.per_page, page.offset);
-    return listBody('messages', 'message', await messagesWire(app.db, req.auth.companyId, rows), page, total);
-  });
-
-  app.post('/v1/messages', {
-    config: write,
-    preValidation: formIds,
-    schema: {
-      tags,
-      summary: 'Send a message (as X-User-Id, or the first active admin)',
-      body: SendBody,
-      response: { 201: Success, ...errorResponses },
+  app.get(
+    '/v1/messages',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'List messages',
+        querystring: ListQuery,
+        response: { 200: MessageList, ...errorResponses },
+      },
     },
-  }, async (req, reply) => {
-    await messages.sendMessage(app.db, req.auth, req.body);
-    return reply.code(201).send({ success: true });
-  });
+    async (req) => {
+      const page = pageOf(req.query);
+      const window = windowOf(req.query, requestTimeZone(req));
+      const status = req.query.status as messages.MessageFilters['status'];
+      const { rows, total } = await messages.listMessages(
+        app.db,
+        req.auth,
+        { ...req.query, status, window },
+        page.per_page,
+        page.offset,
+      );
+      return listBody('messages', 'message', await messagesWire(app.db, req.auth.companyId, rows), page, total);
+    },
+  );
 
-  app.put('/v1/messages', {
-    config: write,
-    schema: { tags, summary: 'Mark messages read or unread', body: MarkBody, response: { 200: Success, ...errorResponses } },
-  }, async (req) => {
-    await messages.markMessages(app.db, req.auth, req.body.ids, req.body.read ?? true);
-    return { success: true };
-  });
+  app.post(
+    '/v1/messages',
+    {
+      config: write,
+      preValidation: formIds,
+      schema: {
+        tags,
+        summary: 'Send a message (as X-User-Id, or the first active admin)',
+        body: SendBody,
+        response: { 201: Success, ...errorResponses },
+      },
+    },
+    async (req, reply) => {
+      await messages.sendMessage(app.db, req.auth, req.body);
+      return reply.code(201).send({ success: true });
+    },
+  );
+
+  app.put(
+    '/v1/messages',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Mark messages read or unread',
+        body: MarkBody,
+        response: { 200: Success, ...errorResponses },
+      },
+    },
+    async (req) => {
+      await messages.markMessages(app.db, req.auth, req.body.ids, req.body.read ?? true);
+      return { success: true };
+    },
+  );
 }

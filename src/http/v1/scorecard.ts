@@ -24,26 +24,55 @@ const Query = Type.Object({
 });
 
 const Rollup = Type.Object({
-  num_coached_events: Type.Integer(), num_hard_accels: Type.Integer(), num_hard_brakes: Type.Integer(), num_hard_corners: Type.Integer(),
-  score: Type.Integer({ minimum: 0, maximum: 100 }), total_kilometers: Type.Number(), driver: UserSummary,
-  num_speeding_events: Type.Integer({ description: 'Our addition: speeding events (over the policy maximum) in the window' }),
+  num_coached_events: Type.Integer(),
+  num_hard_accels: Type.Integer(),
+  num_hard_brakes: Type.Integer(),
+  num_hard_corners: Type.Integer(),
+  score: Type.Integer({ minimum: 0, maximum: 100 }),
+  total_kilometers: Type.Number(),
+  driver: UserSummary,
+  num_speeding_events: Type.Integer({
+    description: 'Our addition: speeding events (over the policy maximum) in the window',
+  }),
 });
 
 export async function scorecardRoutes(app: Api) {
-  app.get('/v1/scorecard_summary', {
-    config: { scope: 'scorecard_summary.read' },
-    schema: {
-      tags: ['safety'], summary: "Each driver's safety summary and score over a window", querystring: Query,
-      response: { 200: listSchema('driver_performance_rollups', 'driver_performance_rollup', Rollup), ...errorResponses },
+  app.get(
+    '/v1/scorecard_summary',
+    {
+      config: { scope: 'scorecard_summary.read' },
+      schema: {
+        tags: ['safety'],
+        summary: "Each driver's safety summary and score over a window",
+        querystring: Query,
+        response: {
+          200: listSchema('driver_performance_rollups', 'driver_performance_rollup', Rollup),
+          ...errorResponses,
+        },
+      },
     },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const w = dateRange(req.query, requestTimeZone(req), { defaultDays: 7 });
-    const { rows, total } = await scorecardSummary(app.db, req.auth, w, req.query.driver_ids, page.per_page, page.offset);
-    const items = rows.map(({ driver, km, counts: c, score }) => ({
-      num_coached_events: c.coached, num_hard_accels: c.hard_accel, num_hard_brakes: c.hard_brake, num_hard_corners: c.hard_corner,
-      score, total_kilometers: rounded(km, 2) ?? 0, driver: userSummary(driver), num_speeding_events: c.speeding,
-    }));
-    return listBody('driver_performance_rollups', 'driver_performance_rollup', items, page, total);
-  });
+    async (req) => {
+      const page = pageOf(req.query);
+      const w = dateRange(req.query, requestTimeZone(req), { defaultDays: 7 });
+      const { rows, total } = await scorecardSummary(
+        app.db,
+        req.auth,
+        w,
+        req.query.driver_ids,
+        page.per_page,
+        page.offset,
+      );
+      const items = rows.map(({ driver, km, counts: c, score }) => ({
+        num_coached_events: c.coached,
+        num_hard_accels: c.hard_accel,
+        num_hard_brakes: c.hard_brake,
+        num_hard_corners: c.hard_corner,
+        score,
+        total_kilometers: rounded(km, 2) ?? 0,
+        driver: userSummary(driver),
+        num_speeding_events: c.speeding,
+      }));
+      return listBody('driver_performance_rollups', 'driver_performance_rollup', items, page, total);
+    },
+  );
 }

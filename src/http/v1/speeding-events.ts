@@ -23,20 +23,42 @@ const Query = Type.Object({
   end_date: Day('Last day (YYYY-MM-DD), inclusive, on the start time'),
 });
 
-const Body = Type.Object({ ...listSchema('speeding_events', 'speeding_event', SpeedingEvent).properties, ...Pagination.properties });
+const Body = Type.Object({
+  ...listSchema('speeding_events', 'speeding_event', SpeedingEvent).properties,
+  ...Pagination.properties,
+});
 
 export async function speedingEventsRoutes(app: Api) {
-  app.get('/v1/speeding_events', {
-    config: { scope: 'speeding_events.read' },
-    schema: { tags: ['safety'], summary: 'Speeding events', querystring: Query, response: { 200: Body, ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const q = req.query;
-    const window = q.start_date || q.end_date ? dateRange(q, requestTimeZone(req), { defaultDays: 7 }) : undefined;
-    const f = { window, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids, types: ['speeding'] };
-    const { rows, total } = await listPerformanceEvents(app.db, req.auth, f, page.per_page, page.offset);
-    const e = await loadEmbeds(app.db, req.auth.companyId, { users: rows.map((r) => r.driver_id), vehicles: rows.map((r) => r.vehicle_id), devices: rows.map((r) => r.device_id) });
-    const body = listBody('speeding_events', 'speeding_event', rows.map((r) => speedingEvent(r, e)), page, total);
-    return { ...body, ...body.pagination };
-  });
+  app.get(
+    '/v1/speeding_events',
+    {
+      config: { scope: 'speeding_events.read' },
+      schema: {
+        tags: ['safety'],
+        summary: 'Speeding events',
+        querystring: Query,
+        response: { 200: Body, ...errorResponses },
+      },
+    },
+    async (req) => {
+      const page = pageOf(req.query);
+      const q = req.query;
+      const window = q.start_date || q.end_date ? dateRange(q, requestTimeZone(req), { defaultDays: 7 }) : undefined;
+      const f = { window, driverIds: q.driver_ids, vehicleIds: q.vehicle_ids, types: ['speeding'] };
+      const { rows, total } = await listPerformanceEvents(app.db, req.auth, f, page.per_page, page.offset);
+      const e = await loadEmbeds(app.db, req.auth.companyId, {
+        users: rows.map((r) => r.driver_id),
+        vehicles: rows.map((r) => r.vehicle_id),
+        devices: rows.map((r) => r.device_id),
+      });
+      const body = listBody(
+        'speeding_events',
+        'speeding_event',
+        rows.map((r) => speedingEvent(r, e)),
+        page,
+        total,
+      );
+      return { ...body, ...body.pagination };
+    },
+  );
 }

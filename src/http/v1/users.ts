@@ -34,14 +34,15 @@ const UserBody = Type.Object({
   metric_units: opt(Type.Boolean()),
   group_ids: opt(Type.Array(Id(), { maxItems: 1000 })),
   group_visibility: opt(Enum(GROUP_VISIBILITY)),
-  external_ids_attributes: opt(
-    Type.Array(Type.Object({ external_id: S(), integration_name: S() }), { maxItems: 50 }),
-  ),
+  external_ids_attributes: opt(Type.Array(Type.Object({ external_id: S(), integration_name: S() }), { maxItems: 50 })),
   duty_status: opt(Enum(DUTY_STATUSES)),
   eld_mode: opt(Enum(ELD_MODES)),
   violation_alerts: opt(Enum(VIOLATION_ALERTS)),
   ...Object.fromEntries(
-    [...USER_TEXT_FIELDS, ...MANAGER_TEXT_FIELDS, ...DRIVER_TEXT_FIELDS].map((f) => [f, opt(Type.Union([S(), Type.Null()]))]),
+    [...USER_TEXT_FIELDS, ...MANAGER_TEXT_FIELDS, ...DRIVER_TEXT_FIELDS].map((f) => [
+      f,
+      opt(Type.Union([S(), Type.Null()])),
+    ]),
   ),
   ...Object.fromEntries(DRIVER_FLAGS.map((f) => [f, opt(Type.Boolean())])),
 });
@@ -67,7 +68,10 @@ const tags = ['users'];
 
 /** A page of users on the wire, with their group ids loaded in one query. */
 export async function usersWire(db: Db, rows: users.UserRow[]) {
-  const groups = await users.groupIdsOf(db, rows.map((r) => r.id));
+  const groups = await users.groupIdsOf(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => userWire(r, groups.get(r.id) ?? []));
 }
 
@@ -79,40 +83,69 @@ export async function usersRoutes(app: Api) {
   const read = { scope: 'users.read' } as const;
   const write = { scope: 'users.manage' } as const;
 
-  app.get('/v1/users', {
-    config: read,
-    schema: { tags, summary: 'List users', querystring: ListQuery, response: { 200: UserList, ...errorResponses } },
-  }, (req, reply) => sendCached(req, reply, async () => {
-    const page = pageOf(req.query);
-    const { rows, total } = await users.listUsers(app.db, req.auth, req.query, page.per_page, page.offset);
-    return listBody('users', 'user', await usersWire(app.db, rows), page, total);
-  }));
-
-  app.get('/v1/users/lookup', {
-    config: read,
-    schema: {
-      tags,
-      summary: 'Find a user by username, email or driver_company_id',
-      querystring: LookupQuery,
-      response: { 200: UserOne, ...errorResponses },
+  app.get(
+    '/v1/users',
+    {
+      config: read,
+      schema: { tags, summary: 'List users', querystring: ListQuery, response: { 200: UserList, ...errorResponses } },
     },
-  }, (req, reply) => sendCached(req, reply, async () => oneWire(app.db, await users.lookupUser(app.db, req.auth, req.query))));
+    (req, reply) =>
+      sendCached(req, reply, async () => {
+        const page = pageOf(req.query);
+        const { rows, total } = await users.listUsers(app.db, req.auth, req.query, page.per_page, page.offset);
+        return listBody('users', 'user', await usersWire(app.db, rows), page, total);
+      }),
+  );
 
-  app.get('/v1/users/:id', {
-    config: read,
-    schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: UserOne, ...errorResponses } },
-  }, (req, reply) => sendCached(req, reply, async () => oneWire(app.db, await users.getUser(app.db, req.auth, req.params.id))));
+  app.get(
+    '/v1/users/lookup',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'Find a user by username, email or driver_company_id',
+        querystring: LookupQuery,
+        response: { 200: UserOne, ...errorResponses },
+      },
+    },
+    (req, reply) =>
+      sendCached(req, reply, async () => oneWire(app.db, await users.lookupUser(app.db, req.auth, req.query))),
+  );
 
-  app.post('/v1/users', {
-    config: write,
-    schema: { tags, summary: 'Create a user', body: UserBody, response: { 201: UserOne, ...errorResponses } },
-  }, async (req, reply) => {
-    const row = await users.createUser(app.db, req.auth, req.body);
-    return reply.code(201).send(await oneWire(app.db, row));
-  });
+  app.get(
+    '/v1/users/:id',
+    {
+      config: read,
+      schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: UserOne, ...errorResponses } },
+    },
+    (req, reply) =>
+      sendCached(req, reply, async () => oneWire(app.db, await users.getUser(app.db, req.auth, req.params.id))),
+  );
 
-  app.put('/v1/users/:id', {
-    config: write,
-    schema: { tags, summary: 'Update a user', params: IdParams, body: UserBody, response: { 200: UserOne, ...errorResponses } },
-  }, async (req) => oneWire(app.db, await users.updateUser(app.db, req.auth, req.params.id, req.body)));
+  app.post(
+    '/v1/users',
+    {
+      config: write,
+      schema: { tags, summary: 'Create a user', body: UserBody, response: { 201: UserOne, ...errorResponses } },
+    },
+    async (req, reply) => {
+      const row = await users.createUser(app.db, req.auth, req.body);
+      return reply.code(201).send(await oneWire(app.db, row));
+    },
+  );
+
+  app.put(
+    '/v1/users/:id',
+    {
+      config: write,
+      schema: {
+        tags,
+        summary: 'Update a user',
+        params: IdParams,
+        body: UserBody,
+        response: { 200: UserOne, ...errorResponses },
+      },
+    },
+    async (req) => oneWire(app.db, await users.updateUser(app.db, req.auth, req.params.id, req.body)),
+  );
 }

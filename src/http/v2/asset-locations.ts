@@ -21,7 +21,12 @@ export const ASSET_HISTORY_MAX_PER_PAGE = 500;
 const Query = Type.Object({
   start_date: Day('First day (YYYY-MM-DD) of the history, inclusive; required'),
   end_date: Day('Last day (YYYY-MM-DD) of the history, inclusive; required'),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, description: 'Locations per page; default 25, at most 500 (larger values are clamped)' })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      description: 'Locations per page; default 25, at most 500 (larger values are clamped)',
+    }),
+  ),
   cursor: Type.Optional(Type.String({ maxLength: 200, description: 'The next_cursor of the previous page' })),
 });
 
@@ -41,23 +46,27 @@ export function decodeCursor(raw: string): HistoryCursor {
 }
 
 export async function assetLocationsV2Routes(app: Api) {
-  app.get('/v2/asset_locations/:id', {
-    config: { scope: 'locations.asset_locations' },
-    schema: {
-      tags: ['Assets'],
-      summary: "One asset's locations between start_date and end_date, in time order, a page at a time (cursor)",
-      params: IdParams,
-      querystring: Query,
-      response: { 200: Body, ...errorResponses },
+  app.get(
+    '/v2/asset_locations/:id',
+    {
+      config: { scope: 'locations.asset_locations' },
+      schema: {
+        tags: ['Assets'],
+        summary: "One asset's locations between start_date and end_date, in time order, a page at a time (cursor)",
+        params: IdParams,
+        querystring: Query,
+        response: { 200: Body, ...errorResponses },
+      },
     },
-  }, async (req) => {
-    const window = dateRange(req.query, requestTimeZone(req), { defaultDays: 1, required: true });
-    const { per_page } = pageOf(req.query, ASSET_HISTORY_MAX_PER_PAGE);
-    const after = req.query.cursor ? decodeCursor(req.query.cursor) : null;
-    const { rows, next } = await assetLocationPage(app.db, req.auth, req.params.id, window, after, per_page);
-    return {
-      asset_locations: rows.map((r) => ({ asset_location: assetLocationPoint(r) })),
-      pagination: { per_page, next_cursor: next ? encodeCursor(next) : null },
-    };
-  });
+    async (req) => {
+      const window = dateRange(req.query, requestTimeZone(req), { defaultDays: 1, required: true });
+      const { per_page } = pageOf(req.query, ASSET_HISTORY_MAX_PER_PAGE);
+      const after = req.query.cursor ? decodeCursor(req.query.cursor) : null;
+      const { rows, next } = await assetLocationPage(app.db, req.auth, req.params.id, window, after, per_page);
+      return {
+        asset_locations: rows.map((r) => ({ asset_location: assetLocationPoint(r) })),
+        pagination: { per_page, next_cursor: next ? encodeCursor(next) : null },
+      };
+    },
+  );
 }

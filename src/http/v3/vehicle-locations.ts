@@ -28,28 +28,61 @@ const HistoryQuery = Type.Object({
 });
 
 export async function vehicleLocationsV3Routes(app: Api) {
-  app.get('/v3/vehicle_locations', {
-    config: { scope: 'locations.vehicle_locations_list' },
-    schema: { tags, summary: 'Active vehicles with a gateway and their current location', querystring: ListQuery, response: { 200: listSchema('vehicles', 'vehicle', LocationVehicleV3), ...errorResponses } },
-  }, async (req) => {
-    const page = pageOf(req.query);
-    const filter = { vehicleIds: req.query.vehicle_id ? [req.query.vehicle_id] : undefined, gatewayOnly: true, status: req.query.vehicle_status };
-    const { rows, total } = await vehiclesPage(app.db, req.auth, filter, page.per_page, page.offset);
-    const latest = await latestOf(app.db, req.auth.companyId, rows.map((v) => v.id));
-    return listBody('vehicles', 'vehicle', rows.map((v) => locationVehicleV3(v, latest.get(v.id), describePlace)), page, total);
-  });
-
-  app.get('/v3/vehicle_locations/:id', {
-    config: { scope: 'locations.vehicle_locations_single' },
-    schema: {
-      tags, summary: "One vehicle's location history over up to 3 months of days (every point, no pagination)", params: IdParams, querystring: HistoryQuery,
-      response: { 200: Type.Object({ vehicle_locations: Type.Array(Type.Object({ vehicle_location: HistoryPointV3 })) }), ...errorResponses },
+  app.get(
+    '/v3/vehicle_locations',
+    {
+      config: { scope: 'locations.vehicle_locations_list' },
+      schema: {
+        tags,
+        summary: 'Active vehicles with a gateway and their current location',
+        querystring: ListQuery,
+        response: { 200: listSchema('vehicles', 'vehicle', LocationVehicleV3), ...errorResponses },
+      },
     },
-  }, async (req, reply) => {
-    const zone = requestTimeZone(req);
-    const w = dateRange(req.query, zone, { defaultDays: 1, maxMonths: 3, required: true });
-    const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
-    const embeds = await historyEmbeds(app, req.auth, rows);
-    return reply.type('application/json; charset=utf-8').send(historyJsonV3(rows, embeds) as never);
-  });
+    async (req) => {
+      const page = pageOf(req.query);
+      const filter = {
+        vehicleIds: req.query.vehicle_id ? [req.query.vehicle_id] : undefined,
+        gatewayOnly: true,
+        status: req.query.vehicle_status,
+      };
+      const { rows, total } = await vehiclesPage(app.db, req.auth, filter, page.per_page, page.offset);
+      const latest = await latestOf(
+        app.db,
+        req.auth.companyId,
+        rows.map((v) => v.id),
+      );
+      return listBody(
+        'vehicles',
+        'vehicle',
+        rows.map((v) => locationVehicleV3(v, latest.get(v.id), describePlace)),
+        page,
+        total,
+      );
+    },
+  );
+
+  app.get(
+    '/v3/vehicle_locations/:id',
+    {
+      config: { scope: 'locations.vehicle_locations_single' },
+      schema: {
+        tags,
+        summary: "One vehicle's location history over up to 3 months of days (every point, no pagination)",
+        params: IdParams,
+        querystring: HistoryQuery,
+        response: {
+          200: Type.Object({ vehicle_locations: Type.Array(Type.Object({ vehicle_location: HistoryPointV3 })) }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (req, reply) => {
+      const zone = requestTimeZone(req);
+      const w = dateRange(req.query, zone, { defaultDays: 1, maxMonths: 3, required: true });
+      const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
+      const embeds = await historyEmbeds(app, req.auth, rows);
+      return reply.type('application/json; charset=utf-8').send(historyJsonV3(rows, embeds) as never);
+    },
+  );
 }

@@ -88,7 +88,10 @@ export async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
 /** Puts the archive's documents into the blob store (a file of the same key is replaced); resolves to how many. */
 export async function copyDocumentsIn(blobs: BlobStore, dir: string): Promise<number> {
   const keys = await filesUnder(join(dir, DOCUMENTS));
-  for (const key of keys) await blobs.put(key, createReadStream(join(dir, DOCUMENTS, ...key.split('/'))), { maxBytes: Number.MAX_SAFE_INTEGER });
+  for (const key of keys)
+    await blobs.put(key, createReadStream(join(dir, DOCUMENTS, ...key.split('/'))), {
+      maxBytes: Number.MAX_SAFE_INTEGER,
+    });
   return keys.length;
 }
 
@@ -123,7 +126,9 @@ export async function unpack(file: string, dir: string): Promise<Manifest> {
   }
   if (manifest.format !== FORMAT) throw new BackupError(`${file} is not a backup made by fleet backup`);
   if (manifest.version !== FORMAT_VERSION) {
-    throw new BackupError(`${file} is a backup of format version ${manifest.version}; this fleet reads version ${FORMAT_VERSION}`);
+    throw new BackupError(
+      `${file} is a backup of format version ${manifest.version}; this fleet reads version ${FORMAT_VERSION}`,
+    );
   }
   return manifest;
 }

@@ -10,7 +10,20 @@ import type { Config } from '../../config/index.js';
 import { databaseKind } from '../../config/index.js';
 import { sqlitePath } from '../db.js';
 import { openBlobStore } from '../blobs/index.js';
-import { BackupError, FORMAT, FORMAT_VERSION, PG_FILE, SQLITE_FILE, copyDocumentsIn, copyDocumentsOut, filesUnder, pack, scratch, unpack, type Manifest } from './archive.js';
+import {
+  BackupError,
+  FORMAT,
+  FORMAT_VERSION,
+  PG_FILE,
+  SQLITE_FILE,
+  copyDocumentsIn,
+  copyDocumentsOut,
+  filesUnder,
+  pack,
+  scratch,
+  unpack,
+  type Manifest,
+} from './archive.js';
 import { backupSqlite, restoreSqlite, sqliteTables } from './sqlite.js';
 import { backupPostgres, dropSchema, postgresContents, restorePostgres } from './postgres.js';
 
@@ -20,7 +33,10 @@ type Settings = Pick<Config, 'databaseUrl' | 'blobDir'>;
 
 function sqliteFile(url: string): string {
   const path = sqlitePath(url);
-  if (path === ':memory:') throw new BackupError('DATABASE_URL is sqlite::memory:, a database that lives only inside its process: there is nothing to copy or restore into');
+  if (path === ':memory:')
+    throw new BackupError(
+      'DATABASE_URL is sqlite::memory:, a database that lives only inside its process: there is nothing to copy or restore into',
+    );
   return path;
 }
 
@@ -33,7 +49,12 @@ export interface BackupResult {
 /** Writes a backup of the configured database and its documents to `to` (which must not exist yet). */
 export async function backup(config: Settings, to: string): Promise<BackupResult> {
   const file = resolve(to);
-  if (await stat(file).then(() => true, () => false)) {
+  if (
+    await stat(file).then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new BackupError(`${file} already exists: choose a new file name (a backup never overwrites one)`);
   }
   const kind = databaseKind(config.databaseUrl);
@@ -42,7 +63,10 @@ export async function backup(config: Settings, to: string): Promise<BackupResult
     const databaseFile = kind === 'sqlite' ? SQLITE_FILE : PG_FILE;
     const dest = join(work.dir, databaseFile);
     const createdAt = new Date().toISOString();
-    const snap = kind === 'sqlite' ? await backupSqlite(sqliteFile(config.databaseUrl), dest) : await backupPostgres(config.databaseUrl, dest);
+    const snap =
+      kind === 'sqlite'
+        ? await backupSqlite(sqliteFile(config.databaseUrl), dest)
+        : await backupPostgres(config.databaseUrl, dest);
     // After the snapshot: a document uploaded meanwhile is not referred to by it, and its file is left out.
     const documents = await copyDocumentsOut(openBlobStore(config), snap.blobKeys, work.dir);
     const manifest: Manifest = {
@@ -84,7 +108,9 @@ export async function restore(config: Settings, from: string, opts: { force: boo
   try {
     const manifest = await unpack(file, work.dir);
     if (manifest.database !== kind) {
-      throw new BackupError(`${file} is a ${manifest.database} backup and DATABASE_URL names a ${kind} database: a backup restores into the same kind of database`);
+      throw new BackupError(
+        `${file} is a ${manifest.database} backup and DATABASE_URL names a ${kind} database: a backup restores into the same kind of database`,
+      );
     }
     const replaced: string[] = [];
     let tables: Record<string, number>;
@@ -100,20 +126,31 @@ export async function restore(config: Settings, from: string, opts: { force: boo
       const schema = manifest.schema ?? 'public';
       const target = await postgresContents(config.databaseUrl, schema);
       if (!target.searchPath.includes(schema)) {
-        throw new BackupError(`the backup's tables are in schema ${schema}, which DATABASE_URL's search_path (${target.searchPath.join(', ')}) does not reach: the server would not see them`);
+        throw new BackupError(
+          `the backup's tables are in schema ${schema}, which DATABASE_URL's search_path (${target.searchPath.join(', ')}) does not reach: the server would not see them`,
+        );
       }
-      if (target.objects.length > 0) replaced.unshift(`${target.objects.length} tables, sequences and functions in schema ${schema}`);
+      if (target.objects.length > 0)
+        replaced.unshift(`${target.objects.length} tables, sequences and functions in schema ${schema}`);
       refuseUnlessForced(replaced, opts.force);
       let exists = target.exists;
       if (target.objects.length > 0) {
         await dropSchema(config.databaseUrl, schema);
         exists = false;
       }
-      tables = await restorePostgres(join(work.dir, PG_FILE), config.databaseUrl, schema, exists, join(work.dir, 'restore.list'));
+      tables = await restorePostgres(
+        join(work.dir, PG_FILE),
+        config.databaseUrl,
+        schema,
+        exists,
+        join(work.dir, 'restore.list'),
+      );
     }
     const wrong = Object.keys({ ...manifest.tables, ...tables }).filter((t) => manifest.tables[t] !== tables[t]);
     if (wrong.length > 0) {
-      throw new BackupError(`the restored database differs from the backup in ${wrong.map((t) => `${t} (${tables[t] ?? 'missing'} rows, backed up ${manifest.tables[t] ?? 'none'})`).join(', ')}`);
+      throw new BackupError(
+        `the restored database differs from the backup in ${wrong.map((t) => `${t} (${tables[t] ?? 'missing'} rows, backed up ${manifest.tables[t] ?? 'none'})`).join(', ')}`,
+      );
     }
     const documents = await copyDocumentsIn(openBlobStore(config), work.dir);
     return { manifest, tables, documents, replaced };
@@ -124,5 +161,7 @@ export async function restore(config: Settings, from: string, opts: { force: boo
 
 function refuseUnlessForced(found: string[], force: boolean): void {
   if (found.length === 0 || force) return;
-  throw new BackupError(`the target is not empty (${found.join('; ')}): restore into an empty database, or pass --force to drop what is there first`);
+  throw new BackupError(
+    `the target is not empty (${found.join('; ')}): restore into an empty database, or pass --force to drop what is there first`,
+  );
 }

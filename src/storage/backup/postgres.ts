@@ -38,10 +38,17 @@ function run(tool: string, args: string[], env: NodeJS.ProcessEnv): Promise<stri
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', (e: NodeJS.ErrnoException) =>
-      reject(e.code === 'ENOENT'
-        ? new BackupError(`${tool} is not installed (or not on PATH): install the PostgreSQL client tools of the server's version, or use the commands in docs/operations.md, Backups`)
-        : e));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new BackupError(`${tool} failed (exit ${code}): ${err.trim()}`))));
+      reject(
+        e.code === 'ENOENT'
+          ? new BackupError(
+              `${tool} is not installed (or not on PATH): install the PostgreSQL client tools of the server's version, or use the commands in docs/operations.md, Backups`,
+            )
+          : e,
+      ),
+    );
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new BackupError(`${tool} failed (exit ${code}): ${err.trim()}`)),
+    );
   });
 }
 
@@ -59,12 +66,19 @@ async function describe(client: pg.Client, schema: string): Promise<Omit<Snapsho
   const names = rows.map((r) => r.name);
   const tables: Record<string, number> = {};
   const q = (t: string) => `${quoteIdent(schema)}.${quoteIdent(t)}`;
-  for (const name of names) tables[name] = Number((await client.query<{ n: string }>(`select count(*) as n from ${q(name)}`)).rows[0].n);
+  for (const name of names)
+    tables[name] = Number((await client.query<{ n: string }>(`select count(*) as n from ${q(name)}`)).rows[0].n);
   const migrations = names.includes('kysely_migration')
-    ? (await client.query<{ name: string }>(`select name from ${q('kysely_migration')} order by name`)).rows.map((r) => r.name)
+    ? (await client.query<{ name: string }>(`select name from ${q('kysely_migration')} order by name`)).rows.map(
+        (r) => r.name,
+      )
     : [];
   const blobKeys = names.includes('documents')
-    ? (await client.query<{ k: string }>(`select blob_key as k from ${q('documents')} where blob_key is not null order by blob_key`)).rows.map((r) => r.k)
+    ? (
+        await client.query<{ k: string }>(
+          `select blob_key as k from ${q('documents')} where blob_key is not null order by blob_key`,
+        )
+      ).rows.map((r) => r.k)
     : [];
   return { tables, migrations, blobKeys };
 }
@@ -74,14 +88,28 @@ export async function backupPostgres(url: string, dest: string): Promise<Snapsho
   const client = await connect(url);
   try {
     await client.query('begin isolation level repeatable read read only');
-    const { rows: [{ snapshot, schema }] } = await client.query<{ snapshot: string; schema: string | null }>(
+    const {
+      rows: [{ snapshot, schema }],
+    } = await client.query<{ snapshot: string; schema: string | null }>(
       'select pg_export_snapshot() as snapshot, current_schema() as schema',
     );
     if (!schema) throw new BackupError("DATABASE_URL's search_path names no schema that exists: nothing to back up");
     const described = await describe(client, schema);
     const { dbname, env } = libpq(url);
     // While this transaction stays open, pg_dump reads its snapshot.
-    await run('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--schema=${quoteIdent(schema)}`, `--snapshot=${snapshot}`, `--file=${dest}`, `--dbname=${dbname}`], env);
+    await run(
+      'pg_dump',
+      [
+        '--format=custom',
+        '--no-owner',
+        '--no-privileges',
+        `--schema=${quoteIdent(schema)}`,
+        `--snapshot=${snapshot}`,
+        `--file=${dest}`,
+        `--dbname=${dbname}`,
+      ],
+      env,
+    );
     await client.query('commit');
     return { database: 'postgres', schema, ...described };
   } finally {
@@ -90,11 +118,21 @@ export async function backupPostgres(url: string, dest: string): Promise<Snapsho
 }
 
 /** What is in the target's schema `schema`: whether it exists, and its tables, views, sequences and functions. */
-export async function postgresContents(url: string, schema: string): Promise<{ exists: boolean; objects: string[]; searchPath: string[] }> {
+export async function postgresContents(
+  url: string,
+  schema: string,
+): Promise<{ exists: boolean; objects: string[]; searchPath: string[] }> {
   const client = await connect(url);
   try {
-    const { rows: [sp] } = await client.query<{ path: string; user: string }>("select current_setting('search_path') as path, current_user as user");
-    const searchPath = sp.path.split(',').map((s) => s.trim().replace(/^"(.*)"$/, '$1')).map((s) => (s === '$user' ? sp.user : s));
+    const {
+      rows: [sp],
+    } = await client.query<{ path: string; user: string }>(
+      "select current_setting('search_path') as path, current_user as user",
+    );
+    const searchPath = sp.path
+      .split(',')
+      .map((s) => s.trim().replace(/^"(.*)"$/, '$1'))
+      .map((s) => (s === '$user' ? sp.user : s));
     const ns = await client.query('select 1 from pg_namespace where nspname = $1', [schema]);
     const { rows } = await client.query<{ name: string }>(
       `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relkind in ('r', 'p', 'v', 'm', 'S')
@@ -121,13 +159,27 @@ export async function dropSchema(url: string, schema: string): Promise<void> {
  * Restores the dump into the target in one transaction (all or nothing). When the schema already exists
  * (empty: the caller checked), the dump's own CREATE SCHEMA and its comment are left out.
  */
-export async function restorePostgres(dump: string, url: string, schema: string, schemaExists: boolean, listFile: string): Promise<Record<string, number>> {
+export async function restorePostgres(
+  dump: string,
+  url: string,
+  schema: string,
+  schemaExists: boolean,
+  listFile: string,
+): Promise<Record<string, number>> {
   const { dbname, env } = libpq(url);
   const args = ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`];
   if (schemaExists) {
     const list = await run('pg_restore', ['--list', dump], env);
-    const own = new RegExp(`^\\d+; \\d+ \\d+ (SCHEMA|COMMENT) - (SCHEMA )?${schema.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `);
-    await writeFile(listFile, list.split('\n').filter((line) => !own.test(line)).join('\n'));
+    const own = new RegExp(
+      `^\\d+; \\d+ \\d+ (SCHEMA|COMMENT) - (SCHEMA )?${schema.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `,
+    );
+    await writeFile(
+      listFile,
+      list
+        .split('\n')
+        .filter((line) => !own.test(line))
+        .join('\n'),
+    );
     args.push(`--use-list=${listFile}`);
   }
   await run('pg_restore', [...args, dump], env);

@@ -15,7 +15,11 @@ const ALL_PAGES = 0x7fffffff;
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 function tablesOf(db: SqliteDatabase.Database): string[] {
-  const rows = db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\' order by name").all() as Array<{ name: string }>;
+  const rows = db
+    .prepare(
+      "select name from sqlite_master where type = 'table' and name not like 'sqlite\\_%' escape '\\' order by name",
+    )
+    .all() as Array<{ name: string }>;
   return rows.map((r) => r.name);
 }
 
@@ -23,18 +27,28 @@ function tablesOf(db: SqliteDatabase.Database): string[] {
 function describe(db: SqliteDatabase.Database): Omit<Snapshot, 'database' | 'schema'> {
   const names = tablesOf(db);
   const tables: Record<string, number> = {};
-  for (const name of names) tables[name] = (db.prepare(`select count(*) as n from ${quote(name)}`).get() as { n: number }).n;
+  for (const name of names)
+    tables[name] = (db.prepare(`select count(*) as n from ${quote(name)}`).get() as { n: number }).n;
   const migrations = names.includes('kysely_migration')
-    ? (db.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map((r) => r.name)
+    ? (db.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      )
     : [];
   const blobKeys = names.includes('documents')
-    ? (db.prepare('select blob_key from documents where blob_key is not null order by blob_key').all() as Array<{ blob_key: string }>).map((r) => r.blob_key)
+    ? (
+        db.prepare('select blob_key from documents where blob_key is not null order by blob_key').all() as Array<{
+          blob_key: string;
+        }>
+      ).map((r) => r.blob_key)
     : [];
   return { tables, migrations, blobKeys };
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** Copies the database at `path` to `dest` while it is in use. */

@@ -33,11 +33,30 @@ export const core: Migration = {
       .addColumn('username', 'text')
       .addColumn('password_hash', 'text');
     for (const col of [
-      'phone', 'phone_ext', 'phone_country_code', 'phone2', 'phone_country_code2', 'company_reference_id',
-      'time_zone', 'expires_at', 'driver_company_id', 'drivers_license_number', 'drivers_license_state',
-      'joined_at', 'cycle', 'cycle2', 'terminal_street', 'terminal_city', 'terminal_state', 'terminal_zip',
-      'mobile_current_sign_in_at', 'mobile_last_active_at', 'mobile_last_sign_in_at',
-      'web_current_sign_in_at', 'web_last_active_at', 'web_last_sign_in_at',
+      'phone',
+      'phone_ext',
+      'phone_country_code',
+      'phone2',
+      'phone_country_code2',
+      'company_reference_id',
+      'time_zone',
+      'expires_at',
+      'driver_company_id',
+      'drivers_license_number',
+      'drivers_license_state',
+      'joined_at',
+      'cycle',
+      'cycle2',
+      'terminal_street',
+      'terminal_city',
+      'terminal_state',
+      'terminal_zip',
+      'mobile_current_sign_in_at',
+      'mobile_last_active_at',
+      'mobile_last_sign_in_at',
+      'web_current_sign_in_at',
+      'web_last_active_at',
+      'web_last_sign_in_at',
     ]) {
       users = users.addColumn(col, 'text');
     }
@@ -81,14 +100,29 @@ export const core: Migration = {
       .addColumn('availability_updated_by', 'integer', (c) => c.references('users.id'))
       .addColumn('carb_ctc_test_enabled', 'integer');
     for (const col of [
-      'vin', 'make', 'model', 'year', 'license_plate_state', 'license_plate_number', 'license_plate_country_code',
-      'fuel_type', 'notes', 'availability_status', 'availability_updated_at', 'carb_ctc_emission_status',
+      'vin',
+      'make',
+      'model',
+      'year',
+      'license_plate_state',
+      'license_plate_number',
+      'license_plate_country_code',
+      'fuel_type',
+      'notes',
+      'availability_status',
+      'availability_updated_at',
+      'carb_ctc_emission_status',
       'registration_expiry_date',
     ]) {
       vehicles = vehicles.addColumn(col, 'text');
     }
     await withTimestamps(vehicles).execute();
-    await db.schema.createIndex('vehicles_number_uq').unique().on('vehicles').columns(['company_id', 'number']).execute();
+    await db.schema
+      .createIndex('vehicles_number_uq')
+      .unique()
+      .on('vehicles')
+      .columns(['company_id', 'number'])
+      .execute();
     await db.schema.createIndex('vehicles_company_idx').on('vehicles').columns(['company_id', 'id']).execute();
 
     await withTimestamps(
@@ -100,7 +134,10 @@ export const core: Migration = {
     ).execute();
     await db.schema.createIndex('groups_company_idx').on('groups').columns(['company_id', 'id']).execute();
 
-    for (const [table, target] of [['group_users', 'users'], ['group_vehicles', 'vehicles']] as const) {
+    for (const [table, target] of [
+      ['group_users', 'users'],
+      ['group_vehicles', 'vehicles'],
+    ] as const) {
       await db.schema
         .createTable(table)
         .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))

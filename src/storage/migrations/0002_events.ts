@@ -12,6 +12,10 @@ export const events: Migration = {
       .addColumn('data', 'text', (c) => c.notNull())
       .addColumn('occurred_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('domain_events_company_idx').on('domain_events').columns(['company_id', 'id']).execute();
+    await db.schema
+      .createIndex('domain_events_company_idx')
+      .on('domain_events')
+      .columns(['company_id', 'id'])
+      .execute();
   },
 };

@@ -33,7 +33,11 @@ export const dispatch: Migration = {
       .columns(['company_id', 'vendor_id'])
       .where(sql.ref('deleted_at'), 'is', null)
       .execute();
-    await db.schema.createIndex('dispatch_locations_company_idx').on('dispatch_locations').columns(['company_id', 'id']).execute();
+    await db.schema
+      .createIndex('dispatch_locations_company_idx')
+      .on('dispatch_locations')
+      .columns(['company_id', 'id'])
+      .execute();
 
     await withTimestamps(
       withId(db.schema.createTable('dispatches'), kind)
@@ -47,7 +51,12 @@ export const dispatch: Migration = {
         .addColumn('cancelled_at', 'text')
         .addColumn('completed_at', 'text'),
     ).execute();
-    await db.schema.createIndex('dispatches_vendor_uq').unique().on('dispatches').columns(['company_id', 'vendor_id']).execute();
+    await db.schema
+      .createIndex('dispatches_vendor_uq')
+      .unique()
+      .on('dispatches')
+      .columns(['company_id', 'vendor_id'])
+      .execute();
     await db.schema.createIndex('dispatches_company_idx').on('dispatches').columns(['company_id', 'id']).execute();
     // A driver has at most one active dispatch (docs/reference/api.md §3, rule 1).
     await db.schema
@@ -65,7 +74,12 @@ export const dispatch: Migration = {
         .addColumn('vendor_id', 'text', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull()),
     ).execute();
-    await db.schema.createIndex('dispatch_trips_vendor_uq').unique().on('dispatch_trips').columns(['dispatch_id', 'vendor_id']).execute();
+    await db.schema
+      .createIndex('dispatch_trips_vendor_uq')
+      .unique()
+      .on('dispatch_trips')
+      .columns(['dispatch_id', 'vendor_id'])
+      .execute();
 
     await withTimestamps(
       withId(db.schema.createTable('dispatch_stops'), kind)
@@ -83,8 +97,17 @@ export const dispatch: Migration = {
         .addColumn('form_ids', 'text', (c) => c.notNull().defaultTo('[]'))
         .addColumn('departed_at', 'text'),
     ).execute();
-    await db.schema.createIndex('dispatch_stops_vendor_uq').unique().on('dispatch_stops').columns(['dispatch_id', 'vendor_id']).execute();
-    await db.schema.createIndex('dispatch_stops_location_idx').on('dispatch_stops').column('dispatch_location_id').execute();
+    await db.schema
+      .createIndex('dispatch_stops_vendor_uq')
+      .unique()
+      .on('dispatch_stops')
+      .columns(['dispatch_id', 'vendor_id'])
+      .execute();
+    await db.schema
+      .createIndex('dispatch_stops_location_idx')
+      .on('dispatch_stops')
+      .column('dispatch_location_id')
+      .execute();
 
     await withTimestamps(
       db.schema

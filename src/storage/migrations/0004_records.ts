@@ -63,7 +63,11 @@ export const records: Migration = {
         .addColumn('uploader_id', 'integer', (c) => c.references('users.id'))
         .addColumn('receipt_document_id', 'integer', (c) => c.references('documents.id').onDelete('set null')),
     ).execute();
-    await db.schema.createIndex('fuel_purchases_time_idx').on('fuel_purchases').columns(['company_id', 'purchased_at']).execute();
+    await db.schema
+      .createIndex('fuel_purchases_time_idx')
+      .on('fuel_purchases')
+      .columns(['company_id', 'purchased_at'])
+      .execute();
     await db.schema
       .createIndex('fuel_purchases_offline_uq')
       .unique()

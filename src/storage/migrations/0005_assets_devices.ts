@@ -15,7 +15,16 @@ export const assetsDevices: Migration = {
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('status', 'text', (c) => c.notNull().defaultTo('active'))
       .addColumn('type', 'text', (c) => c.notNull().defaultTo('other'));
-    for (const col of ['custom_type', 'vin', 'make', 'model', 'year', 'license_plate_state', 'license_plate_number', 'notes']) {
+    for (const col of [
+      'custom_type',
+      'vin',
+      'make',
+      'model',
+      'year',
+      'license_plate_state',
+      'license_plate_number',
+      'notes',
+    ]) {
       assets = assets.addColumn(col, 'text');
     }
     assets = assets
@@ -40,7 +49,11 @@ export const assetsDevices: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('group_assets_pk', ['group_id', 'member_id'])
       .execute();
-    await db.schema.createIndex('group_assets_member_idx').on('group_assets').columns(['member_id', 'group_id']).execute();
+    await db.schema
+      .createIndex('group_assets_member_idx')
+      .on('group_assets')
+      .columns(['member_id', 'group_id'])
+      .execute();
 
     await db.schema
       .createTable('record_external_ids')
@@ -58,7 +71,11 @@ export const assetsDevices: Migration = {
       .on('record_external_ids')
       .columns(['company_id', 'subject_type', 'integration_name', 'external_id'])
       .execute();
-    await db.schema.createIndex('record_external_ids_subject_idx').on('record_external_ids').columns(['subject_type', 'subject_id']).execute();
+    await db.schema
+      .createIndex('record_external_ids_subject_idx')
+      .on('record_external_ids')
+      .columns(['subject_type', 'subject_id'])
+      .execute();
 
     await db.schema
       .createTable('asset_locations')
@@ -74,7 +91,11 @@ export const assetsDevices: Migration = {
       .addColumn('battery_voltage', real)
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('asset_locations_asset_idx').on('asset_locations').columns(['asset_id', 'located_at']).execute();
+    await db.schema
+      .createIndex('asset_locations_asset_idx')
+      .on('asset_locations')
+      .columns(['asset_id', 'located_at'])
+      .execute();
 
     await withTimestamps(
       withId(db.schema.createTable('devices'), kind)
@@ -91,9 +112,27 @@ export const assetsDevices: Migration = {
     const live = sql.ref('revoked_at');
     // A serial number names one live device across all companies (device protocols send only the serial);
     // a vehicle has at most one live ELD and an asset one live gateway.
-    await db.schema.createIndex('devices_identifier_uq').unique().on('devices').column('identifier').where(live, 'is', null).execute();
-    await db.schema.createIndex('devices_vehicle_uq').unique().on('devices').column('vehicle_id').where(live, 'is', null).execute();
-    await db.schema.createIndex('devices_asset_uq').unique().on('devices').column('asset_id').where(live, 'is', null).execute();
+    await db.schema
+      .createIndex('devices_identifier_uq')
+      .unique()
+      .on('devices')
+      .column('identifier')
+      .where(live, 'is', null)
+      .execute();
+    await db.schema
+      .createIndex('devices_vehicle_uq')
+      .unique()
+      .on('devices')
+      .column('vehicle_id')
+      .where(live, 'is', null)
+      .execute();
+    await db.schema
+      .createIndex('devices_asset_uq')
+      .unique()
+      .on('devices')
+      .column('asset_id')
+      .where(live, 'is', null)
+      .execute();
     await db.schema.createIndex('devices_company_idx').on('devices').columns(['company_id', 'id']).execute();
 
     await withTimestamps(
@@ -121,8 +160,16 @@ export const assetsDevices: Migration = {
         .addColumn('driver_signed_at', 'text')
         .addColumn('driver_signature_url', 'text'),
     ).execute();
-    await db.schema.createIndex('inspection_reports_time_idx').on('inspection_reports').columns(['company_id', 'time']).execute();
-    await db.schema.createIndex('inspection_reports_updated_idx').on('inspection_reports').columns(['company_id', 'updated_at']).execute();
+    await db.schema
+      .createIndex('inspection_reports_time_idx')
+      .on('inspection_reports')
+      .columns(['company_id', 'time'])
+      .execute();
+    await db.schema
+      .createIndex('inspection_reports_updated_idx')
+      .on('inspection_reports')
+      .columns(['company_id', 'updated_at'])
+      .execute();
 
     await withId(db.schema.createTable('inspection_defects'), kind)
       .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
@@ -137,7 +184,11 @@ export const assetsDevices: Migration = {
       .addColumn('resolution_note', 'text')
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('inspection_defects_report_idx').on('inspection_defects').columns(['report_id', 'position']).execute();
+    await db.schema
+      .createIndex('inspection_defects_report_idx')
+      .on('inspection_defects')
+      .columns(['report_id', 'position'])
+      .execute();
 
     await db.schema
       .createTable('vehicle_locations_latest')
@@ -166,8 +217,16 @@ export const assetsDevices: Migration = {
         .addColumn('ends_at', 'text', (c) => c.notNull())
         .addColumn('revoked_at', 'text'),
     ).execute();
-    await db.schema.createIndex('freight_shares_shipper_idx').on('freight_shares').columns(['shipper_company_id', 'carrier_company_id']).execute();
-    await db.schema.createIndex('freight_shares_carrier_idx').on('freight_shares').columns(['carrier_company_id', 'id']).execute();
+    await db.schema
+      .createIndex('freight_shares_shipper_idx')
+      .on('freight_shares')
+      .columns(['shipper_company_id', 'carrier_company_id'])
+      .execute();
+    await db.schema
+      .createIndex('freight_shares_carrier_idx')
+      .on('freight_shares')
+      .columns(['carrier_company_id', 'id'])
+      .execute();
 
     await db.schema
       .createTable('freight_share_vehicles')
@@ -176,7 +235,11 @@ export const assetsDevices: Migration = {
       .addColumn('vehicle_id', 'integer', (c) => c.notNull().references('vehicles.id'))
       .addPrimaryKeyConstraint('freight_share_vehicles_pk', ['share_id', 'vehicle_id'])
       .execute();
-    await db.schema.createIndex('freight_share_vehicles_vehicle_idx').on('freight_share_vehicles').columns(['vehicle_id', 'share_id']).execute();
+    await db.schema
+      .createIndex('freight_share_vehicles_vehicle_idx')
+      .on('freight_share_vehicles')
+      .columns(['vehicle_id', 'share_id'])
+      .execute();
 
     await withTimestamps(
       withId(db.schema.createTable('freight_subscriptions'), kind)
@@ -189,6 +252,10 @@ export const assetsDevices: Migration = {
         .addColumn('load_details', 'text')
         .addColumn('cancelled_at', 'text'),
     ).execute();
-    await db.schema.createIndex('freight_subscriptions_shipper_idx').on('freight_subscriptions').columns(['shipper_company_id', 'vehicle_id']).execute();
+    await db.schema
+      .createIndex('freight_subscriptions_shipper_idx')
+      .on('freight_subscriptions')
+      .columns(['shipper_company_id', 'vehicle_id'])
+      .execute();
   },
 };

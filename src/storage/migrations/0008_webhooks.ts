@@ -19,11 +19,17 @@ export const webhooks: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('company_webhooks_company_idx').on('company_webhooks').columns(['company_id', 'id']).execute();
+    await db.schema
+      .createIndex('company_webhooks_company_idx')
+      .on('company_webhooks')
+      .columns(['company_id', 'id'])
+      .execute();
 
     await withId(db.schema.createTable('company_webhook_requests'), kind)
       .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
-      .addColumn('company_webhook_id', 'integer', (c) => c.notNull().references('company_webhooks.id').onDelete('cascade'))
+      .addColumn('company_webhook_id', 'integer', (c) =>
+        c.notNull().references('company_webhooks.id').onDelete('cascade'),
+      )
       .addColumn('event_id', 'integer')
       .addColumn('action', 'text', (c) => c.notNull())
       .addColumn('trigger', 'text')
@@ -48,12 +54,22 @@ export const webhooks: Migration = {
     await db.schema.createIndex('cwr_company_idx').on(requests).columns(['company_id', 'id']).execute();
     await db.schema.createIndex('cwr_webhook_idx').on(requests).columns(['company_webhook_id', 'id']).execute();
     // One delivery per event and webhook, whatever happens to the fan-out.
-    await sql`create unique index cwr_event_uq on company_webhook_requests (company_webhook_id, event_id) where event_id is not null`.execute(db);
+    await sql`create unique index cwr_event_uq on company_webhook_requests (company_webhook_id, event_id) where event_id is not null`.execute(
+      db,
+    );
     // Claims walk due deliveries and expired claims; lanes find their head and their next queued delivery.
-    await sql`create index cwr_due_idx on company_webhook_requests (next_attempt_at, id) where state = 'pending'`.execute(db);
-    await sql`create index cwr_lease_idx on company_webhook_requests (lease_until, id) where state = 'delivering'`.execute(db);
-    await sql`create index cwr_queued_idx on company_webhook_requests (company_webhook_id, subject_key, id) where state = 'queued'`.execute(db);
-    await sql`create index cwr_head_idx on company_webhook_requests (company_webhook_id, subject_key) where state in ('pending', 'delivering')`.execute(db);
+    await sql`create index cwr_due_idx on company_webhook_requests (next_attempt_at, id) where state = 'pending'`.execute(
+      db,
+    );
+    await sql`create index cwr_lease_idx on company_webhook_requests (lease_until, id) where state = 'delivering'`.execute(
+      db,
+    );
+    await sql`create index cwr_queued_idx on company_webhook_requests (company_webhook_id, subject_key, id) where state = 'queued'`.execute(
+      db,
+    );
+    await sql`create index cwr_head_idx on company_webhook_requests (company_webhook_id, subject_key) where state in ('pending', 'delivering')`.execute(
+      db,
+    );
 
     await db.schema
       .createTable('webhook_worker_state')
@@ -64,7 +80,10 @@ export const webhooks: Migration = {
       .execute();
     const now = new Date().toISOString();
     for (const name of ['fanout', 'sqlite_worker']) {
-      await db.insertInto('webhook_worker_state').values({ name, owner: null, lease_until: null, updated_at: now }).execute();
+      await db
+        .insertInto('webhook_worker_state')
+        .values({ name, owner: null, lease_until: null, updated_at: now })
+        .execute();
     }
 
     // Which events have been turned into deliveries. Events written before webhooks existed have no

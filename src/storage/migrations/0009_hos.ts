@@ -30,9 +30,16 @@ export const hos: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .execute();
     // The clock window: records of a driver still in effect after an instant, covering what the engine reads.
-    await db.schema.createIndex('hos_events_window_idx').on('hos_events')
-      .columns(['company_id', 'driver_id', 'ended_at', 'record_status', 'kind', 'occurred_at', 'status', 'code']).execute();
-    await db.schema.createIndex('hos_events_time_idx').on('hos_events').columns(['company_id', 'driver_id', 'occurred_at']).execute();
+    await db.schema
+      .createIndex('hos_events_window_idx')
+      .on('hos_events')
+      .columns(['company_id', 'driver_id', 'ended_at', 'record_status', 'kind', 'occurred_at', 'status', 'code'])
+      .execute();
+    await db.schema
+      .createIndex('hos_events_time_idx')
+      .on('hos_events')
+      .columns(['company_id', 'driver_id', 'occurred_at'])
+      .execute();
 
     await withId(db.schema.createTable('hos_edits'), kind)
       .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
@@ -48,7 +55,11 @@ export const hos: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('decided_at', 'text')
       .execute();
-    await db.schema.createIndex('hos_edits_driver_idx').on('hos_edits').columns(['company_id', 'driver_id', 'id']).execute();
+    await db.schema
+      .createIndex('hos_edits_driver_idx')
+      .on('hos_edits')
+      .columns(['company_id', 'driver_id', 'id'])
+      .execute();
 
     await withId(db.schema.createTable('hos_violations'), kind)
       .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
@@ -61,8 +72,16 @@ export const hos: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('hos_violations_start_idx').on('hos_violations').columns(['company_id', 'start_at']).execute();
-    await db.schema.createIndex('hos_violations_driver_idx').on('hos_violations').columns(['company_id', 'driver_id', 'start_at']).execute();
+    await db.schema
+      .createIndex('hos_violations_start_idx')
+      .on('hos_violations')
+      .columns(['company_id', 'start_at'])
+      .execute();
+    await db.schema
+      .createIndex('hos_violations_driver_idx')
+      .on('hos_violations')
+      .columns(['company_id', 'driver_id', 'start_at'])
+      .execute();
 
     await db.schema
       .createTable('hos_driver_states')
@@ -71,7 +90,11 @@ export const hos: Migration = {
       .addColumn('evaluated_at', 'text', (c) => c.notNull())
       .addColumn('next_check_at', 'text')
       .execute();
-    await db.schema.createIndex('hos_driver_states_due_idx').on('hos_driver_states').columns(['company_id', 'next_check_at']).execute();
+    await db.schema
+      .createIndex('hos_driver_states_due_idx')
+      .on('hos_driver_states')
+      .columns(['company_id', 'next_check_at'])
+      .execute();
 
     await withId(db.schema.createTable('hos_logs'), kind)
       .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id'))
@@ -86,7 +109,12 @@ export const hos: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('hos_logs_driver_day_uq').unique().on('hos_logs').columns(['driver_id', 'log_date']).execute();
+    await db.schema
+      .createIndex('hos_logs_driver_day_uq')
+      .unique()
+      .on('hos_logs')
+      .columns(['driver_id', 'log_date'])
+      .execute();
     await db.schema.createIndex('hos_logs_company_idx').on('hos_logs').columns(['company_id', 'log_date']).execute();
   },
 };

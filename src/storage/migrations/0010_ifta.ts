@@ -23,11 +23,23 @@ export const ifta: Migration = {
       .addColumn('gap_km', real, (c) => c.notNull())
       .addColumn('start_time', 'text', (c) => c.notNull())
       .addColumn('end_time', 'text', (c) => c.notNull());
-    for (const col of ['start_lat', 'start_lon', 'end_lat', 'end_lon']) fragments = fragments.addColumn(col, real, (c) => c.notNull());
-    for (const col of ['start_odometer_km', 'end_odometer_km', 'start_calibrated_km', 'end_calibrated_km']) fragments = fragments.addColumn(col, real);
-    await fragments.addPrimaryKeyConstraint('ifta_fragments_pk', ['vehicle_id', 'owner_day', 'bucket_start', 'jurisdiction']).execute();
-    await db.schema.createIndex('ifta_fragments_company_idx').on('ifta_fragments').columns(['company_id', 'bucket_start']).execute();
-    await db.schema.createIndex('ifta_fragments_vehicle_idx').on('ifta_fragments').columns(['vehicle_id', 'bucket_start']).execute();
+    for (const col of ['start_lat', 'start_lon', 'end_lat', 'end_lon'])
+      fragments = fragments.addColumn(col, real, (c) => c.notNull());
+    for (const col of ['start_odometer_km', 'end_odometer_km', 'start_calibrated_km', 'end_calibrated_km'])
+      fragments = fragments.addColumn(col, real);
+    await fragments
+      .addPrimaryKeyConstraint('ifta_fragments_pk', ['vehicle_id', 'owner_day', 'bucket_start', 'jurisdiction'])
+      .execute();
+    await db.schema
+      .createIndex('ifta_fragments_company_idx')
+      .on('ifta_fragments')
+      .columns(['company_id', 'bucket_start'])
+      .execute();
+    await db.schema
+      .createIndex('ifta_fragments_vehicle_idx')
+      .on('ifta_fragments')
+      .columns(['vehicle_id', 'bucket_start'])
+      .execute();
 
     await db.schema
       .createTable('ifta_stale_days')
@@ -37,7 +49,11 @@ export const ifta: Migration = {
       .addColumn('token', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('ifta_stale_days_pk', ['vehicle_id', 'day'])
       .execute();
-    await db.schema.createIndex('ifta_stale_days_company_idx').on('ifta_stale_days').columns(['company_id', 'day']).execute();
+    await db.schema
+      .createIndex('ifta_stale_days_company_idx')
+      .on('ifta_stale_days')
+      .columns(['company_id', 'day'])
+      .execute();
 
     await db.schema
       .createTable('ifta_progress')
@@ -52,7 +68,12 @@ export const ifta: Migration = {
       .addColumn('jurisdiction', 'text', (c) => c.notNull())
       .addColumn('date', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('ifta_trip_ids_uq').unique().on('ifta_trip_ids').columns(['vehicle_id', 'date', 'jurisdiction']).execute();
+    await db.schema
+      .createIndex('ifta_trip_ids_uq')
+      .unique()
+      .on('ifta_trip_ids')
+      .columns(['vehicle_id', 'date', 'jurisdiction'])
+      .execute();
 
     await withTimestamps(
       withId(db.schema.createTable('ifta_odometer_calibrations'), kind)
@@ -62,7 +83,16 @@ export const ifta: Migration = {
         .addColumn('offset_km', real, (c) => c.notNull())
         .addColumn('note', 'text'),
     ).execute();
-    await db.schema.createIndex('ifta_odometer_calibrations_uq').unique().on('ifta_odometer_calibrations').columns(['vehicle_id', 'effective_from']).execute();
-    await db.schema.createIndex('ifta_odometer_calibrations_company_idx').on('ifta_odometer_calibrations').columns(['company_id', 'vehicle_id']).execute();
+    await db.schema
+      .createIndex('ifta_odometer_calibrations_uq')
+      .unique()
+      .on('ifta_odometer_calibrations')
+      .columns(['vehicle_id', 'effective_from'])
+      .execute();
+    await db.schema
+      .createIndex('ifta_odometer_calibrations_company_idx')
+      .on('ifta_odometer_calibrations')
+      .columns(['company_id', 'vehicle_id'])
+      .execute();
   },
 };

@@ -9,7 +9,16 @@ import type { Migration } from './helpers.js';
  * high-volume tables (telemetry, events) should not pay. SQLite needs nothing: it has one writer
  * process in practice and `PRAGMA data_version` covers the others.
  */
-export const NOTIFYING_TABLES = ['companies', 'users', 'vehicles', 'groups', 'group_users', 'group_vehicles', 'devices', 'api_keys'];
+export const NOTIFYING_TABLES = [
+  'companies',
+  'users',
+  'vehicles',
+  'groups',
+  'group_users',
+  'group_vehicles',
+  'devices',
+  'api_keys',
+];
 
 export const changeNotify: Migration = {
   async up(db, kind) {

@@ -12,7 +12,11 @@ import type { Migration } from './helpers.js';
 export const historyOrder: Migration = {
   async up(db, kind) {
     if (kind !== 'postgres') return;
-    await db.schema.createIndex('telemetry_records_vehicle_time_idx').on('telemetry_records').columns(['vehicle_id', 'fix_time', 'id']).execute();
+    await db.schema
+      .createIndex('telemetry_records_vehicle_time_idx')
+      .on('telemetry_records')
+      .columns(['vehicle_id', 'fix_time', 'id'])
+      .execute();
     await sql`drop index if exists telemetry_records_vehicle_idx`.execute(db);
   },
 };

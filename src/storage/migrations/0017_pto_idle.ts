@@ -8,8 +8,17 @@ import type { Migration } from './helpers.js';
  */
 export const ptoIdle: Migration = {
   async up(db) {
-    await db.schema.alterTable('idle_events').addColumn('pto', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('utilization_buckets').addColumn('pto_idle_s', 'double precision', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('utilization_buckets').addColumn('pto_idle_fuel_l', 'double precision', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('idle_events')
+      .addColumn('pto', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('utilization_buckets')
+      .addColumn('pto_idle_s', 'double precision', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('utilization_buckets')
+      .addColumn('pto_idle_fuel_l', 'double precision', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };

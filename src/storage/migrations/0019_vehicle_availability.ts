@@ -14,7 +14,10 @@ export const vehicleAvailability: Migration = {
     }
     await db
       .updateTable('vehicles')
-      .set({ availability_status: 'in_service', availability_updated_at: sql`coalesce(availability_updated_at, created_at)` })
+      .set({
+        availability_status: 'in_service',
+        availability_updated_at: sql`coalesce(availability_updated_at, created_at)`,
+      })
       .where('availability_status', 'is', null)
       .execute();
     await db

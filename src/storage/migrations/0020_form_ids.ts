@@ -13,10 +13,15 @@ export const formIds: Migration = {
     } else {
       await db.schema.alterTable('forms').addColumn('seq', 'integer').execute();
       await sql`update forms set seq = (select count(*) from forms f2
-        where f2.created_at < forms.created_at or (f2.created_at = forms.created_at and f2.id <= forms.id))`.execute(db);
+        where f2.created_at < forms.created_at or (f2.created_at = forms.created_at and f2.id <= forms.id))`.execute(
+        db,
+      );
     }
     await db.schema.createIndex('forms_seq_idx').on('forms').column('seq').unique().execute();
     await db.schema.alterTable('forms').addColumn('title', 'text').execute();
-    await db.schema.alterTable('forms').addColumn('available_for_driver', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('forms')
+      .addColumn('available_for_driver', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };

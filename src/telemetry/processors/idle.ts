@@ -32,18 +32,34 @@ export interface IdleState {
   standing: boolean;
 }
 
-export const initialIdle = (): IdleState => ({ idling: null, lastT: null, lastFuelL: null, lastPos: null, standing: true });
+export const initialIdle = (): IdleState => ({
+  idling: null,
+  lastT: null,
+  lastFuelL: null,
+  lastPos: null,
+  standing: true,
+});
 
 function end(idling: Idling, at: number, endType: string, fuelEndL: number | null, env: Env): Output[] {
   const { lat, lon } = idling;
   if (at - idling.start < env.th.idleThresholdS * 1000 || lat === null || lon === null) return [];
-  return [{
-    kind: 'idle',
-    row: {
-      start: idling.start, end: at, endType, lat, lon, driverId: idling.driverId,
-      deviceId: idling.deviceId, fuelStartL: idling.fuelStartL, fuelEndL, pto: idling.pto === true,
+  return [
+    {
+      kind: 'idle',
+      row: {
+        start: idling.start,
+        end: at,
+        endType,
+        lat,
+        lon,
+        driverId: idling.driverId,
+        deviceId: idling.deviceId,
+        fuelStartL: idling.fuelStartL,
+        fuelEndL,
+        pto: idling.pto === true,
+      },
     },
-  }];
+  ];
 }
 
 export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
@@ -65,7 +81,15 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
       if (idling) outputs.push(...end(idling, r.t, 'engine_stop', fuel, env));
       idling = null;
     } else if (!idling && standing && (r.speedKph === null || !exceeds(r.speedKph, env.th.idleSpeedKph))) {
-      idling = { start: r.t, lat: pos?.lat ?? null, lon: pos?.lon ?? null, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel, pto: r.ctx.pto };
+      idling = {
+        start: r.t,
+        lat: pos?.lat ?? null,
+        lon: pos?.lon ?? null,
+        driverId: r.ctx.driverId,
+        deviceId: r.deviceId,
+        fuelStartL: fuel,
+        pto: r.ctx.pto,
+      };
     }
   } else if (r.type === 'location' && hasFix(r)) {
     // A fix whose speed is unknown (no report, nothing to derive it from) leaves standing as it was.
@@ -73,7 +97,16 @@ export function idle(state: IdleState, r: Input, env: Env): Step<IdleState> {
     const engineOn = r.ctx.engine === 'on';
     if (engineOn && standing) {
       if (idling && idling.lat === null) idling = { ...idling, lat: r.lat, lon: r.lon };
-      if (!idling) idling = { start: r.t, lat: r.lat, lon: r.lon, driverId: r.ctx.driverId, deviceId: r.deviceId, fuelStartL: fuel, pto: r.ctx.pto };
+      if (!idling)
+        idling = {
+          start: r.t,
+          lat: r.lat,
+          lon: r.lon,
+          driverId: r.ctx.driverId,
+          deviceId: r.deviceId,
+          fuelStartL: fuel,
+          pto: r.ctx.pto,
+        };
     } else if (idling) {
       outputs.push(...end(idling, r.t, engineOn ? 'vehicle_moving' : 'engine_stop', fuel, env));
       idling = null;

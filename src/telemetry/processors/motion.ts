@@ -18,7 +18,16 @@
  * GPS jumps left out).
  */
 import { exceeds, haversineM } from '../units.js';
-import { hasFix, type Ctx, type Input, type Output, type PeriodRow, type RecordIn, type Step, type Env } from './types.js';
+import {
+  hasFix,
+  type Ctx,
+  type Input,
+  type Output,
+  type PeriodRow,
+  type RecordIn,
+  type Step,
+  type Env,
+} from './types.js';
 
 interface Point {
   t: number;
@@ -61,11 +70,20 @@ function closeAt(open: Open, end: number, at: Point): Output {
 
 function opening(t: number, ctx: Ctx, at: Point): Open {
   const row: PeriodRow = {
-    start: t, end: null, driverId: ctx.driverId,
-    type: ctx.special ?? 'driving', source: ctx.source,
-    startKm: at.km, endKm: null, distanceKm: null,
-    origin: at.description, originLat: at.lat, originLon: at.lon,
-    destination: null, destinationLat: null, destinationLon: null,
+    start: t,
+    end: null,
+    driverId: ctx.driverId,
+    type: ctx.special ?? 'driving',
+    source: ctx.source,
+    startKm: at.km,
+    endKm: null,
+    distanceKm: null,
+    origin: at.description,
+    originLat: at.lat,
+    originLon: at.lon,
+    destination: null,
+    destinationLat: null,
+    destinationLon: null,
   };
   return { row, gpsM: 0, stopAt: null, stop: null };
 }
@@ -193,14 +211,27 @@ export function motion(state: MotionState, r: Input, env: Env): Step<MotionState
     if (open.stopAt === null) {
       open = { row: open.row, gpsM, stopAt: r.t, stop: here };
     } else if (r.t - open.stopAt >= th.drivingStopTimeoutS * 1000) {
-      outputs.push(closeAt({ row: open.row, gpsM, stopAt: open.stopAt, stop: open.stop }, open.stopAt + th.drivingStopTimeoutS * 1000, open.stop!));
+      outputs.push(
+        closeAt(
+          { row: open.row, gpsM, stopAt: open.stopAt, stop: open.stop },
+          open.stopAt + th.drivingStopTimeoutS * 1000,
+          open.stop!,
+        ),
+      );
       open = null;
     } else {
       open = { row: open.row, gpsM, stopAt: open.stopAt, stop: open.stop };
     }
   }
   // State objects are spelled out rather than spread: this runs for every fix.
-  return { state: { open, last: { t: here.t, lat: here.lat, lon: here.lon, km: here.km, description: here.description, moving }, tail }, outputs };
+  return {
+    state: {
+      open,
+      last: { t: here.t, lat: here.lat, lon: here.lon, km: here.km, description: here.description, moving },
+      tail,
+    },
+    outputs,
+  };
 }
 
 function point(r: Input & { lat: number; lon: number }): Point {
@@ -212,7 +243,11 @@ function pointOfRow(row: PeriodRow): Point {
 }
 
 /** Meters from a to b along the GPS path: nothing when it does not count or is a GPS jump (over JUMP_KPH). */
-export function segment(a: Pick<Point, 't' | 'lat' | 'lon'> | null, b: Pick<Point, 't' | 'lat' | 'lon'>, counts: boolean): number {
+export function segment(
+  a: Pick<Point, 't' | 'lat' | 'lon'> | null,
+  b: Pick<Point, 't' | 'lat' | 'lon'>,
+  counts: boolean,
+): number {
   if (!a || !counts) return 0;
   const m = haversineM(a.lat, a.lon, b.lat, b.lon);
   return m === 0 || (b.t > a.t && kph(m, b.t - a.t) <= JUMP_KPH) ? m : 0;

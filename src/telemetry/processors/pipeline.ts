@@ -77,13 +77,26 @@ export function step(state: VehicleState, r: RecordIn, env: Env): { state: Vehic
   append(outputs, p.outputs);
   append(outputs, g.outputs);
   return {
-    state: { version: 1, status: st.state, motion: m.state, idle: i.state, utilization: u.state, faults: f.state, performance: p.state, geofences: g.state },
+    state: {
+      version: 1,
+      status: st.state,
+      motion: m.state,
+      idle: i.state,
+      utilization: u.state,
+      faults: f.state,
+      performance: p.state,
+      geofences: g.state,
+    },
     outputs,
   };
 }
 
 /** Folds records (already in fix-time order) through the pipeline. */
-export function runPipeline(state: VehicleState, records: RecordIn[], env: Env): { state: VehicleState; outputs: Output[] } {
+export function runPipeline(
+  state: VehicleState,
+  records: RecordIn[],
+  env: Env,
+): { state: VehicleState; outputs: Output[] } {
   const outputs: Output[] = [];
   let s = state;
   for (const r of records) {
@@ -112,7 +125,11 @@ export function loadAssetState(json: string | null | undefined): AssetState {
 }
 
 /** Folds an asset's records (already in fix-time order) through its processors. */
-export function runAssetPipeline(state: AssetState, records: RecordIn[], env: Env): { state: AssetState; outputs: Output[] } {
+export function runAssetPipeline(
+  state: AssetState,
+  records: RecordIn[],
+  env: Env,
+): { state: AssetState; outputs: Output[] } {
   const outputs: Output[] = [];
   let g = state.geofences;
   for (const r of records) {

@@ -44,7 +44,16 @@ export function status(state: StatusState, r: RecordIn): { state: StatusState; o
   if (r.type === 'power') {
     const lost = d.state === 'disconnected';
     if (lost !== (unpluggedAt !== null)) {
-      outputs.push({ kind: 'gateway', disconnected: lost, since: lost ? r.t : unpluggedAt!, t: r.t, lat: r.lat, lon: r.lon, driverId, deviceId: r.deviceId });
+      outputs.push({
+        kind: 'gateway',
+        disconnected: lost,
+        since: lost ? r.t : unpluggedAt!,
+        t: r.t,
+        lat: r.lat,
+        lon: r.lon,
+        driverId,
+        deviceId: r.deviceId,
+      });
       unpluggedAt = lost ? r.t : null;
     }
   }
@@ -52,10 +61,19 @@ export function status(state: StatusState, r: RecordIn): { state: StatusState; o
   if (r.type === 'duty_status') {
     special = d.status === 'personal_conveyance' || d.status === 'yard_move' ? d.status : null;
   }
-  if (engine === state.engine && driverId === state.driverId && special === state.special && pto === (state.pto === true)
-    && unpluggedAt === (state.unpluggedAt ?? null)) return { state, outputs };
+  if (
+    engine === state.engine &&
+    driverId === state.driverId &&
+    special === state.special &&
+    pto === (state.pto === true) &&
+    unpluggedAt === (state.unpluggedAt ?? null)
+  )
+    return { state, outputs };
   // Left out while connected, so a state without it reads as before.
-  return { state: unpluggedAt === null ? { engine, driverId, special, pto } : { engine, driverId, special, pto, unpluggedAt }, outputs };
+  return {
+    state: unpluggedAt === null ? { engine, driverId, special, pto } : { engine, driverId, special, pto, unpluggedAt },
+    outputs,
+  };
 }
 
 export function ctxOf(s: StatusState, source: string, speedKph: number | null): Ctx {

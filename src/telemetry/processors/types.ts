@@ -139,7 +139,10 @@ export interface PerformanceRow {
   location: string | null;
   odometerKm: number | null;
   samples: {
-    lat: number[]; lon: number[]; heading: number[]; speed_kph: number[];
+    lat: number[];
+    lon: number[];
+    heading: number[];
+    speed_kph: number[];
     /** Speeding only: the limit it was measured against, distance (odometer, else GPS path), time-weighted mean and lowest speed. */
     stats?: SpeedingStats;
   };
@@ -182,7 +185,16 @@ export type Output =
   | { kind: 'utilization'; row: UtilizationRow }
   | { kind: 'engine'; on: boolean; t: number; lat: number | null; lon: number | null; driverId: number | null }
   /** The gateway lost the vehicle's power at `since` (disconnected), or has it back at `t` after losing it at `since`. */
-  | { kind: 'gateway'; disconnected: boolean; since: number; t: number; lat: number | null; lon: number | null; driverId: number | null; deviceId: number };
+  | {
+      kind: 'gateway';
+      disconnected: boolean;
+      since: number;
+      t: number;
+      lat: number | null;
+      lon: number | null;
+      driverId: number | null;
+      deviceId: number;
+    };
 
 export interface Step<S> {
   state: S;

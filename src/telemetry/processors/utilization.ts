@@ -37,10 +37,15 @@ export function spread(from: number, to: number, total: Omit<UtilizationRow, 'bu
   for (let b = Math.floor(from / BUCKET_MS) * BUCKET_MS; b < to; b += BUCKET_MS) {
     const part = (Math.min(to, b + BUCKET_MS) - Math.max(from, b)) / span;
     out.push({
-      driverId: total.driverId, bucketStart: b,
-      drivingS: total.drivingS * part, idleS: total.idleS * part,
-      drivingFuelL: total.drivingFuelL * part, idleFuelL: total.idleFuelL * part, distanceKm: total.distanceKm * part,
-      ptoIdleS: total.ptoIdleS * part, ptoIdleFuelL: total.ptoIdleFuelL * part,
+      driverId: total.driverId,
+      bucketStart: b,
+      drivingS: total.drivingS * part,
+      idleS: total.idleS * part,
+      drivingFuelL: total.drivingFuelL * part,
+      idleFuelL: total.idleFuelL * part,
+      distanceKm: total.distanceKm * part,
+      ptoIdleS: total.ptoIdleS * part,
+      ptoIdleFuelL: total.ptoIdleFuelL * part,
     });
   }
   return out;
@@ -56,23 +61,49 @@ export function utilization(state: UtilizationState, r: Input, env: Env): Step<U
   const moving = isFix ? exceeds(r.ctx.speedKph ?? 0, th.idleSpeedKph) : false;
   const running = r.ctx.engine === 'on' || (r.ctx.engine === 'unknown' && moving);
   const mark: Mark = {
-    t: r.t, running, moving, pto: r.ctx.pto, driverId: r.ctx.driverId,
-    fuelL: r.fuelUsedL ?? prev?.fuelL ?? null, km: r.odometerKm ?? null,
-    lat: hasFix(r) ? r.lat : (prev?.lat ?? null), lon: hasFix(r) ? r.lon : (prev?.lon ?? null),
+    t: r.t,
+    running,
+    moving,
+    pto: r.ctx.pto,
+    driverId: r.ctx.driverId,
+    fuelL: r.fuelUsedL ?? prev?.fuelL ?? null,
+    km: r.odometerKm ?? null,
+    lat: hasFix(r) ? r.lat : (prev?.lat ?? null),
+    lon: hasFix(r) ? r.lon : (prev?.lon ?? null),
   };
   const outputs: Output[] = [];
   if (prev && prev.running && r.t > prev.t && r.t - prev.t <= th.gapS * 1000) {
     const seconds = (r.t - prev.t) / 1000;
-    const fuel = prev.fuelL !== null && r.fuelUsedL !== null && r.fuelUsedL >= prev.fuelL ? r.fuelUsedL - prev.fuelL : 0;
+    const fuel =
+      prev.fuelL !== null && r.fuelUsedL !== null && r.fuelUsedL >= prev.fuelL ? r.fuelUsedL - prev.fuelL : 0;
     let km = 0;
     if (prev.moving) {
       if (prev.km !== null && r.odometerKm !== null && r.odometerKm >= prev.km) km = r.odometerKm - prev.km;
-      else if (prev.lat !== null && prev.lon !== null && mark.lat !== null && mark.lon !== null) km = haversineM(prev.lat, prev.lon, mark.lat, mark.lon) / 1000;
+      else if (prev.lat !== null && prev.lon !== null && mark.lat !== null && mark.lon !== null)
+        km = haversineM(prev.lat, prev.lon, mark.lat, mark.lon) / 1000;
     }
     const pto = prev.pto === true;
     const total = prev.moving
-      ? { driverId: prev.driverId, drivingS: seconds, idleS: 0, drivingFuelL: fuel, idleFuelL: 0, distanceKm: km, ptoIdleS: 0, ptoIdleFuelL: 0 }
-      : { driverId: prev.driverId, drivingS: 0, idleS: seconds, drivingFuelL: 0, idleFuelL: fuel, distanceKm: 0, ptoIdleS: pto ? seconds : 0, ptoIdleFuelL: pto ? fuel : 0 };
+      ? {
+          driverId: prev.driverId,
+          drivingS: seconds,
+          idleS: 0,
+          drivingFuelL: fuel,
+          idleFuelL: 0,
+          distanceKm: km,
+          ptoIdleS: 0,
+          ptoIdleFuelL: 0,
+        }
+      : {
+          driverId: prev.driverId,
+          drivingS: 0,
+          idleS: seconds,
+          drivingFuelL: 0,
+          idleFuelL: fuel,
+          distanceKm: 0,
+          ptoIdleS: pto ? seconds : 0,
+          ptoIdleFuelL: pto ? fuel : 0,
+        };
     for (const row of spread(prev.t, r.t, total)) outputs.push({ kind: 'utilization', row });
   }
   return { state: { last: mark }, outputs };

@@ -36,7 +36,13 @@ export async function listDrivingPeriods(db: Db, t: Tenant, f: PeriodFilters, li
 }
 
 /** Idle events overlapping the window; without PTO idling when `excludePto` (IDLE_EXCLUDE_PTO). */
-export async function listIdleEvents(db: Db, t: Tenant, f: PeriodFilters & { excludePto?: boolean }, limit: number, offset: number) {
+export async function listIdleEvents(
+  db: Db,
+  t: Tenant,
+  f: PeriodFilters & { excludePto?: boolean },
+  limit: number,
+  offset: number,
+) {
   let base = db.kysely
     .selectFrom('idle_events')
     .where('company_id', '=', t.companyId)
@@ -81,7 +87,10 @@ export interface EventFilters {
 
 export async function listPerformanceEvents(db: Db, t: Tenant, f: EventFilters, limit: number, offset: number) {
   let base = db.kysely.selectFrom('driver_performance_events').where('company_id', '=', t.companyId);
-  if (f.window) base = base.where('start_time', '>=', f.window.start.toISOString()).where('start_time', '<', f.window.end.toISOString());
+  if (f.window)
+    base = base
+      .where('start_time', '>=', f.window.start.toISOString())
+      .where('start_time', '<', f.window.end.toISOString());
   if (f.updatedAfter) base = base.where('updated_at', '>', f.updatedAfter.toISOString());
   if (f.driverIds?.length) base = base.where('driver_id', 'in', f.driverIds);
   if (f.vehicleIds?.length) base = base.where('vehicle_id', 'in', f.vehicleIds);
@@ -95,7 +104,10 @@ export async function listPerformanceEvents(db: Db, t: Tenant, f: EventFilters, 
 
 export async function listGeofenceEvents(db: Db, t: Tenant, f: EventFilters, limit: number, offset: number) {
   let base = db.kysely.selectFrom('geofence_events').where('company_id', '=', t.companyId);
-  if (f.window) base = base.where('start_time', '>=', f.window.start.toISOString()).where('start_time', '<', f.window.end.toISOString());
+  if (f.window)
+    base = base
+      .where('start_time', '>=', f.window.start.toISOString())
+      .where('start_time', '<', f.window.end.toISOString());
   if (f.updatedAfter) base = base.where('updated_at', '>', f.updatedAfter.toISOString());
   if (f.driverIds?.length) {
     const ids = f.driverIds;

@@ -20,26 +20,49 @@ export interface CurrentExtra {
 }
 
 /** Latest fix of each vehicle, with what only the stored record and the processor state know. */
-export async function latestOf(db: Db, companyId: number, vehicleIds: number[]): Promise<Map<number, LatestLocationRow & CurrentExtra>> {
+export async function latestOf(
+  db: Db,
+  companyId: number,
+  vehicleIds: number[],
+): Promise<Map<number, LatestLocationRow & CurrentExtra>> {
   const out = new Map<number, LatestLocationRow & CurrentExtra>();
   if (vehicleIds.length === 0) return out;
   const [rows, extras, states] = await Promise.all([
-    db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('company_id', '=', companyId).where('vehicle_id', 'in', vehicleIds).execute(),
+    db.kysely
+      .selectFrom('vehicle_locations_latest')
+      .selectAll()
+      .where('company_id', '=', companyId)
+      .where('vehicle_id', 'in', vehicleIds)
+      .execute(),
     db.kysely
       .selectFrom('vehicle_locations_latest as l')
-      .innerJoin('telemetry_records as r', (j) => j.onRef('r.vehicle_id', '=', 'l.vehicle_id').onRef('r.fix_time', '=', 'l.located_at'))
+      .innerJoin('telemetry_records as r', (j) =>
+        j.onRef('r.vehicle_id', '=', 'l.vehicle_id').onRef('r.fix_time', '=', 'l.located_at'),
+      )
       .select(['l.vehicle_id', 'r.battery_v', 'r.fuel_level_pct'])
       .where('l.company_id', '=', companyId)
       .where('l.vehicle_id', 'in', vehicleIds)
       .where('r.type', '=', 'location')
       .execute(),
-    db.kysely.selectFrom('telemetry_state').select(['vehicle_id', 'state']).where('company_id', '=', companyId).where('vehicle_id', 'in', vehicleIds).execute(),
+    db.kysely
+      .selectFrom('telemetry_state')
+      .select(['vehicle_id', 'state'])
+      .where('company_id', '=', companyId)
+      .where('vehicle_id', 'in', vehicleIds)
+      .execute(),
   ]);
   const ex = new Map(extras.map((e) => [e.vehicle_id, e]));
-  const engine = new Map(states.map((s) => [s.vehicle_id, fromJson<{ status?: { engine?: string } }>(s.state, {}).status?.engine ?? null]));
+  const engine = new Map(
+    states.map((s) => [s.vehicle_id, fromJson<{ status?: { engine?: string } }>(s.state, {}).status?.engine ?? null]),
+  );
   for (const r of rows) {
     const e = ex.get(r.vehicle_id);
-    out.set(r.vehicle_id, { ...r, battery_v: e?.battery_v ?? null, fuel_level_pct: e?.fuel_level_pct ?? null, engine: engine.get(r.vehicle_id) ?? null });
+    out.set(r.vehicle_id, {
+      ...r,
+      battery_v: e?.battery_v ?? null,
+      fuel_level_pct: e?.fuel_level_pct ?? null,
+      engine: engine.get(r.vehicle_id) ?? null,
+    });
   }
   return out;
 }
@@ -59,8 +82,19 @@ export async function vehiclesPage(db: Db, t: Tenant, f: VehicleListFilter, limi
   if (f.gatewayOnly) {
     base = base.where('vehicles.status', '=', 'active').where((eb) =>
       eb.or([
-        eb.exists(eb.selectFrom('devices').select(sql`1`.as('one')).whereRef('devices.vehicle_id', '=', 'vehicles.id').where('devices.revoked_at', 'is', null)),
-        eb.exists(eb.selectFrom('vehicle_locations_latest').select(sql`1`.as('one')).whereRef('vehicle_locations_latest.vehicle_id', '=', 'vehicles.id')),
+        eb.exists(
+          eb
+            .selectFrom('devices')
+            .select(sql`1`.as('one'))
+            .whereRef('devices.vehicle_id', '=', 'vehicles.id')
+            .where('devices.revoked_at', 'is', null),
+        ),
+        eb.exists(
+          eb
+            .selectFrom('vehicle_locations_latest')
+            .select(sql`1`.as('one'))
+            .whereRef('vehicle_locations_latest.vehicle_id', '=', 'vehicles.id'),
+        ),
       ]),
     );
   }
@@ -72,8 +106,22 @@ export async function vehiclesPage(db: Db, t: Tenant, f: VehicleListFilter, limi
 }
 
 export const HISTORY_COLUMNS = [
-  'id', 'device_id', 'type', 'fix_time', 'lat', 'lon', 'speed_kph', 'bearing_deg', 'odometer_km', 'engine_hours',
-  'fuel_used_l', 'fuel_level_pct', 'battery_v', 'driver_id', 'description', 'point_type',
+  'id',
+  'device_id',
+  'type',
+  'fix_time',
+  'lat',
+  'lon',
+  'speed_kph',
+  'bearing_deg',
+  'odometer_km',
+  'engine_hours',
+  'fuel_used_l',
+  'fuel_level_pct',
+  'battery_v',
+  'driver_id',
+  'description',
+  'point_type',
 ] as const;
 
 /** One vehicle's located records within [start, end), in fix-time order; 404 for another company's vehicle. */
@@ -93,7 +141,12 @@ export async function vehicleHistory(db: Db, t: Tenant, vehicleId: number, start
 }
 
 async function ownVehicle(db: Db, t: Tenant, vehicleId: number): Promise<void> {
-  const v = await db.kysely.selectFrom('vehicles').select('id').where('company_id', '=', t.companyId).where('id', '=', vehicleId).executeTakeFirst();
+  const v = await db.kysely
+    .selectFrom('vehicles')
+    .select('id')
+    .where('company_id', '=', t.companyId)
+    .where('id', '=', vehicleId)
+    .executeTakeFirst();
   if (!v) throw notFound(`vehicle ${vehicleId}`);
 }
 
@@ -115,9 +168,18 @@ export type HistoryTails = (driverIds: Array<number | null>) => Promise<Map<numb
  * window has no stored text (stored before that column existed): the caller renders from the columns.
  * 404 for another company's vehicle. The answer holds every record stored before the read began, each once.
  */
-export async function vehicleHistoryJson(db: Db, t: Tenant, vehicleId: number, start: Date, end: Date, tails: HistoryTails): Promise<string | null> {
+export async function vehicleHistoryJson(
+  db: Db,
+  t: Tenant,
+  vehicleId: number,
+  start: Date,
+  end: Date,
+  tails: HistoryTails,
+): Promise<string | null> {
   await ownVehicle(db, t, vehicleId);
-  return db.kind === 'sqlite' ? sqliteHistoryText(db, vehicleId, start, end, tails) : postgresHistoryText(db, vehicleId, start, end, tails);
+  return db.kind === 'sqlite'
+    ? sqliteHistoryText(db, vehicleId, start, end, tails)
+    : postgresHistoryText(db, vehicleId, start, end, tails);
 }
 
 /**
@@ -130,20 +192,35 @@ export async function vehicleHistoryJson(db: Db, t: Tenant, vehicleId: number, s
  * group_concat would sort the rendered text again and cost as much as the rest). The endpoint tests
  * store records out of order and compare with the ordered rows.
  */
-async function sqliteHistoryText(db: Db, vehicleId: number, start: Date, end: Date, tails: HistoryTails): Promise<string | null> {
+async function sqliteHistoryText(
+  db: Db,
+  vehicleId: number,
+  start: Date,
+  end: Date,
+  tails: HistoryTails,
+): Promise<string | null> {
   const window = historyWindow(vehicleId, start, end);
-  const drivers = (await sql<{ driver_id: number | null; missing: number; last: number }>`select driver_id,
+  const drivers = (
+    await sql<{ driver_id: number | null; missing: number; last: number }>`select driver_id,
       max(case when point_json is null then 1 else 0 end) as missing, max(id) as last
-    from telemetry_records where ${window} group by driver_id`.execute(db.kysely)).rows;
+    from telemetry_records where ${window} group by driver_id`.execute(db.kysely)
+  ).rows;
   if (drivers.some((r) => r.missing)) return null;
   const lastId = Math.max(0, ...drivers.map((r) => r.last));
   const byDriver = await tails(drivers.map((r) => r.driver_id));
   const known = [...byDriver].filter((e): e is [number, string] => e[0] !== null);
   const nullTail = byDriver.get(null)!;
-  const tail = known.length ? sql`case driver_id ${sql.join(known.map(([id, text]) => sql`when ${id} then ${text}`), sql` `)} else ${nullTail} end` : sql`${nullTail}`;
+  const tail = known.length
+    ? sql`case driver_id ${sql.join(
+        known.map(([id, text]) => sql`when ${id} then ${text}`),
+        sql` `,
+      )} else ${nullTail} end`
+    : sql`${nullTail}`;
   // The same id text as pointId(), built by SQLite.
   const head = `{"vehicle_location":{"id":"${POINT_ID_PREFIX}`;
-  const q = sql<{ text: string }>`select ${BODY_OPEN} || coalesce(group_concat(p, ','), '') || ${BODY_CLOSE} as text from (
+  const q = sql<{
+    text: string;
+  }>`select ${BODY_OPEN} || coalesce(group_concat(p, ','), '') || ${BODY_CLOSE} as text from (
     select ${head} || printf('%012x', id) || '",' || point_json || ${tail} as p from telemetry_records
     where ${window} and id <= ${lastId} order by fix_time, id)`;
   return (await q.execute(db.kysely)).rows[0].text;
@@ -165,25 +242,40 @@ async function sqliteHistoryText(db: Db, vehicleId: number, start: Date, end: Da
  */
 const HISTORY_SLICES = 2;
 
-async function postgresHistoryText(db: Db, vehicleId: number, start: Date, end: Date, tails: HistoryTails): Promise<string | null> {
+async function postgresHistoryText(
+  db: Db,
+  vehicleId: number,
+  start: Date,
+  end: Date,
+  tails: HistoryTails,
+): Promise<string | null> {
   const query = (from: Date, to: Date) =>
     sql<{ texts: string | null; ids: string | null; drivers: string | null; missing: boolean | null }>`select
         string_agg(point_json, chr(1)) as texts, string_agg(to_hex(id), ',') as ids,
         string_agg(coalesce(driver_id::text, ''), ',') as drivers, bool_or(point_json is null) as missing
       from (select id, point_json, driver_id from telemetry_records where ${historyWindow(vehicleId, from, to)} order by fix_time, id) s`;
-  const slice = (from: Date, to: Date) => query(from, to).execute(db.kysely).then((r) => r.rows[0]);
+  const slice = (from: Date, to: Date) =>
+    query(from, to)
+      .execute(db.kysely)
+      .then((r) => r.rows[0]);
   const n = HISTORY_SLICES;
-  const at = (k: number) => (k === n ? end : new Date(start.getTime() + Math.floor(((end.getTime() - start.getTime()) * k) / n)));
+  const at = (k: number) =>
+    k === n ? end : new Date(start.getTime() + Math.floor(((end.getTime() - start.getTime()) * k) / n));
   const slices = await Promise.all(Array.from({ length: n }, (_, k) => slice(at(k), at(k + 1))));
   if (slices.some((h) => h.missing)) return null;
-  const parts = slices.filter((h) => h.ids !== null).map((h) => ({ texts: h.texts!.split('\u0001'), ids: h.ids!.split(','), drivers: h.drivers!.split(',') }));
+  const parts = slices
+    .filter((h) => h.ids !== null)
+    .map((h) => ({ texts: h.texts!.split('\u0001'), ids: h.ids!.split(','), drivers: h.drivers!.split(',') }));
   const driverKeys = new Set<string>();
   for (const p of parts) for (const d of p.drivers) driverKeys.add(d);
   const byDriver = await tails([...driverKeys].map((k) => (k === '' ? null : Number(k))));
-  const tailOf = new Map([...driverKeys].map((k) => [k, byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!]));
+  const tailOf = new Map(
+    [...driverKeys].map((k) => [k, byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!]),
+  );
   const out: string[] = [];
   for (const p of parts) {
-    for (let i = 0; i < p.ids.length; i++) out.push(`{"vehicle_location":{"id":"${pointIdOfHex(p.ids[i])}",${p.texts[i]}${tailOf.get(p.drivers[i])}`);
+    for (let i = 0; i < p.ids.length; i++)
+      out.push(`{"vehicle_location":{"id":"${pointIdOfHex(p.ids[i])}",${p.texts[i]}${tailOf.get(p.drivers[i])}`);
   }
   if (out.length === 0) return BODY_OPEN + BODY_CLOSE;
   out[0] = BODY_OPEN + out[0];
@@ -195,7 +287,13 @@ const historyWindow = (vehicleId: number, start: Date, end: Date) =>
   sql`vehicle_id = ${vehicleId} and fix_time >= ${start.toISOString()} and fix_time < ${end.toISOString()} and lat is not null and type in ('location', 'engine')`;
 
 /** A page of the company's drivers with the vehicle each is logged into (by latest fix) and its fix. */
-export async function driverLocations(db: Db, t: Tenant, driverIds: number[] | undefined, limit: number, offset: number) {
+export async function driverLocations(
+  db: Db,
+  t: Tenant,
+  driverIds: number[] | undefined,
+  limit: number,
+  offset: number,
+) {
   const base = driversQuery(db.kysely, t.companyId, driverIds);
   const [users, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
@@ -204,8 +302,19 @@ export async function driverLocations(db: Db, t: Tenant, driverIds: number[] | u
   const ids = users.map((u) => u.id);
   const [fixes, assigned] = ids.length
     ? await Promise.all([
-        db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('company_id', '=', t.companyId).where('driver_id', 'in', ids).execute(),
-        db.kysely.selectFrom('vehicles').selectAll().where('company_id', '=', t.companyId).where('current_driver_id', 'in', ids).orderBy('id').execute(),
+        db.kysely
+          .selectFrom('vehicle_locations_latest')
+          .selectAll()
+          .where('company_id', '=', t.companyId)
+          .where('driver_id', 'in', ids)
+          .execute(),
+        db.kysely
+          .selectFrom('vehicles')
+          .selectAll()
+          .where('company_id', '=', t.companyId)
+          .where('current_driver_id', 'in', ids)
+          .orderBy('id')
+          .execute(),
       ])
     : [[], []];
   const fixOf = new Map<number, LatestLocationRow>();
@@ -218,7 +327,9 @@ export async function driverLocations(db: Db, t: Tenant, driverIds: number[] | u
   const fallback = assigned.filter((v) => !fixOf.has(v.current_driver_id!)).map((v) => v.id);
   const [vehicles, fallbackFixes] = await Promise.all([
     vehicleIds.length ? db.kysely.selectFrom('vehicles').selectAll().where('id', 'in', vehicleIds).execute() : [],
-    fallback.length ? db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('vehicle_id', 'in', fallback).execute() : [],
+    fallback.length
+      ? db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('vehicle_id', 'in', fallback).execute()
+      : [],
   ]);
   const byId = new Map([...vehicles, ...assigned].map((v) => [v.id, v]));
   const fixOfVehicle = new Map(fallbackFixes.map((f) => [f.vehicle_id, f]));

@@ -23,7 +23,10 @@ export type EventCounts = Record<keyof typeof SCORE_WEIGHTS | 'coached', number>
 const none = (): EventCounts => ({ hard_brake: 0, hard_accel: 0, hard_corner: 0, speeding: 0, coached: 0 });
 
 export function safetyScore(c: EventCounts, km: number): number {
-  const points = (Object.keys(SCORE_WEIGHTS) as Array<keyof typeof SCORE_WEIGHTS>).reduce((sum, k) => sum + SCORE_WEIGHTS[k] * c[k], 0);
+  const points = (Object.keys(SCORE_WEIGHTS) as Array<keyof typeof SCORE_WEIGHTS>).reduce(
+    (sum, k) => sum + SCORE_WEIGHTS[k] * c[k],
+    0,
+  );
   const miles = Math.max(kmToMi(km), SCORE_MIN_MILES);
   return Math.max(0, Math.round(100 - (SCORE_POINTS_PER_100_MI * points * 100) / miles));
 }
@@ -33,7 +36,12 @@ async function eventCounts(db: Db, t: Tenant, w: Window, driverIds: number[]): P
   if (driverIds.length === 0) return out;
   const rows = await db.kysely
     .selectFrom('driver_performance_events')
-    .select(['driver_id', 'type', sql<number>`count(*)`.as('n'), sql<number>`sum(case when coaching_status = 'coached' then 1 else 0 end)`.as('coached')])
+    .select([
+      'driver_id',
+      'type',
+      sql<number>`count(*)`.as('n'),
+      sql<number>`sum(case when coaching_status = 'coached' then 1 else 0 end)`.as('coached'),
+    ])
     .where('company_id', '=', t.companyId)
     .where('start_time', '>=', w.start.toISOString())
     .where('start_time', '<', w.end.toISOString())
@@ -50,9 +58,21 @@ async function eventCounts(db: Db, t: Tenant, w: Window, driverIds: number[]): P
 }
 
 /** A page of drivers (id order) with their kilometers, event counts and score over the window. */
-export async function scorecardSummary(db: Db, t: Tenant, w: Window, driverIds: number[] | undefined, limit: number, offset: number) {
+export async function scorecardSummary(
+  db: Db,
+  t: Tenant,
+  w: Window,
+  driverIds: number[] | undefined,
+  limit: number,
+  offset: number,
+) {
   const { rows, total } = await driverUtilization(db, t, w, driverIds, limit, offset);
-  const counts = await eventCounts(db, t, w, rows.map((r) => r.driver.id));
+  const counts = await eventCounts(
+    db,
+    t,
+    w,
+    rows.map((r) => r.driver.id),
+  );
   return {
     total,
     rows: rows.map(({ driver, totals }) => {

@@ -21,7 +21,14 @@ export interface Totals {
 
 const ZERO: Totals = { driving_s: 0, idle_s: 0, driving_fuel_l: 0, idle_fuel_l: 0, distance_km: 0 };
 
-async function sums(db: Db, t: Tenant, w: Window, by: 'vehicle_id' | 'driver_id', ids: number[], excludePto: boolean): Promise<Map<number, Totals>> {
+async function sums(
+  db: Db,
+  t: Tenant,
+  w: Window,
+  by: 'vehicle_id' | 'driver_id',
+  ids: number[],
+  excludePto: boolean,
+): Promise<Map<number, Totals>> {
   const out = new Map<number, Totals>();
   if (ids.length === 0) return out;
   const rows = await db.kysely
@@ -42,14 +49,25 @@ async function sums(db: Db, t: Tenant, w: Window, by: 'vehicle_id' | 'driver_id'
     .execute();
   for (const r of rows) {
     out.set(Number(r[by]), {
-      driving_s: Number(r.driving_s), idle_s: Number(r.idle_s), driving_fuel_l: Number(r.driving_fuel_l),
-      idle_fuel_l: Number(r.idle_fuel_l), distance_km: Number(r.distance_km),
+      driving_s: Number(r.driving_s),
+      idle_s: Number(r.idle_s),
+      driving_fuel_l: Number(r.driving_fuel_l),
+      idle_fuel_l: Number(r.idle_fuel_l),
+      distance_km: Number(r.distance_km),
     });
   }
   return out;
 }
 
-export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleIds: number[] | undefined, limit: number, offset: number, excludePto = false) {
+export async function vehicleUtilization(
+  db: Db,
+  t: Tenant,
+  w: Window,
+  vehicleIds: number[] | undefined,
+  limit: number,
+  offset: number,
+  excludePto = false,
+) {
   let base = db.kysely.selectFrom('vehicles').where('company_id', '=', t.companyId);
   if (vehicleIds?.length) base = base.where('id', 'in', vehicleIds);
   const [vehicles, total] = await Promise.all([
@@ -60,20 +78,46 @@ export async function vehicleUtilization(db: Db, t: Tenant, w: Window, vehicleId
   const [totals, latest] = await Promise.all([
     sums(db, t, w, 'vehicle_id', ids, excludePto),
     ids.length
-      ? db.kysely.selectFrom('vehicle_locations_latest').select(['vehicle_id', 'located_at']).where('vehicle_id', 'in', ids).execute()
+      ? db.kysely
+          .selectFrom('vehicle_locations_latest')
+          .select(['vehicle_id', 'located_at'])
+          .where('vehicle_id', 'in', ids)
+          .execute()
       : Promise.resolve([]),
   ]);
   const lastAt = new Map(latest.map((l) => [l.vehicle_id, l.located_at]));
-  return { total, rows: vehicles.map((v) => ({ vehicle: v, totals: totals.get(v.id) ?? ZERO, lastLocatedAt: lastAt.get(v.id) ?? null })) };
+  return {
+    total,
+    rows: vehicles.map((v) => ({
+      vehicle: v,
+      totals: totals.get(v.id) ?? ZERO,
+      lastLocatedAt: lastAt.get(v.id) ?? null,
+    })),
+  };
 }
 
-export async function driverUtilization(db: Db, t: Tenant, w: Window, driverIds: number[] | undefined, limit: number, offset: number, excludePto = false) {
+export async function driverUtilization(
+  db: Db,
+  t: Tenant,
+  w: Window,
+  driverIds: number[] | undefined,
+  limit: number,
+  offset: number,
+  excludePto = false,
+) {
   const base = driversQuery(db.kysely, t.companyId, driverIds);
   const [drivers, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     countOf(base.select('id')),
   ]);
-  const totals = await sums(db, t, w, 'driver_id', drivers.map((d) => d.id), excludePto);
+  const totals = await sums(
+    db,
+    t,
+    w,
+    'driver_id',
+    drivers.map((d) => d.id),
+    excludePto,
+  );
   return { total, rows: drivers.map((d) => ({ driver: d, totals: totals.get(d.id) ?? ZERO })) };
 }
 

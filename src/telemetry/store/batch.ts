@@ -27,7 +27,12 @@ import { driversQuery } from '../../domain/users/repository.js';
 
 export const DEVICE_INTEGRATION = 'fleet_device';
 
-const rejected = (index: number, seq: number | null, error_message: string): RecordResult => ({ index, seq, status: 'rejected', error_message });
+const rejected = (index: number, seq: number | null, error_message: string): RecordResult => ({
+  index,
+  seq,
+  status: 'rejected',
+  error_message,
+});
 
 /** The answer to a record whose values the database refused (what it said is logged, not sent). */
 export const REFUSED = 'the database refused to store this record (the server log has the reason)';
@@ -49,7 +54,9 @@ function rejection(a: Accepted, err: unknown, refused: Refusal[]): RecordResult 
 
 async function companyDrivers(db: Db, companyId: number, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await driversQuery(db.kysely, companyId, [...new Set(ids)]).select('id').execute();
+  const rows = await driversQuery(db.kysely, companyId, [...new Set(ids)])
+    .select('id')
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -57,7 +64,14 @@ async function companyDrivers(db: Db, companyId: number, ids: number[]): Promise
  * An inspection report or form entry: created through its area's service, once per (device, seq), in
  * the transaction that stores its record.
  */
-async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Accepted, cfg: TelemetryConfig, nowMs: number): Promise<RecordResult> {
+async function serviceRecord(
+  db: Db,
+  d: DevicePrincipal,
+  channel: number,
+  a: Accepted,
+  cfg: TelemetryConfig,
+  nowMs: number,
+): Promise<RecordResult> {
   return writeTx(db, async (trx) => {
     const inTrx: Db = { ...db, kysely: trx };
     const r = a.rec;
@@ -78,18 +92,35 @@ async function serviceRecord(db: Db, d: DevicePrincipal, channel: number, a: Acc
       // version stored without its record, before a crash, or one made by hand with that id).
       const existing = await lookupReport(inTrx, t, key).catch(() => null);
       const own = Array.isArray(data.external_ids) ? (data.external_ids as NewInspectionReport['external_ids'])! : [];
-      const report = existing ?? (await createInspectionReport(db, t, {
-        ...(data as Partial<NewInspectionReport>), driver_id: r.driverRef!, vehicle_id: d.vehicleId!, time: toIso(r.t), external_ids: [...own, key],
-      }, trx));
+      const report =
+        existing ??
+        (await createInspectionReport(
+          db,
+          t,
+          {
+            ...(data as Partial<NewInspectionReport>),
+            driver_id: r.driverRef!,
+            vehicle_id: d.vehicleId!,
+            time: toIso(r.t),
+            external_ids: [...own, key],
+          },
+          trx,
+        ));
       extra = { inspection_report_id: report.id };
     } else {
       const input: FormEntryInput = {
-        ...(data as Partial<FormEntryInput>), form_id: String(data.form_id ?? ''), driver_id: r.driverRef!,
-        vehicle_id: d.vehicleId, entry: (data.entry ?? {}) as Record<string, unknown>, submitted_at: toIso(r.t),
+        ...(data as Partial<FormEntryInput>),
+        form_id: String(data.form_id ?? ''),
+        driver_id: r.driverRef!,
+        vehicle_id: d.vehicleId,
+        entry: (data.entry ?? {}) as Record<string, unknown>,
+        submitted_at: toIso(r.t),
       };
       // An entry an earlier version stored without its record, before a crash, is found again: same
       // form, driver, submission instant and answers, which the re-sent record repeats.
-      const entry = (await findFormEntry(inTrx, t, { ...input, submitted_at: input.submitted_at! })) ?? (await recordFormEntry(db, t, input, trx));
+      const entry =
+        (await findFormEntry(inTrx, t, { ...input, submitted_at: input.submitted_at! })) ??
+        (await recordFormEntry(db, t, input, trx));
       extra = { form_entry_id: entry.id };
     }
     const out = await storeIn(trx, db, d, channel, [{ ...a, extra }], cfg.thresholds, nowMs);
@@ -117,7 +148,16 @@ export interface HandledBatch {
  * each record is stored on its own (rare: the checks at parse time stand before it), so that only the
  * refused ones are rejected; processing then waits for the caller.
  */
-async function storePlain(db: Db, d: DevicePrincipal, channel: number, plain: Accepted[], cfg: TelemetryConfig, nowMs: number, process: ProcessOptions | undefined, refused: Refusal[]): Promise<Pick<Stored, 'results' | 'inBatch'>> {
+async function storePlain(
+  db: Db,
+  d: DevicePrincipal,
+  channel: number,
+  plain: Accepted[],
+  cfg: TelemetryConfig,
+  nowMs: number,
+  process: ProcessOptions | undefined,
+  refused: Refusal[],
+): Promise<Pick<Stored, 'results' | 'inBatch'>> {
   try {
     return await storeBatch(db, d, channel, plain, cfg.thresholds, nowMs, process);
   } catch (err) {
@@ -140,7 +180,15 @@ async function storePlain(db: Db, d: DevicePrincipal, channel: number, plain: Ac
  * the report or entry it creates) after the plain records, and processing must see them all (the
  * caller processes after this returns).
  */
-export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, raws: unknown[], cfg: TelemetryConfig, process?: ProcessOptions, nowMs = Date.now()): Promise<HandledBatch> {
+export async function handleBatch(
+  db: Db,
+  d: DevicePrincipal,
+  channel: number,
+  raws: unknown[],
+  cfg: TelemetryConfig,
+  process?: ProcessOptions,
+  nowMs = Date.now(),
+): Promise<HandledBatch> {
   const limits: ParseLimits = { nowMs, futureSlackS: cfg.futureSlackS, maxAgeDays: cfg.maxAgeDays };
   const results: RecordResult[] = new Array(raws.length);
   const ok: Accepted[] = [];
@@ -159,7 +207,11 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
     }
     ok.push({ index, rec });
   });
-  const drivers = await companyDrivers(db, d.companyId, ok.map((a) => a.rec.driverRef).filter((x): x is number => x !== null));
+  const drivers = await companyDrivers(
+    db,
+    d.companyId,
+    ok.map((a) => a.rec.driverRef).filter((x): x is number => x !== null),
+  );
   const plain: Accepted[] = [];
   const services: Accepted[] = [];
   // A seq sent twice in one batch: the first valid record is the one stored, the others answer as it did.
@@ -175,7 +227,16 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
     }
   }
   const refused: Refusal[] = [];
-  const stored = await storePlain(db, d, channel, plain, cfg, nowMs, services.length === 0 ? process : undefined, refused);
+  const stored = await storePlain(
+    db,
+    d,
+    channel,
+    plain,
+    cfg,
+    nowMs,
+    services.length === 0 ? process : undefined,
+    refused,
+  );
   for (const [index, res] of stored.results) results[index] = res;
   for (const a of services) {
     try {
@@ -187,9 +248,14 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
   for (const { index, rec } of repeats) {
     const at = first.get(rec.seq)!;
     // Never `duplicate` for a record that was not stored: the device would drop it as done.
-    results[index] = results[at].status === 'rejected'
-      ? rejected(index, rec.seq, `seq ${rec.seq} was already used by the record at index ${at} of this batch, which was rejected`)
-      : { index, seq: rec.seq, status: 'duplicate' };
+    results[index] =
+      results[at].status === 'rejected'
+        ? rejected(
+            index,
+            rec.seq,
+            `seq ${rec.seq} was already used by the record at index ${at} of this batch, which was rejected`,
+          )
+        : { index, seq: rec.seq, status: 'duplicate' };
   }
   let accepted = 0;
   let duplicates = 0;
@@ -197,5 +263,9 @@ export async function handleBatch(db: Db, d: DevicePrincipal, channel: number, r
     if (r.status === 'accepted') accepted++;
     else if (r.status === 'duplicate') duplicates++;
   }
-  return { summary: { accepted, duplicates, rejected: results.length - accepted - duplicates, results }, inBatch: stored.inBatch, refused };
+  return {
+    summary: { accepted, duplicates, rejected: results.length - accepted - duplicates, results },
+    inBatch: stored.inBatch,
+    refused,
+  };
 }

@@ -23,33 +23,61 @@ const driverOf = (data: string | null): number | null => {
  * record older than a stored point, or any record older than the last stored driver record (a late
  * fix, stamped by ingest.ts with the driver logged in now rather than at its time).
  */
-export function restampFrom(fresh: Array<{ type: string; fix_time: string }>, storedMaxFix: string | null, storedDriverAt: string | null): string | null {
+export function restampFrom(
+  fresh: Array<{ type: string; fix_time: string }>,
+  storedMaxFix: string | null,
+  storedDriverAt: string | null,
+): string | null {
   let from: string | null = null;
   for (const r of fresh) {
-    const late = (r.type === 'driver' && storedMaxFix !== null && r.fix_time < storedMaxFix) || (storedDriverAt !== null && r.fix_time < storedDriverAt);
+    const late =
+      (r.type === 'driver' && storedMaxFix !== null && r.fix_time < storedMaxFix) ||
+      (storedDriverAt !== null && r.fix_time < storedDriverAt);
     if (late && (from === null || r.fix_time < from)) from = r.fix_time;
   }
   return from;
 }
 
 export async function restampDrivers(trx: Trx, vehicleId: number, from: string): Promise<void> {
-  const drivers = () => trx.selectFrom('telemetry_records').select(['fix_time', 'data']).where('vehicle_id', '=', vehicleId).where('type', '=', 'driver');
+  const drivers = () =>
+    trx
+      .selectFrom('telemetry_records')
+      .select(['fix_time', 'data'])
+      .where('vehicle_id', '=', vehicleId)
+      .where('type', '=', 'driver');
   const [before, changes] = await Promise.all([
-    drivers().where('fix_time', '<', from).orderBy('fix_time', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst(),
+    drivers()
+      .where('fix_time', '<', from)
+      .orderBy('fix_time', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst(),
     drivers().where('fix_time', '>=', from).orderBy('fix_time').orderBy('id').execute(),
   ]);
   // Stretches [start, end): from `from` with the driver the last earlier record left, then one per record.
-  const stretches = [{ start: from, driverId: before ? driverOf(before.data) : null }, ...changes.map((c) => ({ start: c.fix_time, driverId: driverOf(c.data) }))];
+  const stretches = [
+    { start: from, driverId: before ? driverOf(before.data) : null },
+    ...changes.map((c) => ({ start: c.fix_time, driverId: driverOf(c.data) })),
+  ];
   for (let i = 0; i < stretches.length; i++) {
     const { start, driverId } = stretches[i];
     const end = stretches[i + 1]?.start ?? null;
     if (end === start) continue; // a record at the same instant holds from there
-    let q = trx.updateTable('telemetry_records').set({ driver_id: driverId }).where('vehicle_id', '=', vehicleId).where('fix_time', '>=', start);
+    let q = trx
+      .updateTable('telemetry_records')
+      .set({ driver_id: driverId })
+      .where('vehicle_id', '=', vehicleId)
+      .where('fix_time', '>=', start);
     if (end !== null) q = q.where('fix_time', '<', end);
     await q.execute();
   }
   // The current location names whoever the newest driver record left logged in: the driver of the
   // fix's time, or a later login or logout (a parked truck sends no further fix), as ingestion does.
   const now = stretches[stretches.length - 1].driverId;
-  await trx.updateTable('vehicle_locations_latest').set({ driver_id: now }).where('vehicle_id', '=', vehicleId).where('located_at', '>=', from).execute();
+  await trx
+    .updateTable('vehicle_locations_latest')
+    .set({ driver_id: now })
+    .where('vehicle_id', '=', vehicleId)
+    .where('located_at', '>=', from)
+    .execute();
 }

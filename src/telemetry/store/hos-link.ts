@@ -52,13 +52,17 @@ export function savedAutoDuty(stateJson: string | null): AutoDutyState {
 }
 
 /** The same from the saved state already parsed (the processors' state as loaded keeps the key). */
-export const autoDutyOf = (saved: object | null): AutoDutyState => (saved as { hos_auto?: AutoDutyState } | null)?.hos_auto ?? initialAutoDuty();
+export const autoDutyOf = (saved: object | null): AutoDutyState =>
+  (saved as { hos_auto?: AutoDutyState } | null)?.hos_auto ?? initialAutoDuty();
 
 /**
  * Steps the detector over records that went through the pipeline (each carries its context: the
  * logged-in driver, personal conveyance or yard move). Without a logged-in driver nothing is proposed.
  */
-export function detectDriving(prev: AutoDutyState, records: RecordIn[]): { state: AutoDutyState; proposals: AutoProposal[] } {
+export function detectDriving(
+  prev: AutoDutyState,
+  records: RecordIn[],
+): { state: AutoDutyState; proposals: AutoProposal[] } {
   let state = prev;
   const proposals: AutoProposal[] = [];
   for (const r of records as Input[]) {
@@ -67,18 +71,34 @@ export function detectDriving(prev: AutoDutyState, records: RecordIn[]): { state
     const out = stepAutoDuty(state, { t: r.t, speedKph: r.speedKph, special });
     state = out.state;
     if (r.ctx.driverId === null) continue;
-    for (const p of out.proposals) proposals.push({ driverId: r.ctx.driverId, deviceId: r.deviceId, status: p.status, at: p.at });
+    for (const p of out.proposals)
+      proposals.push({ driverId: r.ctx.driverId, deviceId: r.deviceId, status: p.status, at: p.at });
   }
   return { state, proposals };
 }
 
-export async function recordAutoDuty(db: Db, trx: Trx, companyId: number, vehicleId: number, proposals: AutoProposal[]): Promise<void> {
+export async function recordAutoDuty(
+  db: Db,
+  trx: Trx,
+  companyId: number,
+  vehicleId: number,
+  proposals: AutoProposal[],
+): Promise<void> {
   for (const p of proposals) {
     await recordDutyStatusEvents(
       db,
       { companyId },
       p.driverId,
-      [{ status: p.status, at: p.at, origin: 'auto', eldDeviceId: p.deviceId, vehicleId, sequenceId: hosSequenceId(p.at) }],
+      [
+        {
+          status: p.status,
+          at: p.at,
+          origin: 'auto',
+          eldDeviceId: p.deviceId,
+          vehicleId,
+          sequenceId: hosSequenceId(p.at),
+        },
+      ],
       { trx, skipRefused: true },
     );
   }
@@ -116,14 +136,29 @@ function eventsOf(s: HosSource, vehicleId: number): HosEventInput[] {
   const d = s.data ?? {};
   const note = typeof d.note === 'string' ? d.note : null;
   const base = {
-    at: s.t, origin: 'driver' as const, eldDeviceId: s.deviceId, vehicleId, sequenceId: s.seq % 0x10000,
-    lat: s.lat, lon: s.lon, location: s.description, odometerKm: s.odometerKm, notes: note,
+    at: s.t,
+    origin: 'driver' as const,
+    eldDeviceId: s.deviceId,
+    vehicleId,
+    sequenceId: s.seq % 0x10000,
+    lat: s.lat,
+    lon: s.lon,
+    location: s.description,
+    odometerKm: s.odometerKm,
+    notes: note,
   };
   if (s.type === 'driver') return [{ ...base, kind: d.action === 'login' ? 'login' : 'logout', notes: null }];
   if (s.type === 'exception') return [{ ...base, kind: 'exception', exception: d.exception as Claim }];
   // Earlier versions linked duty statuses under a sequence id made from the instant.
-  const status: HosEventInput = { ...base, kind: 'duty_status', status: d.status as DutyStatusInput, formerSequenceId: hosSequenceId(s.t) };
-  return typeof d.exception === 'string' ? [status, { ...base, kind: 'exception', exception: d.exception as Claim }] : [status];
+  const status: HosEventInput = {
+    ...base,
+    kind: 'duty_status',
+    status: d.status as DutyStatusInput,
+    formerSequenceId: hosSequenceId(s.t),
+  };
+  return typeof d.exception === 'string'
+    ? [status, { ...base, kind: 'exception', exception: d.exception as Claim }]
+    : [status];
 }
 
 /** Whose log a record goes to: the driver it names; a logout that names none, the driver logged in on the vehicle before it. */
@@ -132,9 +167,16 @@ async function driverOf(trx: Trx, vehicleId: number, s: HosSource): Promise<numb
   if (Number.isInteger(named) && named > 0) return named;
   if (s.type !== 'driver') return null;
   const fix = new Date(s.t).toISOString();
-  const prev = await trx.selectFrom('telemetry_records').select('data').where('vehicle_id', '=', vehicleId).where('type', '=', 'driver')
+  const prev = await trx
+    .selectFrom('telemetry_records')
+    .select('data')
+    .where('vehicle_id', '=', vehicleId)
+    .where('type', '=', 'driver')
     .where((eb) => eb.or([eb('fix_time', '<', fix), eb.and([eb('fix_time', '=', fix), eb('id', '<', s.id)])]))
-    .orderBy('fix_time', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    .orderBy('fix_time', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   const data = prev?.data ? (JSON.parse(prev.data) as Record<string, unknown>) : null;
   return data?.action === 'login' ? Number(data.driver_id) : null;
 }
@@ -150,17 +192,29 @@ class Refused extends Error {
  * records, nothing of that device record is kept (a duty status and the claim it carries land
  * together): the savepoint is rolled back and the others are written again without it.
  */
-async function linkDriver(db: Db, trx: Trx, companyId: number, vehicleId: number, driverId: number, sources: HosSource[], out: Linked): Promise<void> {
+async function linkDriver(
+  db: Db,
+  trx: Trx,
+  companyId: number,
+  vehicleId: number,
+  driverId: number,
+  sources: HosSource[],
+  out: Linked,
+): Promise<void> {
   let left = sources;
   while (left.length > 0) {
     const events: HosEventInput[] = [];
     const owner: HosSource[] = [];
-    for (const s of left) for (const e of eventsOf(s, vehicleId)) events.push(e), owner.push(s);
-    const run = await underSavepoint(trx, async () => {
-      const res = await recordDutyStatusEvents(db, { companyId }, driverId, events, { trx, skipRefused: true });
-      if (res.refused.length > 0) throw new Refused(res.refused);
-      return res.ids.length;
-    }, 'hos_link');
+    for (const s of left) for (const e of eventsOf(s, vehicleId)) (events.push(e), owner.push(s));
+    const run = await underSavepoint(
+      trx,
+      async () => {
+        const res = await recordDutyStatusEvents(db, { companyId }, driverId, events, { trx, skipRefused: true });
+        if (res.refused.length > 0) throw new Refused(res.refused);
+        return res.ids.length;
+      },
+      'hos_link',
+    );
     if (run.ok) {
       out.logged += run.value;
       return;
@@ -182,7 +236,13 @@ async function linkDriver(db: Db, trx: Trx, companyId: number, vehicleId: number
  * one call of the HOS service per driver (drivers in id order, so two writers lock them alike). A
  * record naming no driver (a logout with nobody logged in) has no log to go to.
  */
-export async function linkHosRecords(db: Db, trx: Trx, companyId: number, vehicleId: number, sources: HosSource[]): Promise<Linked> {
+export async function linkHosRecords(
+  db: Db,
+  trx: Trx,
+  companyId: number,
+  vehicleId: number,
+  sources: HosSource[],
+): Promise<Linked> {
   const out: Linked = { logged: 0, refused: new Map() };
   const byDriver = new Map<number, HosSource[]>();
   for (const s of [...sources].sort((a, b) => a.t - b.t || a.id - b.id)) {
@@ -195,20 +255,40 @@ export async function linkHosRecords(db: Db, trx: Trx, companyId: number, vehicl
   for (const driverId of [...byDriver.keys()].sort((a, b) => a - b)) {
     const list = byDriver.get(driverId)!;
     // The service takes at most 5,000 records a call.
-    for (let i = 0; i < list.length; i += 5000) await linkDriver(db, trx, companyId, vehicleId, driverId, list.slice(i, i + 5000), out);
+    for (let i = 0; i < list.length; i += 5000)
+      await linkDriver(db, trx, companyId, vehicleId, driverId, list.slice(i, i + 5000), out);
   }
   return out;
 }
 
 /** Replay: links the vehicle's stored log records from `fromIso` on again (those already in a log are skipped). */
-export async function relinkHos(db: Db, trx: Trx, companyId: number, vehicleId: number, fromIso: string): Promise<Linked> {
-  const rows = await trx.selectFrom('telemetry_records')
+export async function relinkHos(
+  db: Db,
+  trx: Trx,
+  companyId: number,
+  vehicleId: number,
+  fromIso: string,
+): Promise<Linked> {
+  const rows = await trx
+    .selectFrom('telemetry_records')
     .select(['id', 'seq', 'type', 'fix_time', 'device_id', 'lat', 'lon', 'description', 'odometer_km', 'data'])
-    .where('vehicle_id', '=', vehicleId).where('type', 'in', [...HOS_RECORD_TYPES]).where('fix_time', '>=', fromIso)
-    .orderBy('fix_time').orderBy('id').execute();
+    .where('vehicle_id', '=', vehicleId)
+    .where('type', 'in', [...HOS_RECORD_TYPES])
+    .where('fix_time', '>=', fromIso)
+    .orderBy('fix_time')
+    .orderBy('id')
+    .execute();
   const sources = rows.map((r): HosSource => ({
-    id: Number(r.id), seq: Number(r.seq), type: r.type, t: Date.parse(r.fix_time), deviceId: r.device_id, lat: r.lat, lon: r.lon,
-    description: r.description, odometerKm: r.odometer_km, data: r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
+    id: Number(r.id),
+    seq: Number(r.seq),
+    type: r.type,
+    t: Date.parse(r.fix_time),
+    deviceId: r.device_id,
+    lat: r.lat,
+    lon: r.lon,
+    description: r.description,
+    odometerKm: r.odometer_km,
+    data: r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
   }));
   return linkHosRecords(db, trx, companyId, vehicleId, sources);
 }

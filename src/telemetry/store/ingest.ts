@@ -49,7 +49,11 @@ export interface Accepted {
 }
 
 /** A record stored by this batch (not a duplicate), with its row id: processing can use it without reading it back. */
-export type FreshRow = Insertable<TelemetryRecordsTable> & { id: number; t: number; parsed: Record<string, unknown> | null };
+export type FreshRow = Insertable<TelemetryRecordsTable> & {
+  id: number;
+  t: number;
+  parsed: Record<string, unknown> | null;
+};
 
 /** Processing done in the batch's transaction: how many records, or why it failed (the records stay pending). */
 export type InBatch = { processed: number } | { error: unknown };
@@ -73,17 +77,40 @@ export function pointType(r: ParsedRecord, th: Thresholds): string | null {
 }
 
 /** The row of one accepted record, in its final shape (id filled in once stored): no copies later. */
-function toRow(d: DevicePrincipal, channel: number, a: Accepted, driverId: number | null, receivedAt: string, th: Thresholds): FreshRow {
+function toRow(
+  d: DevicePrincipal,
+  channel: number,
+  a: Accepted,
+  driverId: number | null,
+  receivedAt: string,
+  th: Thresholds,
+): FreshRow {
   const r = a.rec;
   const parsed = a.extra ? { ...(r.data ?? {}), ...a.extra } : r.data;
   const located = r.lat !== null && r.lon !== null;
   const type = pointType(r, th);
   const row: FreshRow = {
-    id: 0, t: r.t, parsed,
-    company_id: d.companyId, device_id: d.deviceId, channel, seq: r.seq, vehicle_id: d.vehicleId, asset_id: d.assetId,
-    type: r.type, fix_time: isoTime(r.t), received_at: receivedAt,
-    lat: r.lat, lon: r.lon, speed_kph: r.speed_kph, bearing_deg: r.bearing_deg, odometer_km: r.odometer_km,
-    engine_hours: r.engine_hours, fuel_used_l: r.fuel_used_l, fuel_level_pct: r.fuel_level_pct, battery_v: r.battery_v,
+    id: 0,
+    t: r.t,
+    parsed,
+    company_id: d.companyId,
+    device_id: d.deviceId,
+    channel,
+    seq: r.seq,
+    vehicle_id: d.vehicleId,
+    asset_id: d.assetId,
+    type: r.type,
+    fix_time: isoTime(r.t),
+    received_at: receivedAt,
+    lat: r.lat,
+    lon: r.lon,
+    speed_kph: r.speed_kph,
+    bearing_deg: r.bearing_deg,
+    odometer_km: r.odometer_km,
+    engine_hours: r.engine_hours,
+    fuel_used_l: r.fuel_used_l,
+    fuel_level_pct: r.fuel_level_pct,
+    battery_v: r.battery_v,
     driver_id: driverId,
     description: located ? describe(r.lat!, r.lon!) : null,
     point_type: type,
@@ -109,14 +136,24 @@ async function lockState(trx: Trx, db: Db, d: DevicePrincipal, now: string) {
 async function notStored(trx: Trx, d: DevicePrincipal, channel: number, accepted: Accepted[]): Promise<Accepted[]> {
   const seqs = accepted.filter((a) => a.rec.type === 'driver').map((a) => a.rec.seq);
   if (seqs.length === 0) return accepted;
-  const rows = await trx.selectFrom('telemetry_records').select('seq').where('device_id', '=', d.deviceId).where('channel', '=', channel).where('seq', 'in', seqs).execute();
+  const rows = await trx
+    .selectFrom('telemetry_records')
+    .select('seq')
+    .where('device_id', '=', d.deviceId)
+    .where('channel', '=', channel)
+    .where('seq', 'in', seqs)
+    .execute();
   if (rows.length === 0) return accepted;
   const stored = new Set(rows.map((r) => Number(r.seq)));
   return accepted.filter((a) => a.rec.type !== 'driver' || !stored.has(a.rec.seq));
 }
 
 /** Who was driving at each record, walking the batch in time order from the driver known so far. */
-function driversOf(accepted: Accepted[], startId: number | null, startAt: number): { byIndex: Map<number, number | null>; id: number | null; at: number } {
+function driversOf(
+  accepted: Accepted[],
+  startId: number | null,
+  startAt: number,
+): { byIndex: Map<number, number | null>; id: number | null; at: number } {
   const byIndex = new Map<number, number | null>();
   let id = startId;
   let at = startAt;
@@ -137,21 +174,44 @@ function driversOf(accepted: Accepted[], startId: number | null, startAt: number
  * removed again: it lands whole or not at all. (A login or logout stays: it still says who drives.)
  * Returns the fresh rows that remain.
  */
-async function toLogs(db: Db, trx: Trx, d: DevicePrincipal, accepted: Accepted[], fresh: FreshRow[], out: Map<number, RecordResult>): Promise<FreshRow[]> {
+async function toLogs(
+  db: Db,
+  trx: Trx,
+  d: DevicePrincipal,
+  accepted: Accepted[],
+  fresh: FreshRow[],
+  out: Map<number, RecordResult>,
+): Promise<FreshRow[]> {
   const hos = fresh.filter((r) => HOS_RECORD_TYPES.has(r.type));
   if (hos.length === 0) return fresh;
   const sources = hos.map((r): HosSource => ({
-    id: r.id, seq: r.seq, type: r.type, t: r.t, deviceId: r.device_id, lat: r.lat ?? null, lon: r.lon ?? null,
-    description: r.description ?? null, odometerKm: r.odometer_km ?? null, data: r.parsed,
+    id: r.id,
+    seq: r.seq,
+    type: r.type,
+    t: r.t,
+    deviceId: r.device_id,
+    lat: r.lat ?? null,
+    lon: r.lon ?? null,
+    description: r.description ?? null,
+    odometerKm: r.odometer_km ?? null,
+    data: r.parsed,
   }));
   const { refused } = await linkHosRecords(db, trx, d.companyId, d.vehicleId!, sources);
   const gone = hos.filter((r) => r.type !== 'driver' && refused.has(r.id));
   if (gone.length === 0) return fresh;
-  await trx.deleteFrom('telemetry_records').where('id', 'in', gone.map((r) => r.id)).execute();
+  await trx
+    .deleteFrom('telemetry_records')
+    .where(
+      'id',
+      'in',
+      gone.map((r) => r.id),
+    )
+    .execute();
   const why = new Map(gone.map((r) => [r.seq, refused.get(r.id)!]));
   for (const a of accepted) {
     const reason = why.get(a.rec.seq);
-    if (reason !== undefined && out.get(a.index)?.status === 'accepted') out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'rejected', error_message: reason });
+    if (reason !== undefined && out.get(a.index)?.status === 'accepted')
+      out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'rejected', error_message: reason });
   }
   return fresh.filter((r) => !why.has(r.seq));
 }
@@ -161,18 +221,39 @@ async function toLogs(db: Db, trx: Trx, d: DevicePrincipal, accepted: Accepted[]
  * same transaction. Returns, per input index, whether the record was new (accepted, maybe late) or a
  * duplicate.
  */
-export async function storeBatch(db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number, process?: ProcessOptions): Promise<Stored> {
+export async function storeBatch(
+  db: Db,
+  d: DevicePrincipal,
+  channel: number,
+  accepted: Accepted[],
+  th: Thresholds,
+  nowMs: number,
+  process?: ProcessOptions,
+): Promise<Stored> {
   if (accepted.length === 0) return { results: new Map(), fresh: [], inBatch: null };
   return writeTx(db, (trx) => storeIn(trx, db, d, channel, accepted, th, nowMs, process));
 }
 
 /** The same in the caller's transaction (a record written together with the rows it creates elsewhere). */
-export async function storeIn(trx: Trx, db: Db, d: DevicePrincipal, channel: number, accepted: Accepted[], th: Thresholds, nowMs: number, process?: ProcessOptions): Promise<Stored> {
+export async function storeIn(
+  trx: Trx,
+  db: Db,
+  d: DevicePrincipal,
+  channel: number,
+  accepted: Accepted[],
+  th: Thresholds,
+  nowMs: number,
+  process?: ProcessOptions,
+): Promise<Stored> {
   const out = new Map<number, RecordResult>();
   if (accepted.length === 0) return { results: out, fresh: [], inBatch: null };
   const now = toIso(nowMs);
   const state = await lockState(trx, db, d, now);
-  const drivers = driversOf(await notStored(trx, d, channel, accepted), state.ingest_driver_id, state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
+  const drivers = driversOf(
+    await notStored(trx, d, channel, accepted),
+    state.ingest_driver_id,
+    state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity,
+  );
   const rows = accepted.map((a) => toRow(d, channel, a, drivers.byIndex.get(a.index) ?? null, now, th));
   const ids = await insertRecords(trx, db, rows);
   const horizon = state.horizon;
@@ -188,25 +269,36 @@ export async function storeIn(trx: Trx, db: Db, d: DevicePrincipal, channel: num
     row.id = id;
     fresh.push(row);
     const late = horizon !== null && row.fix_time <= horizon;
-    out.set(a.index, late ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true } : { index: a.index, seq: a.rec.seq, status: 'accepted' });
+    out.set(
+      a.index,
+      late
+        ? { index: a.index, seq: a.rec.seq, status: 'accepted', late: true }
+        : { index: a.index, seq: a.rec.seq, status: 'accepted' },
+    );
   }
   if (d.vehicleId !== null) fresh = await toLogs(db, trx, d, accepted, fresh, out);
   let maxFix = state.max_fix_time;
   for (const row of fresh) if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
   const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
   if (fresh.length > 0) {
-    if (d.vehicleId !== null) await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);
+    if (d.vehicleId !== null)
+      await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);
     else await assetLocations(trx, d, fresh, now);
     const from = d.vehicleId !== null ? restampFrom(fresh, state.max_fix_time, state.ingest_driver_at) : null;
     if (from !== null) await restampDrivers(trx, d.vehicleId!, from);
   }
   const changes = {
-    max_fix_time: maxFix, last_received_at: now, updated_at: now,
-    ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id, ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
+    max_fix_time: maxFix,
+    last_received_at: now,
+    updated_at: now,
+    ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id,
+    ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
   };
   await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
   if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
   const batch = { fresh, storedBefore: state.max_fix_time };
-  const run = await underSavepoint(trx, () => processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch));
+  const run = await underSavepoint(trx, () =>
+    processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch),
+  );
   return { results: out, fresh, inBatch: run.ok ? { processed: run.value } : { error: run.error } };
 }

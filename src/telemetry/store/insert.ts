@@ -24,10 +24,29 @@ import type { TelemetryRecordsTable } from './tables.js';
 import type { Trx } from './tx.js';
 
 const COLUMNS: Array<[keyof TelemetryRecordsTable, string]> = [
-  ['company_id', 'int'], ['device_id', 'int'], ['channel', 'int'], ['seq', 'bigint'], ['vehicle_id', 'int'], ['asset_id', 'int'],
-  ['type', 'text'], ['fix_time', 'text'], ['received_at', 'text'], ['lat', 'float8'], ['lon', 'float8'], ['speed_kph', 'float8'],
-  ['bearing_deg', 'float8'], ['odometer_km', 'float8'], ['engine_hours', 'float8'], ['fuel_used_l', 'float8'],
-  ['fuel_level_pct', 'float8'], ['battery_v', 'float8'], ['driver_id', 'int'], ['description', 'text'], ['point_type', 'text'], ['data', 'text'], ['point_json', 'text'],
+  ['company_id', 'int'],
+  ['device_id', 'int'],
+  ['channel', 'int'],
+  ['seq', 'bigint'],
+  ['vehicle_id', 'int'],
+  ['asset_id', 'int'],
+  ['type', 'text'],
+  ['fix_time', 'text'],
+  ['received_at', 'text'],
+  ['lat', 'float8'],
+  ['lon', 'float8'],
+  ['speed_kph', 'float8'],
+  ['bearing_deg', 'float8'],
+  ['odometer_km', 'float8'],
+  ['engine_hours', 'float8'],
+  ['fuel_used_l', 'float8'],
+  ['fuel_level_pct', 'float8'],
+  ['battery_v', 'float8'],
+  ['driver_id', 'int'],
+  ['description', 'text'],
+  ['point_type', 'text'],
+  ['data', 'text'],
+  ['point_json', 'text'],
 ];
 
 const NAMES = COLUMNS.map(([c]) => c).join(', ');
@@ -52,15 +71,33 @@ type Statements = NonNullable<Db['sqliteStatement']>;
 
 /** Writes a row's own values, in the order of OWN, into `into` from index `at`. */
 function ownValues(r: Row, into: unknown[], at: number): void {
-  into[at] = r.seq; into[at + 1] = r.type; into[at + 2] = r.fix_time; into[at + 3] = r.lat ?? null;
-  into[at + 4] = r.lon ?? null; into[at + 5] = r.speed_kph ?? null; into[at + 6] = r.bearing_deg ?? null;
-  into[at + 7] = r.odometer_km ?? null; into[at + 8] = r.engine_hours ?? null; into[at + 9] = r.fuel_used_l ?? null;
-  into[at + 10] = r.fuel_level_pct ?? null; into[at + 11] = r.battery_v ?? null; into[at + 12] = r.driver_id ?? null;
-  into[at + 13] = r.description ?? null; into[at + 14] = r.point_type ?? null; into[at + 15] = r.data ?? null;
+  into[at] = r.seq;
+  into[at + 1] = r.type;
+  into[at + 2] = r.fix_time;
+  into[at + 3] = r.lat ?? null;
+  into[at + 4] = r.lon ?? null;
+  into[at + 5] = r.speed_kph ?? null;
+  into[at + 6] = r.bearing_deg ?? null;
+  into[at + 7] = r.odometer_km ?? null;
+  into[at + 8] = r.engine_hours ?? null;
+  into[at + 9] = r.fuel_used_l ?? null;
+  into[at + 10] = r.fuel_level_pct ?? null;
+  into[at + 11] = r.battery_v ?? null;
+  into[at + 12] = r.driver_id ?? null;
+  into[at + 13] = r.description ?? null;
+  into[at + 14] = r.point_type ?? null;
+  into[at + 15] = r.data ?? null;
   into[at + 16] = r.point_json ?? null;
 }
 
-const sharedValues = (r: Row): unknown[] => [r.company_id, r.device_id, r.channel, r.vehicle_id ?? null, r.asset_id ?? null, r.received_at];
+const sharedValues = (r: Row): unknown[] => [
+  r.company_id,
+  r.device_id,
+  r.channel,
+  r.vehicle_id ?? null,
+  r.asset_id ?? null,
+  r.received_at,
+];
 
 /** All of a row's values, in the order of SQLITE_ONE. */
 function valuesOf(r: Row): unknown[] {
@@ -71,8 +108,15 @@ function valuesOf(r: Row): unknown[] {
 
 function sameBatch(rows: Row[]): boolean {
   const f = rows[0];
-  return rows.every((r) => r.company_id === f.company_id && r.device_id === f.device_id && r.channel === f.channel
-    && (r.vehicle_id ?? null) === (f.vehicle_id ?? null) && (r.asset_id ?? null) === (f.asset_id ?? null) && r.received_at === f.received_at);
+  return rows.every(
+    (r) =>
+      r.company_id === f.company_id &&
+      r.device_id === f.device_id &&
+      r.channel === f.channel &&
+      (r.vehicle_id ?? null) === (f.vehicle_id ?? null) &&
+      (r.asset_id ?? null) === (f.asset_id ?? null) &&
+      r.received_at === f.received_at,
+  );
 }
 
 /** One statement a row, for the rows at `which`; a duplicate is told by the change count. */
@@ -92,9 +136,12 @@ function sqliteInsert(stmt: Statements, rows: Row[], ids: Array<number | null>):
     else if (r.seq > hi) hi = r.seq;
   }
   // Fewer rows than one multi-row statement: ON CONFLICT alone tells the duplicates, no range read.
-  if (rows.length < SQLITE_CHUNK || hi - lo >= SPREAD * rows.length || !sameBatch(rows)) return sqliteOneByOne(stmt, rows, ids, rows.keys());
+  if (rows.length < SQLITE_CHUNK || hi - lo >= SPREAD * rows.length || !sameBatch(rows))
+    return sqliteOneByOne(stmt, rows, ids, rows.keys());
   const f = rows[0];
-  const taken = new Set<number>((stmt(SQLITE_STORED).pluck().all(f.device_id, f.channel, lo, hi) as Array<number | bigint>).map(Number));
+  const taken = new Set<number>(
+    (stmt(SQLITE_STORED).pluck().all(f.device_id, f.channel, lo, hi) as Array<number | bigint>).map(Number),
+  );
   const fresh: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     if (taken.has(rows[i].seq)) continue;
@@ -110,7 +157,8 @@ function sqliteInsert(stmt: Statements, rows: Row[], ids: Array<number | null>):
     for (; k + SQLITE_CHUNK <= fresh.length; k += SQLITE_CHUNK) {
       for (let j = 0; j < SQLITE_CHUNK; j++) ownValues(rows[fresh[k + j]], values, SHARED.length + j * OWN.length);
       const res = many.run(values);
-      if (res.changes !== SQLITE_CHUNK) throw new Error(`telemetry insert stored ${res.changes} of ${SQLITE_CHUNK} rows`);
+      if (res.changes !== SQLITE_CHUNK)
+        throw new Error(`telemetry insert stored ${res.changes} of ${SQLITE_CHUNK} rows`);
       const first = Number(res.lastInsertRowid) - SQLITE_CHUNK + 1;
       for (let j = 0; j < SQLITE_CHUNK; j++) ids[fresh[k + j]] = first + j;
     }

@@ -21,7 +21,8 @@ import type { Trx } from './tx.js';
 import { prepared } from '../../storage/prepared.js';
 
 /** Asset positions keep mph to 0.01. */
-const convert = (v: number | null | undefined, f: (x: number) => number) => (v === null || v === undefined ? null : Math.round(f(v) * 100) / 100);
+const convert = (v: number | null | undefined, f: (x: number) => number) =>
+  v === null || v === undefined ? null : Math.round(f(v) * 100) / 100;
 
 const CHUNK = 500;
 
@@ -31,10 +32,19 @@ const CHUNK = 500;
  */
 function latestOf(vehicleId: number, r: FreshRow): LatestRow {
   return {
-    vehicle_id: vehicleId, id: pointId(r.id), located_at: r.fix_time,
-    lat: coord(r.lat!), lon: coord(r.lon!), bearing: r.bearing_deg ?? null, speed: mph(r.speed_kph),
-    description: r.description ?? null, odometer: miles(r.odometer_km), engine_hours: roundOrNull(r.engine_hours, 2),
-    fuel: gallons(r.fuel_used_l), type: r.point_type ?? null, driver_id: r.driver_id ?? null,
+    vehicle_id: vehicleId,
+    id: pointId(r.id),
+    located_at: r.fix_time,
+    lat: coord(r.lat!),
+    lon: coord(r.lon!),
+    bearing: r.bearing_deg ?? null,
+    speed: mph(r.speed_kph),
+    description: r.description ?? null,
+    odometer: miles(r.odometer_km),
+    engine_hours: roundOrNull(r.engine_hours, 2),
+    fuel: gallons(r.fuel_used_l),
+    type: r.point_type ?? null,
+    driver_id: r.driver_id ?? null,
   };
 }
 
@@ -43,25 +53,71 @@ function latestOf(vehicleId: number, r: FreshRow): LatestRow {
  * location then names that driver (null after a logout, so the lists fall back to the vehicle's
  * assigned driver) unless a later fix is already there: a parked truck sends no further fix.
  */
-export async function vehicleLocations(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[], driver: { id: number | null; at: string } | null): Promise<void> {
+export async function vehicleLocations(
+  db: Db,
+  trx: Trx,
+  d: DevicePrincipal,
+  fresh: FreshRow[],
+  driver: { id: number | null; at: string } | null,
+): Promise<void> {
   await currentLocation(db, trx, d, fresh);
   if (driver) {
-    await trx.updateTable('vehicle_locations_latest').set({ driver_id: driver.id }).where('vehicle_id', '=', d.vehicleId!).where('located_at', '<=', driver.at).execute();
+    await trx
+      .updateTable('vehicle_locations_latest')
+      .set({ driver_id: driver.id })
+      .where('vehicle_id', '=', d.vehicleId!)
+      .where('located_at', '<=', driver.at)
+      .execute();
   }
 }
 
-const latestFixTime = prepared((db, _kind, vehicleId: number) => db.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId));
+const latestFixTime = prepared((db, _kind, vehicleId: number) =>
+  db.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId),
+);
 
 /** Upserts the current location (prepared once: it runs for nearly every batch). */
-const upsertLatest = prepared((db, _kind, vehicleId: number, companyId: number, id: string, locatedAt: string, lat: number, lon: number,
-  bearing: number | null, speed: number | null, description: string | null, odometer: number | null, engineHours: number | null,
-  fuel: number | null, type: string | null, driverId: number | null, updatedAt: string) => {
-  const values = {
-    company_id: companyId, id, located_at: locatedAt, lat, lon, bearing, speed, description, odometer, engine_hours: engineHours,
-    fuel, type, driver_id: driverId, updated_at: updatedAt,
-  };
-  return db.insertInto('vehicle_locations_latest').values({ vehicle_id: vehicleId, ...values }).onConflict((oc) => oc.column('vehicle_id').doUpdateSet(values));
-});
+const upsertLatest = prepared(
+  (
+    db,
+    _kind,
+    vehicleId: number,
+    companyId: number,
+    id: string,
+    locatedAt: string,
+    lat: number,
+    lon: number,
+    bearing: number | null,
+    speed: number | null,
+    description: string | null,
+    odometer: number | null,
+    engineHours: number | null,
+    fuel: number | null,
+    type: string | null,
+    driverId: number | null,
+    updatedAt: string,
+  ) => {
+    const values = {
+      company_id: companyId,
+      id,
+      located_at: locatedAt,
+      lat,
+      lon,
+      bearing,
+      speed,
+      description,
+      odometer,
+      engine_hours: engineHours,
+      fuel,
+      type,
+      driver_id: driverId,
+      updated_at: updatedAt,
+    };
+    return db
+      .insertInto('vehicle_locations_latest')
+      .values({ vehicle_id: vehicleId, ...values })
+      .onConflict((oc) => oc.column('vehicle_id').doUpdateSet(values));
+  },
+);
 
 async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
   const vehicleId = d.vehicleId!;
@@ -69,21 +125,45 @@ async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: Fres
   if (fixes.length === 0) return;
   if (await anySubscribed(db, trx, d.companyId, 'vehicle_location_received')) {
     fixes.sort((a, b) => (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id));
-    await recordEvent(trx, fixes.map((r) => ({
-      companyId: d.companyId, action: 'vehicle_location_received',
-      subject: { type: 'vehicle', id: vehicleId }, data: locationPayload(latestOf(vehicleId, r), r),
-    })));
+    await recordEvent(
+      trx,
+      fixes.map((r) => ({
+        companyId: d.companyId,
+        action: 'vehicle_location_received',
+        subject: { type: 'vehicle', id: vehicleId },
+        data: locationPayload(latestOf(vehicleId, r), r),
+      })),
+    );
   }
   let newest = fixes[0];
   for (const r of fixes) if (r.fix_time > newest.fix_time) newest = r;
   const current = (await latestFixTime(trx, db.kind, vehicleId)).rows[0];
   if (current && current.located_at >= newest.fix_time) return;
   const l = latestOf(vehicleId, newest);
-  await upsertLatest(trx, db.kind, vehicleId, d.companyId, l.id, l.located_at, l.lat, l.lon, l.bearing, l.speed, l.description, l.odometer,
-    l.engine_hours, l.fuel, l.type, l.driver_id, newest.received_at);
+  await upsertLatest(
+    trx,
+    db.kind,
+    vehicleId,
+    d.companyId,
+    l.id,
+    l.located_at,
+    l.lat,
+    l.lon,
+    l.bearing,
+    l.speed,
+    l.description,
+    l.odometer,
+    l.engine_hours,
+    l.fuel,
+    l.type,
+    l.driver_id,
+    newest.received_at,
+  );
   await recordEvent(trx, {
-    companyId: d.companyId, action: 'vehicle_location_updated',
-    subject: { type: 'vehicle', id: vehicleId }, data: locationPayload(l, newest),
+    companyId: d.companyId,
+    action: 'vehicle_location_updated',
+    subject: { type: 'vehicle', id: vehicleId },
+    data: locationPayload(l, newest),
   });
 }
 
@@ -91,9 +171,21 @@ export async function assetLocations(trx: Trx, d: DevicePrincipal, fresh: FreshR
   const rows = fresh
     .filter((r) => r.type === 'location')
     .map((r) => ({
-      id: randomUUID(), company_id: d.companyId, asset_id: d.assetId!, located_at: r.fix_time, lat: r.lat!, lon: r.lon!,
-      bearing: r.bearing_deg ?? null, speed: convert(r.speed_kph, kphToMph), description: r.description ?? null,
-      battery_voltage: r.battery_v ?? null, created_at: now,
+      id: randomUUID(),
+      company_id: d.companyId,
+      asset_id: d.assetId!,
+      located_at: r.fix_time,
+      lat: r.lat!,
+      lon: r.lon!,
+      bearing: r.bearing_deg ?? null,
+      speed: convert(r.speed_kph, kphToMph),
+      description: r.description ?? null,
+      battery_voltage: r.battery_v ?? null,
+      created_at: now,
     }));
-  for (let i = 0; i < rows.length; i += CHUNK) await trx.insertInto('asset_locations').values(rows.slice(i, i + CHUNK)).execute();
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await trx
+      .insertInto('asset_locations')
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
 }

@@ -23,8 +23,12 @@ import type { Trx } from './tx.js';
 export async function faultBody(trx: Trx, saved: Selectable<FaultCodesTable>, event: 'opened' | 'closed') {
   const [e, sum] = await Promise.all([
     loadEmbeds({ kysely: trx }, saved.company_id, { vehicles: [saved.vehicle_id], devices: [saved.device_id] }),
-    trx.selectFrom('fault_codes').select(sql<number>`sum(num_observations)`.as('n'))
-      .where('vehicle_id', '=', saved.vehicle_id).where('fault_key', '=', saved.fault_key).executeTakeFirst(),
+    trx
+      .selectFrom('fault_codes')
+      .select(sql<number>`sum(num_observations)`.as('n'))
+      .where('vehicle_id', '=', saved.vehicle_id)
+      .where('fault_key', '=', saved.fault_key)
+      .executeTakeFirst(),
   ]);
   const body = faultCode(saved, e, Number(sum?.n ?? saved.num_observations));
   return event === 'opened'
@@ -37,33 +41,72 @@ export async function faultBody(trx: Trx, saved: Selectable<FaultCodesTable>, ev
  * members of the real body (docs/reference/wire.md §7.6; performance-webhook.ts).
  */
 export async function performanceBody(trx: Trx, id: number) {
-  const row = await trx.selectFrom('driver_performance_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.driver_id], vehicles: [row.vehicle_id], devices: [row.device_id] });
-  return { ...performanceEvent(row, e), driver_id: row.driver_id, vehicle_id: row.vehicle_id, eld_device_id: row.device_id, ...performanceWebhookMembers(row, e) };
+  const row = await trx
+    .selectFrom('driver_performance_events')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const e = await loadEmbeds({ kysely: trx }, row.company_id, {
+    users: [row.driver_id],
+    vehicles: [row.vehicle_id],
+    devices: [row.device_id],
+  });
+  return {
+    ...performanceEvent(row, e),
+    driver_id: row.driver_id,
+    vehicle_id: row.vehicle_id,
+    eld_device_id: row.device_id,
+    ...performanceWebhookMembers(row, e),
+  };
 }
 
 /** A speeding event as `GET /v1/speeding_events` shows it, with the ids (docs/webhooks.md). */
 export async function speedingBody(trx: Trx, id: number) {
-  const row = await trx.selectFrom('driver_performance_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.driver_id], vehicles: [row.vehicle_id], devices: [row.device_id] });
-  return { ...speedingEvent(row, e), driver_id: row.driver_id, vehicle_id: row.vehicle_id, eld_device_id: row.device_id };
+  const row = await trx
+    .selectFrom('driver_performance_events')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const e = await loadEmbeds({ kysely: trx }, row.company_id, {
+    users: [row.driver_id],
+    vehicles: [row.vehicle_id],
+    devices: [row.device_id],
+  });
+  return {
+    ...speedingEvent(row, e),
+    driver_id: row.driver_id,
+    vehicle_id: row.vehicle_id,
+    eld_device_id: row.device_id,
+  };
 }
 
 /** A vehicle's visit as `GET /v1/geofences/events` shows it. */
 export async function vehicleVisitBody(trx: Trx, id: number) {
   const row = await trx.selectFrom('geofence_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const e = await loadEmbeds({ kysely: trx }, row.company_id, { users: [row.start_driver_id, row.end_driver_id], vehicles: [row.vehicle_id] });
+  const e = await loadEmbeds({ kysely: trx }, row.company_id, {
+    users: [row.start_driver_id, row.end_driver_id],
+    vehicles: [row.vehicle_id],
+  });
   return geofenceEvent(row, e, Date.parse(row.start_time));
 }
 
 /** An asset's visit: the same object with `asset` in the place of `vehicle` (docs/reference/wire.md §4.23); assets have no driver. */
 export async function assetVisitBody(trx: Trx, id: number) {
   const row = await trx.selectFrom('asset_geofence_events').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const asset = await trx.selectFrom('assets').select(['id', 'name', 'status', 'type', 'vin']).where('id', '=', row.asset_id).executeTakeFirstOrThrow();
+  const asset = await trx
+    .selectFrom('assets')
+    .select(['id', 'name', 'status', 'type', 'vin'])
+    .where('id', '=', row.asset_id)
+    .executeTakeFirstOrThrow();
   return {
-    id: row.id, geofence_id: row.geofence_id, start_time: wireTime(row.start_time), end_time: wireTime(row.end_time),
+    id: row.id,
+    geofence_id: row.geofence_id,
+    start_time: wireTime(row.start_time),
+    end_time: wireTime(row.end_time),
     duration: visitDuration(row.start_time, row.end_time, Date.parse(row.start_time)),
-    asset, start_driver: null, end_driver: null,
+    asset,
+    start_driver: null,
+    end_driver: null,
   };
 }
 
@@ -72,13 +115,30 @@ export async function assetVisitBody(trx: Trx, id: number) {
  * has ended) when it came back and how long it was out, in seconds, where the report was made, and the
  * vehicle, gateway and driver as the telemetry endpoints embed them (docs/webhooks.md).
  */
-export async function gatewayBody(trx: Trx, companyId: number, vehicleId: number, g: Extract<Output, { kind: 'gateway' }>) {
-  const e = await loadEmbeds({ kysely: trx }, companyId, { users: [g.driverId], vehicles: [vehicleId], devices: [g.deviceId] });
+export async function gatewayBody(
+  trx: Trx,
+  companyId: number,
+  vehicleId: number,
+  g: Extract<Output, { kind: 'gateway' }>,
+) {
+  const e = await loadEmbeds({ kysely: trx }, companyId, {
+    users: [g.driverId],
+    vehicles: [vehicleId],
+    devices: [g.deviceId],
+  });
   const ended = !g.disconnected;
   return {
-    vehicle_id: vehicleId, eld_device_id: g.deviceId, driver_id: g.driverId,
-    disconnected_at: wireTime(toIso(g.since)), reconnected_at: ended ? wireTime(toIso(g.t)) : null, duration: ended ? (g.t - g.since) / 1000 : null,
-    lat: g.lat, lon: g.lon, location: g.lat === null || g.lon === null ? null : (describePlace(g.lat, g.lon)?.description ?? null),
-    vehicle: e.vehicleAlways(vehicleId), eld_device: e.device(g.deviceId), driver: e.user(g.driverId),
+    vehicle_id: vehicleId,
+    eld_device_id: g.deviceId,
+    driver_id: g.driverId,
+    disconnected_at: wireTime(toIso(g.since)),
+    reconnected_at: ended ? wireTime(toIso(g.t)) : null,
+    duration: ended ? (g.t - g.since) / 1000 : null,
+    lat: g.lat,
+    lon: g.lon,
+    location: g.lat === null || g.lon === null ? null : (describePlace(g.lat, g.lon)?.description ?? null),
+    vehicle: e.vehicleAlways(vehicleId),
+    eld_device: e.device(g.deviceId),
+    driver: e.user(g.driverId),
   };
 }

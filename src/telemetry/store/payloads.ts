@@ -13,8 +13,19 @@ export type LatestRow = Omit<VehicleLocationsLatestTable, 'company_id' | 'update
 /** `vehicle_location_updated`: {id, vehicle_id, located_at, lat, lon, bearing, engine_hours, speed, odometer, fuel, type, description}. */
 export function locationPayload(row: LatestRow, rec: Insertable<TelemetryRecordsTable>) {
   return {
-    id: row.id, vehicle_id: row.vehicle_id, located_at: wireTime(row.located_at), lat: row.lat, lon: row.lon,
-    bearing: row.bearing, engine_hours: row.engine_hours, speed: row.speed, odometer: row.odometer, fuel: row.fuel,
-    type: row.type, description: row.description, driver_id: row.driver_id, eld_device_id: rec.device_id,
+    id: row.id,
+    vehicle_id: row.vehicle_id,
+    located_at: wireTime(row.located_at),
+    lat: row.lat,
+    lon: row.lon,
+    bearing: row.bearing,
+    engine_hours: row.engine_hours,
+    speed: row.speed,
+    odometer: row.odometer,
+    fuel: row.fuel,
+    type: row.type,
+    description: row.description,
+    driver_id: row.driver_id,
+    eld_device_id: rec.device_id,
   };
 }

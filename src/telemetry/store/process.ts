@@ -39,7 +39,8 @@ export interface ProcessOptions {
 export type StateRow = Selectable<TelemetryStateTable>;
 
 /** `v:<vehicle id>` or `a:<asset id>`: the key of telemetry_state and of the in-process queue. */
-export const subjectOf = (vehicleId: number | null, assetId: number | null) => (vehicleId !== null ? `v:${vehicleId}` : `a:${assetId}`);
+export const subjectOf = (vehicleId: number | null, assetId: number | null) =>
+  vehicleId !== null ? `v:${vehicleId}` : `a:${assetId}`;
 
 export const vehicleKey = (vehicleId: number) => subjectOf(vehicleId, null);
 
@@ -53,14 +54,22 @@ export async function loadGeofences(trx: Trx, companyId: number): Promise<Geofen
     .orderBy('id')
     .execute();
   return rows.map((g) => ({
-    id: g.id, shape: shapeOf(g), since: g.created_at,
+    id: g.id,
+    shape: shapeOf(g),
+    since: g.created_at,
     bounds: { min_lat: g.min_lat, max_lat: g.max_lat, min_lon: g.min_lon, max_lon: g.max_lon },
   }));
 }
 
 /** What the processors read besides the records: thresholds and the company's geofences (with their grid). */
 export function envOf(th: Thresholds, geofences: GeofenceDef[]): Env {
-  return { th, geofences, geofenceIds: geofences.map((g) => g.id), geofencesSince: maxSince(geofences), geofenceGrid: geofenceGrid(geofences) };
+  return {
+    th,
+    geofences,
+    geofenceIds: geofences.map((g) => g.id),
+    geofencesSince: maxSince(geofences),
+    geofenceGrid: geofenceGrid(geofences),
+  };
 }
 
 /**
@@ -69,8 +78,14 @@ export function envOf(th: Thresholds, geofences: GeofenceDef[]): Env {
  * connection on SQLite; ingestion never writes geofences, so what it reads is committed state.
  */
 async function companyEnv(db: Db, trx: Trx, companyId: number, th: Thresholds): Promise<Env> {
-  const { geofences, geofenceIds, geofencesSince, geofenceGrid: grid } = await db.cache.remember(`telemetry geofences ${companyId}`, async () =>
-    envOf(th, await loadGeofences(trx, companyId)));
+  const {
+    geofences,
+    geofenceIds,
+    geofencesSince,
+    geofenceGrid: grid,
+  } = await db.cache.remember(`telemetry geofences ${companyId}`, async () =>
+    envOf(th, await loadGeofences(trx, companyId)),
+  );
   return { th, geofences, geofenceIds, geofencesSince, geofenceGrid: grid };
 }
 
@@ -78,26 +93,57 @@ type PendingRow = {
   /** Fix time in ms and parsed data, when the row comes from memory rather than the database. */
   t?: number;
   parsed?: Record<string, unknown> | null;
-  device_id: number; channel: number; type: string; fix_time: string; lat: number | null; lon: number | null;
-  speed_kph: number | null; bearing_deg: number | null; odometer_km: number | null; fuel_used_l: number | null;
-  description: string | null; data: string | null; received_at: string;
+  device_id: number;
+  channel: number;
+  type: string;
+  fix_time: string;
+  lat: number | null;
+  lon: number | null;
+  speed_kph: number | null;
+  bearing_deg: number | null;
+  odometer_km: number | null;
+  fuel_used_l: number | null;
+  description: string | null;
+  data: string | null;
+  received_at: string;
 };
 
 export function recordIn(r: PendingRow): RecordIn {
   return {
-    t: r.t ?? Date.parse(r.fix_time), type: r.type, deviceId: r.device_id, channel: r.channel, lat: r.lat, lon: r.lon,
-    speedKph: r.speed_kph, bearing: r.bearing_deg, odometerKm: r.odometer_km, fuelUsedL: r.fuel_used_l,
-    description: r.description, data: r.parsed !== undefined ? r.parsed : r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
+    t: r.t ?? Date.parse(r.fix_time),
+    type: r.type,
+    deviceId: r.device_id,
+    channel: r.channel,
+    lat: r.lat,
+    lon: r.lon,
+    speedKph: r.speed_kph,
+    bearing: r.bearing_deg,
+    odometerKm: r.odometer_km,
+    fuelUsedL: r.fuel_used_l,
+    description: r.description,
+    data: r.parsed !== undefined ? r.parsed : r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
     receivedAt: r.received_at,
   };
 }
 
 export const PENDING_COLUMNS = [
-  'device_id', 'channel', 'type', 'fix_time', 'lat', 'lon', 'speed_kph', 'bearing_deg', 'odometer_km', 'fuel_used_l', 'description', 'data', 'received_at',
+  'device_id',
+  'channel',
+  'type',
+  'fix_time',
+  'lat',
+  'lon',
+  'speed_kph',
+  'bearing_deg',
+  'odometer_km',
+  'fuel_used_l',
+  'description',
+  'data',
+  'received_at',
 ] as const;
 
 const byTime = (a: { fix_time: string; id: number }, b: { fix_time: string; id: number }) =>
-  (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id);
+  a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id;
 
 /** What a batch hands to processing: the rows it stored, and the newest fix time stored before it. */
 export interface BatchRows {
@@ -113,12 +159,24 @@ export interface BatchRows {
  * which every fix time follows.
  */
 function pendingReads(subject: 'vehicle_id' | 'asset_id') {
-  const upTo = (db: Trx, id: number, horizon: string, until: string) => db.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id'])
-    .where(subject, '=', id).where('fix_time', '>', horizon).where('fix_time', '<=', until);
+  const upTo = (db: Trx, id: number, horizon: string, until: string) =>
+    db
+      .selectFrom('telemetry_records')
+      .select([...PENDING_COLUMNS, 'id'])
+      .where(subject, '=', id)
+      .where('fix_time', '>', horizon)
+      .where('fix_time', '<=', until);
   return {
-    upTo: prepared((db, _kind, id: number, horizon: string, until: string) => upTo(db, id, horizon, until).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK)),
-    outside: prepared((db, _kind, id: number, horizon: string, until: string, lo: number, hi: number) => upTo(db, id, horizon, until)
-      .where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)])).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK)),
+    upTo: prepared((db, _kind, id: number, horizon: string, until: string) =>
+      upTo(db, id, horizon, until).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK),
+    ),
+    outside: prepared((db, _kind, id: number, horizon: string, until: string, lo: number, hi: number) =>
+      upTo(db, id, horizon, until)
+        .where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)]))
+        .orderBy('fix_time')
+        .orderBy('id')
+        .limit(PROCESS_CHUNK),
+    ),
   };
 }
 
@@ -130,7 +188,13 @@ const PENDING = { vehicle_id: pendingReads('vehicle_id'), asset_id: pendingReads
  * `storedBefore`, so only that stretch past the horizon is read (usually the reorder window, often
  * nothing at all), not the batch's own rows again.
  */
-async function pendingRows(db: Db, trx: Trx, st: StateRow, watermark: string, batch: BatchRows | undefined): Promise<PendingRow[]> {
+async function pendingRows(
+  db: Db,
+  trx: Trx,
+  st: StateRow,
+  watermark: string,
+  batch: BatchRows | undefined,
+): Promise<PendingRow[]> {
   const [reads, id] = st.vehicle_id !== null ? [PENDING.vehicle_id, st.vehicle_id] : [PENDING.asset_id, st.asset_id!];
   const horizon = st.horizon;
   const fresh = batch?.fresh;
@@ -143,9 +207,10 @@ async function pendingRows(db: Db, trx: Trx, st: StateRow, watermark: string, ba
     }
     const before = batch.storedBefore;
     const upTo = before === null ? null : before < watermark ? before : watermark;
-    const older = upTo === null || (horizon !== null && upTo <= horizon)
-      ? []
-      : (await reads.outside(trx, db.kind, id, horizon ?? '', upTo, lo, hi)).rows;
+    const older =
+      upTo === null || (horizon !== null && upTo <= horizon)
+        ? []
+        : (await reads.outside(trx, db.kind, id, horizon ?? '', upTo, lo, hi)).rows;
     const mine = fresh.filter((r) => r.fix_time <= watermark && (horizon === null || r.fix_time > horizon));
     if (older.length + mine.length <= PROCESS_CHUNK) {
       // Fresh rows carry every pending column (and t, parsed): they are used as they are.
@@ -161,7 +226,13 @@ async function pendingRows(db: Db, trx: Trx, st: StateRow, watermark: string, ba
  * Processes the pending records of a state row already locked by `trx` (FOR UPDATE on PostgreSQL; the
  * write transaction on SQLite) and saves the state and horizon; returns how many records it processed.
  */
-export async function processLocked(db: Db, trx: Trx, st: StateRow, opts: ProcessOptions, batch?: BatchRows): Promise<number> {
+export async function processLocked(
+  db: Db,
+  trx: Trx,
+  st: StateRow,
+  opts: ProcessOptions,
+  batch?: BatchRows,
+): Promise<number> {
   if (st.max_fix_time === null) return 0;
   // The window runs back from the newest fix, but from no later than now: a record a device stamps a
   // little ahead (accepted up to TELEMETRY_FUTURE_SLACK_S) must not make records of the present late.

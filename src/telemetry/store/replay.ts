@@ -39,7 +39,8 @@ class FromFilter {
 
   private span(o: Output): { key: string; start: number; end: number | null } | null {
     if (o.kind === 'period') return { key: `p${o.row.start}`, start: o.row.start, end: o.row.end };
-    if (o.kind === 'geofence') return { key: `g${o.row.geofenceId}@${o.row.start}`, start: o.row.start, end: o.row.end };
+    if (o.kind === 'geofence')
+      return { key: `g${o.row.geofenceId}@${o.row.start}`, start: o.row.start, end: o.row.end };
     if (o.kind === 'fault') return { key: `f${o.row.key}@${o.row.first}`, start: o.row.first, end: o.row.closedAt };
     return null;
   }
@@ -81,7 +82,12 @@ export interface ReplayResult {
 async function clear(trx: Trx, s: Subject, fromIso: string, geofenceIds: number[]) {
   if (s.assetId !== undefined) {
     if (geofenceIds.length) {
-      await trx.deleteFrom('asset_geofence_events').where('asset_id', '=', s.assetId).where('start_time', '>=', fromIso).where('geofence_id', 'in', geofenceIds).execute();
+      await trx
+        .deleteFrom('asset_geofence_events')
+        .where('asset_id', '=', s.assetId)
+        .where('start_time', '>=', fromIso)
+        .where('geofence_id', 'in', geofenceIds)
+        .execute();
     }
     return;
   }
@@ -89,32 +95,62 @@ async function clear(trx: Trx, s: Subject, fromIso: string, geofenceIds: number[
     trx.deleteFrom(t).where('vehicle_id', '=', s.vehicleId).where('start_time', '>=', fromIso).execute();
   await Promise.all([v('driving_periods'), v('idle_events'), v('driver_performance_events')]);
   if (geofenceIds.length) {
-    await trx.deleteFrom('geofence_events').where('vehicle_id', '=', s.vehicleId).where('start_time', '>=', fromIso).where('geofence_id', 'in', geofenceIds).execute();
+    await trx
+      .deleteFrom('geofence_events')
+      .where('vehicle_id', '=', s.vehicleId)
+      .where('start_time', '>=', fromIso)
+      .where('geofence_id', 'in', geofenceIds)
+      .execute();
   }
-  await trx.deleteFrom('fault_codes').where('vehicle_id', '=', s.vehicleId).where('first_observed_at', '>=', fromIso).execute();
-  await trx.deleteFrom('utilization_buckets').where('vehicle_id', '=', s.vehicleId).where('bucket_start', '>=', fromIso).execute();
+  await trx
+    .deleteFrom('fault_codes')
+    .where('vehicle_id', '=', s.vehicleId)
+    .where('first_observed_at', '>=', fromIso)
+    .execute();
+  await trx
+    .deleteFrom('utilization_buckets')
+    .where('vehicle_id', '=', s.vehicleId)
+    .where('bucket_start', '>=', fromIso)
+    .execute();
 }
 
-export async function replaySubject(db: Db, companyId: number, s: Subject, from: Date | null, th: Thresholds): Promise<ReplayResult> {
+export async function replaySubject(
+  db: Db,
+  companyId: number,
+  s: Subject,
+  from: Date | null,
+  th: Thresholds,
+): Promise<ReplayResult> {
   const fromIso = from ? from.toISOString() : '';
   const filter = new FromFilter(from ? from.getTime() : -Infinity);
   const subject = s.vehicleId !== undefined ? `v:${s.vehicleId}` : `a:${s.assetId}`;
   const none = { ...s, records: 0, outputs: 0, hosRecords: 0 };
   return writeTx(db, async (trx) => {
-    let q = trx.selectFrom('telemetry_state').selectAll().where('subject', '=', subject).where('company_id', '=', companyId);
+    let q = trx
+      .selectFrom('telemetry_state')
+      .selectAll()
+      .where('subject', '=', subject)
+      .where('company_id', '=', companyId);
     if (db.kind === 'postgres') q = q.forUpdate();
     const st = await q.executeTakeFirst();
     // Drivers' logs take every stored log record, processed or not (./hos-link.ts).
-    const hos = st && s.vehicleId !== undefined ? (await relinkHos(db, trx, companyId, s.vehicleId, fromIso)).logged : 0;
+    const hos =
+      st && s.vehicleId !== undefined ? (await relinkHos(db, trx, companyId, s.vehicleId, fromIso)).logged : 0;
     // Nothing processed yet: nothing derived to rebuild.
     if (!st || st.horizon === null) return { ...none, hosRecords: hos };
     const horizon = st.horizon;
     const geofences = await loadGeofences(trx, companyId);
-    await clear(trx, s, fromIso, geofences.map((g) => g.id));
+    await clear(
+      trx,
+      s,
+      fromIso,
+      geofences.map((g) => g.id),
+    );
     const env = envOf(th, geofences);
-    const write = (outs: Output[]) => (s.vehicleId !== undefined
-      ? writeOutputs(trx, { companyId, vehicleId: s.vehicleId, announce: false, kind: db.kind }, outs)
-      : writeAssetOutputs(trx, { companyId, assetId: s.assetId!, announce: false }, outs));
+    const write = (outs: Output[]) =>
+      s.vehicleId !== undefined
+        ? writeOutputs(trx, { companyId, vehicleId: s.vehicleId, announce: false, kind: db.kind }, outs)
+        : writeAssetOutputs(trx, { companyId, assetId: s.assetId!, announce: false }, outs);
     let vehicleState = initialState();
     let assetState = initialAssetState();
     const step = (records: RecordIn[]): Output[] => {
@@ -131,11 +167,16 @@ export async function replaySubject(db: Db, companyId: number, s: Subject, from:
     let outputs = 0;
     let after: { t: string; id: number } | null = null;
     for (let round = 0; round < 100_000; round++) {
-      let rq = trx.selectFrom('telemetry_records').select([...PENDING_COLUMNS, 'id']).where('fix_time', '<=', horizon);
+      let rq = trx
+        .selectFrom('telemetry_records')
+        .select([...PENDING_COLUMNS, 'id'])
+        .where('fix_time', '<=', horizon);
       rq = s.vehicleId !== undefined ? rq.where('vehicle_id', '=', s.vehicleId) : rq.where('asset_id', '=', s.assetId);
       if (after) {
         const a = after;
-        rq = rq.where((eb) => eb.or([eb('fix_time', '>', a.t), eb.and([eb('fix_time', '=', a.t), eb('id', '>', a.id)])]));
+        rq = rq.where((eb) =>
+          eb.or([eb('fix_time', '>', a.t), eb.and([eb('fix_time', '=', a.t), eb('id', '>', a.id)])]),
+        );
       }
       const rows = await rq.orderBy('fix_time').orderBy('id').limit(CHUNK).execute();
       if (rows.length === 0) break;
@@ -150,8 +191,13 @@ export async function replaySubject(db: Db, companyId: number, s: Subject, from:
     const open = filter.stillOpen();
     await write(open);
     outputs += open.length;
-    const state = s.vehicleId !== undefined ? json({ ...vehicleState, hos_auto: savedAutoDuty(st.state) }) : json(assetState);
-    await trx.updateTable('telemetry_state').set({ state, updated_at: toIso(Date.now()) }).where('subject', '=', st.subject).execute();
+    const state =
+      s.vehicleId !== undefined ? json({ ...vehicleState, hos_auto: savedAutoDuty(st.state) }) : json(assetState);
+    await trx
+      .updateTable('telemetry_state')
+      .set({ state, updated_at: toIso(Date.now()) })
+      .where('subject', '=', st.subject)
+      .execute();
     return { ...s, records, outputs, hosRecords: hos };
   });
 }
@@ -161,7 +207,10 @@ export const replayVehicle = (db: Db, companyId: number, vehicleId: number, from
 
 /** The vehicles and assets of a company that have stored telemetry (or just the one asked for). */
 export async function replayTargets(db: Db, companyId: number, only?: Subject): Promise<Subject[]> {
-  let q = db.kysely.selectFrom('telemetry_state').select(['vehicle_id', 'asset_id']).where('company_id', '=', companyId);
+  let q = db.kysely
+    .selectFrom('telemetry_state')
+    .select(['vehicle_id', 'asset_id'])
+    .where('company_id', '=', companyId);
   if (only?.vehicleId !== undefined) q = q.where('vehicle_id', '=', only.vehicleId);
   if (only?.assetId !== undefined) q = q.where('asset_id', '=', only.assetId);
   const rows = await q.orderBy('vehicle_id').orderBy('asset_id').execute();

@@ -40,8 +40,19 @@ export class Telemetry {
   async ingest(device: DevicePrincipal, channel: number, raws: unknown[]): Promise<BatchSummary> {
     const key = subjectKey(device);
     return this.queue.run(key, async () => {
-      const { summary, inBatch, refused } = await handleBatch(this.db, device, channel, raws, this.cfg, this.options(false));
-      for (const { err, index, seq } of refused) this.log?.warn({ err, subject: key, device: device.identifier, index, seq }, 'telemetry record refused by the database');
+      const { summary, inBatch, refused } = await handleBatch(
+        this.db,
+        device,
+        channel,
+        raws,
+        this.cfg,
+        this.options(false),
+      );
+      for (const { err, index, seq } of refused)
+        this.log?.warn(
+          { err, subject: key, device: device.identifier, index, seq },
+          'telemetry record refused by the database',
+        );
       if (inBatch && 'error' in inBatch) {
         // The records are committed; the next batch or the sweep processes them.
         this.log?.error({ err: inBatch.error, subject: key }, 'telemetry processing failed');

@@ -5,13 +5,25 @@
  */
 import { prepared } from '../../storage/prepared.js';
 
-export const createState = prepared((db, _kind, subject: string, companyId: number, vehicleId: number | null, assetId: number | null, now: string) =>
-  db.insertInto('telemetry_state')
-    .values({
-      subject, company_id: companyId, vehicle_id: vehicleId, asset_id: assetId, state: '{}', horizon: null,
-      max_fix_time: null, last_received_at: now, ingest_driver_id: null, ingest_driver_at: null, updated_at: now,
-    })
-    .onConflict((oc) => oc.column('subject').doNothing()));
+export const createState = prepared(
+  (db, _kind, subject: string, companyId: number, vehicleId: number | null, assetId: number | null, now: string) =>
+    db
+      .insertInto('telemetry_state')
+      .values({
+        subject,
+        company_id: companyId,
+        vehicle_id: vehicleId,
+        asset_id: assetId,
+        state: '{}',
+        horizon: null,
+        max_fix_time: null,
+        last_received_at: now,
+        ingest_driver_id: null,
+        ingest_driver_at: null,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('subject').doNothing()),
+);
 
 /** The subject's state row, locked until the transaction ends (FOR UPDATE on PostgreSQL; SQLite's write transaction holds the file). */
 export const lockedState = prepared((db, kind, subject: string) => {
@@ -20,11 +32,29 @@ export const lockedState = prepared((db, kind, subject: string) => {
 });
 
 /** What a stored batch changed: the newest fix stored, when the device was last heard from, who is logged in on it and since when. */
-export const saveIngestState = prepared((db, _kind, subject: string, maxFix: string | null, receivedAt: string, driverId: number | null, driverAt: string | null) =>
-  db.updateTable('telemetry_state')
-    .set({ max_fix_time: maxFix, last_received_at: receivedAt, updated_at: receivedAt, ingest_driver_id: driverId, ingest_driver_at: driverAt })
-    .where('subject', '=', subject));
+export const saveIngestState = prepared(
+  (
+    db,
+    _kind,
+    subject: string,
+    maxFix: string | null,
+    receivedAt: string,
+    driverId: number | null,
+    driverAt: string | null,
+  ) =>
+    db
+      .updateTable('telemetry_state')
+      .set({
+        max_fix_time: maxFix,
+        last_received_at: receivedAt,
+        updated_at: receivedAt,
+        ingest_driver_id: driverId,
+        ingest_driver_at: driverAt,
+      })
+      .where('subject', '=', subject),
+);
 
 /** What processing leaves behind: the processors' state and the horizon up to which records are processed. */
 export const saveState = prepared((db, _kind, subject: string, state: string, horizon: string, now: string) =>
-  db.updateTable('telemetry_state').set({ state, horizon, updated_at: now }).where('subject', '=', subject));
+  db.updateTable('telemetry_state').set({ state, horizon, updated_at: now }).where('subject', '=', subject),
+);

@@ -119,7 +119,11 @@ export function writeTx<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
  * abort) and the error is returned; a failure of the savepoint commands themselves fails the
  * transaction.
  */
-export async function underSavepoint<T>(trx: Trx, fn: () => Promise<T>, name = 'telemetry_step'): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+export async function underSavepoint<T>(
+  trx: Trx,
+  fn: () => Promise<T>,
+  name = 'telemetry_step',
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   const sp = savepointOf(name);
   await trx.executeQuery(sp.save);
   let value: T;
@@ -141,7 +145,11 @@ function savepointOf(name: string) {
   let sp = savepoints.get(name);
   if (!sp) {
     if (!/^[a-z_]+$/.test(name)) throw new Error(`savepoint name must be lowercase letters and underscores: ${name}`);
-    sp = { save: CompiledQuery.raw(`savepoint ${name}`), rollback: CompiledQuery.raw(`rollback to savepoint ${name}`), release: CompiledQuery.raw(`release savepoint ${name}`) };
+    sp = {
+      save: CompiledQuery.raw(`savepoint ${name}`),
+      rollback: CompiledQuery.raw(`rollback to savepoint ${name}`),
+      release: CompiledQuery.raw(`release savepoint ${name}`),
+    };
     savepoints.set(name, sp);
   }
   return sp;

@@ -18,16 +18,41 @@ export interface Viewer extends Tenant {
 
 export async function viewerOf(db: Db, user: { id: number; company_id: number; role: string }): Promise<Viewer> {
   const base = { companyId: user.company_id, userId: user.id, role: user.role };
-  const row = await db.kysely.selectFrom('users').select('group_visibility').where('id', '=', user.id).executeTakeFirst();
-  if (user.role !== 'fleet_user' || row?.group_visibility !== 'limited') return { ...base, vehicleIds: null, driverIds: null };
-  const groups = (await db.kysely.selectFrom('group_users').select('group_id').where('company_id', '=', user.company_id).where('member_id', '=', user.id).execute())
-    .map((g) => g.group_id);
+  const row = await db.kysely
+    .selectFrom('users')
+    .select('group_visibility')
+    .where('id', '=', user.id)
+    .executeTakeFirst();
+  if (user.role !== 'fleet_user' || row?.group_visibility !== 'limited')
+    return { ...base, vehicleIds: null, driverIds: null };
+  const groups = (
+    await db.kysely
+      .selectFrom('group_users')
+      .select('group_id')
+      .where('company_id', '=', user.company_id)
+      .where('member_id', '=', user.id)
+      .execute()
+  ).map((g) => g.group_id);
   if (groups.length === 0) return { ...base, vehicleIds: new Set(), driverIds: new Set() };
   const [vehicles, drivers] = await Promise.all([
-    db.kysely.selectFrom('group_vehicles').select('member_id').where('company_id', '=', user.company_id).where('group_id', 'in', groups).execute(),
-    db.kysely.selectFrom('group_users').select('member_id').where('company_id', '=', user.company_id).where('group_id', 'in', groups).execute(),
+    db.kysely
+      .selectFrom('group_vehicles')
+      .select('member_id')
+      .where('company_id', '=', user.company_id)
+      .where('group_id', 'in', groups)
+      .execute(),
+    db.kysely
+      .selectFrom('group_users')
+      .select('member_id')
+      .where('company_id', '=', user.company_id)
+      .where('group_id', 'in', groups)
+      .execute(),
   ]);
-  return { ...base, vehicleIds: new Set(vehicles.map((v) => v.member_id)), driverIds: new Set(drivers.map((d) => d.member_id)) };
+  return {
+    ...base,
+    vehicleIds: new Set(vehicles.map((v) => v.member_id)),
+    driverIds: new Set(drivers.map((d) => d.member_id)),
+  };
 }
 
 const sees = (set: Set<number> | null, id: number | null) => set === null || (id !== null && set.has(id));
@@ -59,12 +84,27 @@ export function statusOf(speedKph: number, engine: string | null, locatedAt: str
 
 /** Every visible vehicle of the company that has a position, with its driver's name. */
 export async function mapVehicles(db: Db, v: Viewer): Promise<MapVehicle[]> {
-  const vehicles = (await db.kysely.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', v.companyId).orderBy('id').execute())
-    .filter((x) => sees(v.vehicleIds, x.id));
-  const latest = await latestOf(db, v.companyId, vehicles.map((x) => x.id));
+  const vehicles = (
+    await db.kysely
+      .selectFrom('vehicles')
+      .select(['id', 'number'])
+      .where('company_id', '=', v.companyId)
+      .orderBy('id')
+      .execute()
+  ).filter((x) => sees(v.vehicleIds, x.id));
+  const latest = await latestOf(
+    db,
+    v.companyId,
+    vehicles.map((x) => x.id),
+  );
   const driverIds = [...new Set([...latest.values()].map((l) => l.driver_id).filter((d): d is number => d !== null))];
   const drivers = driverIds.length
-    ? await db.kysely.selectFrom('users').select(['id', 'first_name', 'last_name']).where('company_id', '=', v.companyId).where('id', 'in', driverIds).execute()
+    ? await db.kysely
+        .selectFrom('users')
+        .select(['id', 'first_name', 'last_name'])
+        .where('company_id', '=', v.companyId)
+        .where('id', 'in', driverIds)
+        .execute()
     : [];
   const names = new Map(drivers.map((d) => [d.id, `${d.first_name} ${d.last_name}`]));
   const out: MapVehicle[] = [];
@@ -73,8 +113,15 @@ export async function mapVehicles(db: Db, v: Viewer): Promise<MapVehicle[]> {
     if (!l) continue;
     const speed = Math.round((l.speed ?? 0) * KPH_PER_MPH * 10) / 10;
     out.push({
-      id: x.id, number: x.number, lat: l.lat, lon: l.lon, bearing: l.bearing ?? 0, speed_kph: speed, located_at: l.located_at,
-      driver: l.driver_id !== null ? (names.get(l.driver_id) ?? null) : null, status: statusOf(speed, l.engine, l.located_at),
+      id: x.id,
+      number: x.number,
+      lat: l.lat,
+      lon: l.lon,
+      bearing: l.bearing ?? 0,
+      speed_kph: speed,
+      located_at: l.located_at,
+      driver: l.driver_id !== null ? (names.get(l.driver_id) ?? null) : null,
+      status: statusOf(speed, l.engine, l.located_at),
     });
   }
   return out;
@@ -91,7 +138,12 @@ export async function positionsVersion(db: Db, companyId: number): Promise<strin
 }
 
 /** Today's (UTC) track of one visible vehicle as [lat, lon] pairs; 404 for a vehicle the viewer cannot see. */
-export async function todaysTrack(db: Db, v: Viewer, vehicleId: number, now = new Date()): Promise<Array<[number, number]>> {
+export async function todaysTrack(
+  db: Db,
+  v: Viewer,
+  vehicleId: number,
+  now = new Date(),
+): Promise<Array<[number, number]>> {
   if (!sees(v.vehicleIds, vehicleId)) throw notFound(`vehicle ${vehicleId}`);
   const start = new Date(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
   const rows = await vehicleHistory(db, v, vehicleId, start, new Date(now.getTime() + 60_000));
@@ -115,15 +167,29 @@ export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[
     views.push(...page.views);
     if (views.length >= page.total || page.views.length === 0 || offset >= 5000) break;
   }
-  const visible = views.filter((d) => v.vehicleIds === null || sees(v.vehicleIds, d.row.vehicle_id) || sees(v.driverIds, d.row.driver_id));
+  const visible = views.filter(
+    (d) => v.vehicleIds === null || sees(v.vehicleIds, d.row.vehicle_id) || sees(v.driverIds, d.row.driver_id),
+  );
   const ids = (xs: number[]) => (xs.length ? xs : [0]);
   const [users, vehicles, places] = await Promise.all([
-    db.kysely.selectFrom('users').select(['id', 'first_name', 'last_name']).where('company_id', '=', v.companyId)
-      .where('id', 'in', ids(visible.map((d) => d.row.driver_id))).execute(),
-    db.kysely.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', v.companyId)
-      .where('id', 'in', ids(visible.map((d) => d.row.vehicle_id))).execute(),
-    db.kysely.selectFrom('dispatch_locations').select(['id', 'name', 'city', 'state']).where('company_id', '=', v.companyId)
-      .where('id', 'in', ids(visible.flatMap((d) => d.stops.map((s) => s.dispatch_location_id)))).execute(),
+    db.kysely
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name'])
+      .where('company_id', '=', v.companyId)
+      .where('id', 'in', ids(visible.map((d) => d.row.driver_id)))
+      .execute(),
+    db.kysely
+      .selectFrom('vehicles')
+      .select(['id', 'number'])
+      .where('company_id', '=', v.companyId)
+      .where('id', 'in', ids(visible.map((d) => d.row.vehicle_id)))
+      .execute(),
+    db.kysely
+      .selectFrom('dispatch_locations')
+      .select(['id', 'name', 'city', 'state'])
+      .where('company_id', '=', v.companyId)
+      .where('id', 'in', ids(visible.flatMap((d) => d.stops.map((s) => s.dispatch_location_id))))
+      .execute(),
   ]);
   const user = new Map(users.map((u) => [u.id, `${u.first_name} ${u.last_name}`]));
   const vehicle = new Map(vehicles.map((x) => [x.id, x.number]));
@@ -134,14 +200,23 @@ export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[
     status: d.status,
     driver: user.get(d.row.driver_id) ?? `driver ${d.row.driver_id}`,
     vehicle: vehicle.get(d.row.vehicle_id) ?? `vehicle ${d.row.vehicle_id}`,
-    stops: d.stops.map((s) => ({ vendor_id: s.vendor_id, type: s.type, status: s.status, place: place.get(s.dispatch_location_id) ?? '' })),
+    stops: d.stops.map((s) => ({
+      vendor_id: s.vendor_id,
+      type: s.type,
+      status: s.status,
+      place: place.get(s.dispatch_location_id) ?? '',
+    })),
   }));
 }
 
 /** The visible dispatch named by vendor_id, or 404 — the same answer as a dispatch of another company. */
 export async function assertDispatchVisible(db: Db, v: Viewer, vendorId: string): Promise<void> {
-  const row = await db.kysely.selectFrom('dispatches').select(['driver_id', 'vehicle_id'])
-    .where('company_id', '=', v.companyId).where('vendor_id', '=', vendorId).executeTakeFirst();
+  const row = await db.kysely
+    .selectFrom('dispatches')
+    .select(['driver_id', 'vehicle_id'])
+    .where('company_id', '=', v.companyId)
+    .where('vendor_id', '=', vendorId)
+    .executeTakeFirst();
   if (!row || !(v.vehicleIds === null || sees(v.vehicleIds, row.vehicle_id) || sees(v.driverIds, row.driver_id))) {
     throw notFound(`dispatch with vendor_id "${vendorId}"`);
   }

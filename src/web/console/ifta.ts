@@ -19,11 +19,13 @@ export function quarterOf(query: { year?: string; quarter?: string }, now = new 
   if (query.year === undefined && query.quarter === undefined) return current;
   const year = Number(query.year);
   const quarter = Number(query.quarter);
-  if (!/^\d{4}$/.test(query.year ?? '') || !/^[1-4]$/.test(query.quarter ?? '') || year < 2000 || year > 2100) return null;
+  if (!/^\d{4}$/.test(query.year ?? '') || !/^[1-4]$/.test(query.quarter ?? '') || year < 2000 || year > 2100)
+    return null;
   return { year, quarter };
 }
 
-const mi = (km: number) => (km / KM_PER_MI).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const mi = (km: number) =>
+  (km / KM_PER_MI).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 
 function chart(lines: Array<{ jurisdiction: string; totalKm: number }>, fuelType: string): Html {
   const max = Math.max(1, ...lines.map((l) => l.totalKm));
@@ -35,7 +37,13 @@ function chart(lines: Array<{ jurisdiction: string; totalKm: number }>, fuelType
   return html`<svg class="chart" viewBox="0 0 760 ${Math.max(1, lines.length) * RH + 4}" role="img" aria-label="Miles by jurisdiction, ${fuelType}: ${lines.map((l) => `${l.jurisdiction} ${mi(l.totalKm)}`).join(', ')}">${bars}</svg>`;
 }
 
-export function iftaPage(v: { user: ConsoleUser; csrf: string; quarter: Quarter; report: QuarterlyReport | null; error?: string }): string {
+export function iftaPage(v: {
+  user: ConsoleUser;
+  csrf: string;
+  quarter: Quarter;
+  report: QuarterlyReport | null;
+  error?: string;
+}): string {
   const { year, quarter } = v.quarter;
   const years = Array.from({ length: 6 }, (_, i) => new Date().getUTCFullYear() - i);
   const form = html`<form method="get" action="/console/ifta" class="filters">
@@ -50,13 +58,13 @@ export function iftaPage(v: { user: ConsoleUser; csrf: string; quarter: Quarter;
   } else {
     content = html`<p><a href="/console/ifta.csv?year=${year}&amp;quarter=${quarter}" download>Download CSV</a> <span class="muted">(due ${v.report.dueDate})</span></p>
 ${v.report.fuelTypes.map((ft) => {
-      const lines = ft.lines.filter((l) => l.totalKm > 0).sort((a, b) => b.totalKm - a.totalKm);
-      return html`<section class="fuel" aria-labelledby="fuel-${ft.fuelType}"><h2 id="fuel-${ft.fuelType}">${ft.fuelType.replace(/_/g, ' ')} <span class="muted">${ft.vehicleIds.length} ${ft.vehicleIds.length === 1 ? 'vehicle' : 'vehicles'}, ${mi(ft.totalKm)} mi</span></h2>
+  const lines = ft.lines.filter((l) => l.totalKm > 0).sort((a, b) => b.totalKm - a.totalKm);
+  return html`<section class="fuel" aria-labelledby="fuel-${ft.fuelType}"><h2 id="fuel-${ft.fuelType}">${ft.fuelType.replace(/_/g, ' ')} <span class="muted">${ft.vehicleIds.length} ${ft.vehicleIds.length === 1 ? 'vehicle' : 'vehicles'}, ${mi(ft.totalKm)} mi</span></h2>
 <table><caption class="visually-hidden">Distance by jurisdiction, ${ft.fuelType}</caption>
 <thead><tr><th scope="col">Jurisdiction</th><th scope="col" class="num">Miles</th><th scope="col" class="num">Taxable miles</th><th scope="col" class="num">Kilometres</th></tr></thead>
 <tbody>${lines.map((l) => html`<tr><th scope="row">${l.jurisdiction}</th><td class="num">${mi(l.totalKm)}</td><td class="num">${mi(l.taxableKm)}</td><td class="num">${l.totalKm.toFixed(1)}</td></tr>`)}</tbody></table>
 ${chart(lines, ft.fuelType)}</section>`;
-    })}`;
+})}`;
   }
   const body = html`<h1>IFTA ${year} Q${quarter}</h1>${form}${content}`;
   return consolePage({ title: 'IFTA', section: 'ifta', user: v.user, csrf: v.csrf, body });

@@ -36,15 +36,20 @@ const NAV: Array<[Section, string, string]> = [
 
 export function consolePage(v: ConsoleView): string {
   const links = NAV.map(([key, href, label]) =>
-    key === v.section ? html`<li><a href="${href}" aria-current="page">${label}</a></li>` : html`<li><a href="${href}">${label}</a></li>`);
+    key === v.section
+      ? html`<li><a href="${href}" aria-current="page">${label}</a></li>`
+      : html`<li><a href="${href}">${label}</a></li>`,
+  );
   const apps = v.user.role === 'admin' ? html`<li><a href="/fleet/apps">Apps</a></li>` : '';
   const scripts = (v.scripts ?? []).map((s) => html`<script src="/console/assets/${s}" defer></script>`);
-  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+  return `<!doctype html>${
+    html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${v.title} · ${v.user.company_name}</title><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/console/assets/console.css">${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="bar"><span class="brand">${v.user.company_name}</span>
 <nav aria-label="Console"><ul>${links}${apps}</ul></nav>
 <form method="post" action="/sign-out" class="who"><span class="muted">${v.user.name}</span> ${hidden('csrf_token', v.csrf)}<button type="submit" class="secondary">Sign out</button></form>
 </header>
-<main id="main" tabindex="-1">${v.body}</main></body></html>`.value}`;
+<main id="main" tabindex="-1">${v.body}</main></body></html>`.value
+  }`;
 }

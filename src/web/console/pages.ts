@@ -20,7 +20,20 @@ function outlines(): Html {
   if (outlinePaths) return outlinePaths;
   const paths = jurisdictionOutlines(0.05).features.map((f) => {
     const d = f.geometry.coordinates
-      .flatMap((poly) => poly.map((ring) => 'M' + ring.map(([lon, lat]) => project(lat, lon).map((n) => n.toFixed(1)).join(',')).join('L') + 'Z'))
+      .flatMap((poly) =>
+        poly.map(
+          (ring) =>
+            'M' +
+            ring
+              .map(([lon, lat]) =>
+                project(lat, lon)
+                  .map((n) => n.toFixed(1))
+                  .join(','),
+              )
+              .join('L') +
+            'Z',
+        ),
+      )
       .join('');
     return html`<path d="${d}" class="land ${f.properties.country.toLowerCase()}"><title>${f.properties.code}</title></path>`;
   });
@@ -53,29 +66,50 @@ export function mapPage(v: { user: ConsoleUser; csrf: string }): string {
   return consolePage({ title: 'Map', section: 'map', user: v.user, csrf: v.csrf, body, scripts: ['map.js'] });
 }
 
-const COLUMNS: Array<[string, string]> = [['planned', 'Planned'], ['active', 'Active'], ['completed', 'Completed'], ['cancelled', 'Cancelled']];
+const COLUMNS: Array<[string, string]> = [
+  ['planned', 'Planned'],
+  ['active', 'Active'],
+  ['completed', 'Completed'],
+  ['cancelled', 'Cancelled'],
+];
 /** The buttons of each state: the status each asks for, with its label. */
 const ACTIONS: Record<string, Array<[string, string]>> = {
-  planned: [['active', 'Activate'], ['cancelled', 'Cancel']],
-  active: [['completed', 'Complete'], ['cancelled', 'Cancel']],
+  planned: [
+    ['active', 'Activate'],
+    ['cancelled', 'Cancel'],
+  ],
+  active: [
+    ['completed', 'Complete'],
+    ['cancelled', 'Cancel'],
+  ],
   completed: [],
   cancelled: [],
 };
 
 function card(d: BoardDispatch, csrf: string): Html {
   const title = d.vendor_id ?? `Dispatch ${d.id}`;
-  const actions = d.vendor_id === null
-    ? html`<p class="muted">Without a vendor_id this dispatch changes through the API only.</p>`
-    : html`<form method="post" action="/console/dispatches/${encodeURIComponent(d.vendor_id)}/status" class="actions">${hidden('csrf_token', csrf)}${ACTIONS[d.status]?.map(
-        ([status, label]) => html`<button type="submit" name="status" value="${status}" class="${status === 'cancelled' ? 'danger' : ''}" aria-label="${label} ${title}">${label}</button>`,
-      )}</form>`;
+  const actions =
+    d.vendor_id === null
+      ? html`<p class="muted">Without a vendor_id this dispatch changes through the API only.</p>`
+      : html`<form method="post" action="/console/dispatches/${encodeURIComponent(d.vendor_id)}/status" class="actions">${hidden('csrf_token', csrf)}${ACTIONS[
+          d.status
+        ]?.map(
+          ([status, label]) =>
+            html`<button type="submit" name="status" value="${status}" class="${status === 'cancelled' ? 'danger' : ''}" aria-label="${label} ${title}">${label}</button>`,
+        )}</form>`;
   return html`<li class="dispatch" data-dispatch="${title}"><h3>${title}</h3>
 <p>${d.driver} · ${d.vehicle}</p>
 <ol class="stops">${d.stops.map((s) => html`<li><span class="stop-status ${s.status}">${s.status.replace('_', ' ')}</span> ${s.type ? html`${s.type}: ` : ''}${s.place || s.vendor_id}</li>`)}</ol>
 ${actions}</li>`;
 }
 
-export function boardPage(v: { user: ConsoleUser; csrf: string; dispatches: BoardDispatch[]; error?: string; notice?: string }): string {
+export function boardPage(v: {
+  user: ConsoleUser;
+  csrf: string;
+  dispatches: BoardDispatch[];
+  error?: string;
+  notice?: string;
+}): string {
   const columns = COLUMNS.map(([status, label]) => {
     const items = v.dispatches.filter((d) => d.status === status);
     return html`<section class="column" aria-labelledby="col-${status}"><h2 id="col-${status}">${label} <span class="count">${items.length}</span></h2>

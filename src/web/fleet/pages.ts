@@ -3,7 +3,13 @@ import type { InstalledApp } from '../../auth/oauth/grants.js';
 import { hidden, html, page, type Html } from '../html.js';
 import { scopeWords } from '../pages.js';
 
-export function installedAppsPage(v: { companyName: string; apps: InstalledApp[]; csrf: string; aside: Html; notice?: string }): string {
+export function installedAppsPage(v: {
+  companyName: string;
+  apps: InstalledApp[];
+  csrf: string;
+  aside: Html;
+  notice?: string;
+}): string {
   const items = v.apps.map(
     (a) => html`<div class="card"><h2>${a.name}</h2>
 <p class="muted">Installed ${a.installed_at.slice(0, 10)}${a.consented_by ? html` by ${a.consented_by}` : ''}. Client ID <code>${a.client_id}</code>.</p>

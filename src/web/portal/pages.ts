@@ -7,7 +7,13 @@ import { scopeWords } from '../pages.js';
 
 const BRAND = 'Fleet platform · Developers';
 
-export function signUpPage(v: { csrf: string; email?: string; name?: string; error?: string; status?: number }): string {
+export function signUpPage(v: {
+  csrf: string;
+  email?: string;
+  name?: string;
+  error?: string;
+  status?: number;
+}): string {
   return page({
     title: 'Create a developer account',
     brand: BRAND,
@@ -31,7 +37,8 @@ export const signUpLink = html`<p class="muted">No account yet? <a href="/develo
 
 export function appsPage(v: { apps: OAuthApp[]; aside: Html }): string {
   const rows = v.apps.map(
-    (a) => html`<tr><td><a href="/developers/apps/${a.id}">${a.name}</a></td><td><code>${a.client_id}</code></td><td>${a.scopes.length}</td></tr>`,
+    (a) =>
+      html`<tr><td><a href="/developers/apps/${a.id}">${a.name}</a></td><td><code>${a.client_id}</code></td><td>${a.scopes.length}</td></tr>`,
   );
   return page({
     title: 'Your applications',

@@ -12,27 +12,47 @@ export const DEG_PER_KM = 1 / (111.32 * Math.cos((LAT * Math.PI) / 180));
 
 export function rec(sec: number, type: string, fields: Partial<RecordIn> = {}): RecordIn {
   return {
-    t: s(sec), type, deviceId: 7, channel: 0, lat: null, lon: null, speedKph: null, bearing: null, odometerKm: null,
-    fuelUsedL: null, description: null, data: null, ...fields,
+    t: s(sec),
+    type,
+    deviceId: 7,
+    channel: 0,
+    lat: null,
+    lon: null,
+    speedKph: null,
+    bearing: null,
+    odometerKm: null,
+    fuelUsedL: null,
+    description: null,
+    data: null,
+    ...fields,
   };
 }
 
 export const fix = (sec: number, kph: number | null, fields: Partial<RecordIn> = {}) =>
   rec(sec, 'location', { lat: LAT, lon: LON, speedKph: kph, bearing: 90, description: 'here', ...fields });
-export const engineRec = (sec: number, state: 'on' | 'off', fields: Partial<RecordIn> = {}) => rec(sec, 'engine', { data: { state }, ...fields });
-export const loginRec = (sec: number, driverId: number) => rec(sec, 'driver', { data: { action: 'login', driver_id: driverId } });
+export const engineRec = (sec: number, state: 'on' | 'off', fields: Partial<RecordIn> = {}) =>
+  rec(sec, 'engine', { data: { state }, ...fields });
+export const loginRec = (sec: number, driverId: number) =>
+  rec(sec, 'driver', { data: { action: 'login', driver_id: driverId } });
 
 /** Fixes every `every` s from `from` to `to` at `kph`, moving east from `lon0` (odometer when `km0`). */
-export function drive(from: number, to: number, kph: number, opts: { every?: number; lon0?: number; km0?: number; fuel0?: number; fuelPerS?: number } = {}): RecordIn[] {
+export function drive(
+  from: number,
+  to: number,
+  kph: number,
+  opts: { every?: number; lon0?: number; km0?: number; fuel0?: number; fuelPerS?: number } = {},
+): RecordIn[] {
   const out: RecordIn[] = [];
   const every = opts.every ?? 10;
   for (let sec = from; sec <= to; sec += every) {
     const km = (kph * (sec - from)) / 3600;
-    out.push(fix(sec, kph, {
-      lon: (opts.lon0 ?? LON) + km * DEG_PER_KM,
-      odometerKm: opts.km0 === undefined ? null : opts.km0 + km,
-      fuelUsedL: opts.fuel0 === undefined ? null : opts.fuel0 + (sec - from) * (opts.fuelPerS ?? 0),
-    }));
+    out.push(
+      fix(sec, kph, {
+        lon: (opts.lon0 ?? LON) + km * DEG_PER_KM,
+        odometerKm: opts.km0 === undefined ? null : opts.km0 + km,
+        fuelUsedL: opts.fuel0 === undefined ? null : opts.fuel0 + (sec - from) * (opts.fuelPerS ?? 0),
+      }),
+    );
   }
   return out;
 }

@@ -16,7 +16,12 @@ const driveThenStand = (until = 1100) => [...drive(0, 600, 80), ...drive(610, un
 const withAt = (records: Records, ...extra: Records) => [...records, ...extra].sort((a, b) => a.t - b.t);
 
 const periods = (records: Records) =>
-  final(only(run(records).outputs, 'period').map((o) => o.row)).map((p) => ({ start: sec(p.start), end: sec(p.end), type: p.type, driver: p.driverId }));
+  final(only(run(records).outputs, 'period').map((o) => o.row)).map((p) => ({
+    start: sec(p.start),
+    end: sec(p.end),
+    type: p.type,
+    driver: p.driverId,
+  }));
 
 test('a status event while standing ends the period there; driving status does not', () => {
   const cases: Array<{ name: string; records: Records; want: ReturnType<typeof periods> }> = [
@@ -54,17 +59,26 @@ test('a PC/YM or driver change on the move splits the period at that instant', (
     {
       name: 'personal conveyance set while moving',
       records: withAt(drive(0, 900, 80), duty(305, 'personal_conveyance')),
-      want: [{ start: 0, end: 305, type: 'driving', driver: null }, { start: 305, end: null, type: 'personal_conveyance', driver: null }],
+      want: [
+        { start: 0, end: 305, type: 'driving', driver: null },
+        { start: 305, end: null, type: 'personal_conveyance', driver: null },
+      ],
     },
     {
       name: 'a yard move cleared while moving',
       records: withAt(drive(0, 900, 30), duty(-1, 'yard_move'), duty(400, 'on_duty')),
-      want: [{ start: 0, end: 400, type: 'yard_move', driver: null }, { start: 400, end: null, type: 'driving', driver: null }],
+      want: [
+        { start: 0, end: 400, type: 'yard_move', driver: null },
+        { start: 400, end: null, type: 'driving', driver: null },
+      ],
     },
     {
       name: 'a driver logs in on an unidentified drive',
       records: withAt(drive(0, 900, 80), loginRec(305, 42)),
-      want: [{ start: 0, end: 305, type: 'driving', driver: null }, { start: 305, end: null, type: 'driving', driver: 42 }],
+      want: [
+        { start: 0, end: 305, type: 'driving', driver: null },
+        { start: 305, end: null, type: 'driving', driver: 42 },
+      ],
     },
     {
       name: 'on duty while moving is not a change of segment',
@@ -90,18 +104,38 @@ test('an engine stop ends the period at stop + timeout, corrected by what comes 
     },
     {
       name: 'off duty after the engine stop, before the timeout: ends there',
-      records: [...drive(0, 600, 80), fix(610, 0, { lon: lonAfter(80, 600) }), engineRec(700, 'off'), duty(800, 'off_duty')],
+      records: [
+        ...drive(0, 600, 80),
+        fix(610, 0, { lon: lonAfter(80, 600) }),
+        engineRec(700, 'off'),
+        duty(800, 'off_duty'),
+      ],
       want: [{ start: 0, end: 800, type: 'driving', driver: null }],
     },
     {
       name: 'moving again before the timeout: the same period goes on',
-      records: [...drive(0, 600, 80), ...stand(610, 690), engineRec(700, 'off'), engineRec(850, 'on'), ...drive(900, 1200, 80, { lon0: lonAfter(80, 600) })],
+      records: [
+        ...drive(0, 600, 80),
+        ...stand(610, 690),
+        engineRec(700, 'off'),
+        engineRec(850, 'on'),
+        ...drive(900, 1200, 80, { lon0: lonAfter(80, 600) }),
+      ],
       want: [{ start: 0, end: null, type: 'driving', driver: null }],
     },
     {
       name: 'moving again after the timeout: a new period',
-      records: [...drive(0, 600, 80), ...stand(610, 690), engineRec(700, 'off'), engineRec(960, 'on'), ...drive(980, 1200, 80, { lon0: lonAfter(80, 600) })],
-      want: [{ start: 0, end: 970, type: 'driving', driver: null }, { start: 980, end: null, type: 'driving', driver: null }],
+      records: [
+        ...drive(0, 600, 80),
+        ...stand(610, 690),
+        engineRec(700, 'off'),
+        engineRec(960, 'on'),
+        ...drive(980, 1200, 80, { lon0: lonAfter(80, 600) }),
+      ],
+      want: [
+        { start: 0, end: 970, type: 'driving', driver: null },
+        { start: 980, end: null, type: 'driving', driver: null },
+      ],
     },
   ];
   for (const c of cases) assert.deepEqual(periods(c.records), c.want, c.name);
@@ -109,32 +143,67 @@ test('an engine stop ends the period at stop + timeout, corrected by what comes 
 
 test('a period reopened after an engine stop keeps its distance and loses its destination until it ends again', () => {
   const records = [
-    ...drive(0, 600, 60, { km0: 1000 }), fix(610, 0, { lon: lonAfter(60, 600), odometerKm: 1010, description: 'Stop' }), engineRec(700, 'off'),
-    engineRec(800, 'on'), ...drive(810, 1410, 60, { km0: 1010, lon0: lonAfter(60, 600) }),
+    ...drive(0, 600, 60, { km0: 1000 }),
+    fix(610, 0, { lon: lonAfter(60, 600), odometerKm: 1010, description: 'Stop' }),
+    engineRec(700, 'off'),
+    engineRec(800, 'on'),
+    ...drive(810, 1410, 60, { km0: 1010, lon0: lonAfter(60, 600) }),
   ];
   const [p] = final(only(run(records).outputs, 'period').map((o) => o.row));
   assert.equal(p.end, null);
   assert.equal(p.destination, null);
   assert.equal(p.startKm, 1000);
-  const closed = final(only(run([...records, fix(1420, 0, { lon: lonAfter(60, 1200), odometerKm: 1020, description: 'End' }), engineRec(1430, 'off')]).outputs, 'period').map((o) => o.row));
-  assert.deepEqual(closed.map((r) => [sec(r.start), sec(r.end), r.distanceKm, r.destination]), [[0, 1420 + 360, 20, 'End']]);
+  const closed = final(
+    only(
+      run([
+        ...records,
+        fix(1420, 0, { lon: lonAfter(60, 1200), odometerKm: 1020, description: 'End' }),
+        engineRec(1430, 'off'),
+      ]).outputs,
+      'period',
+    ).map((o) => o.row),
+  );
+  assert.deepEqual(
+    closed.map((r) => [sec(r.start), sec(r.end), r.distanceKm, r.destination]),
+    [[0, 1420 + 360, 20, 'End']],
+  );
 });
 
 test('a status event finds the period as a fix would: ended across a gap, or at stop + timeout', () => {
   const cases: Array<{ name: string; records: Records; want: ReturnType<typeof periods> }> = [
     {
       name: 'moving, an hour without data, then a logout: ended at the last fix, nothing split',
-      records: [loginRec(-1, 42), ...drive(0, 600, 80), logout(4000), ...drive(4010, 4100, 80, { lon0: lonAfter(80, 600) })],
-      want: [{ start: 0, end: 600, type: 'driving', driver: 42 }, { start: 4010, end: null, type: 'driving', driver: null }],
+      records: [
+        loginRec(-1, 42),
+        ...drive(0, 600, 80),
+        logout(4000),
+        ...drive(4010, 4100, 80, { lon0: lonAfter(80, 600) }),
+      ],
+      want: [
+        { start: 0, end: 600, type: 'driving', driver: 42 },
+        { start: 4010, end: null, type: 'driving', driver: null },
+      ],
     },
     {
       name: 'personal conveyance set after a gap: no period of it before the next movement',
-      records: [...drive(0, 600, 80), duty(4000, 'personal_conveyance'), ...drive(4010, 4100, 80, { lon0: lonAfter(80, 600) })],
-      want: [{ start: 0, end: 600, type: 'driving', driver: null }, { start: 4010, end: null, type: 'personal_conveyance', driver: null }],
+      records: [
+        ...drive(0, 600, 80),
+        duty(4000, 'personal_conveyance'),
+        ...drive(4010, 4100, 80, { lon0: lonAfter(80, 600) }),
+      ],
+      want: [
+        { start: 0, end: 600, type: 'driving', driver: null },
+        { start: 4010, end: null, type: 'personal_conveyance', driver: null },
+      ],
     },
     {
       name: 'stopped at 610 s, no fix until on duty at 1100 s: ended at 970 s',
-      records: [...drive(0, 600, 80), fix(610, 0, { lon: lonAfter(80, 600) }), fix(900, 0, { lon: lonAfter(80, 600) }), duty(1100, 'on_duty')],
+      records: [
+        ...drive(0, 600, 80),
+        fix(610, 0, { lon: lonAfter(80, 600) }),
+        fix(900, 0, { lon: lonAfter(80, 600) }),
+        duty(1100, 'on_duty'),
+      ],
       want: [{ start: 0, end: 970, type: 'driving', driver: null }],
     },
   ];
@@ -145,22 +214,62 @@ test('a status event finds the period as a fix would: ended across a gap, or at 
   }
 });
 
-test('an engine stop\'s period that cannot go on ends where the next movement starts: no overlap', () => {
+test("an engine stop's period that cannot go on ends where the next movement starts: no overlap", () => {
   const cases: Array<{ name: string; records: Records; want: ReturnType<typeof periods> }> = [
     {
       name: 'personal conveyance ended by the power cycle',
-      records: [duty(-1, 'personal_conveyance'), ...drive(0, 600, 80), fix(610, 0, { lon: lonAfter(80, 600) }), engineRec(700, 'off'), engineRec(790, 'on'), ...drive(800, 900, 80, { lon0: lonAfter(80, 600) })],
-      want: [{ start: 0, end: 800, type: 'personal_conveyance', driver: null }, { start: 800, end: null, type: 'driving', driver: null }],
+      records: [
+        duty(-1, 'personal_conveyance'),
+        ...drive(0, 600, 80),
+        fix(610, 0, { lon: lonAfter(80, 600) }),
+        engineRec(700, 'off'),
+        engineRec(790, 'on'),
+        ...drive(800, 900, 80, { lon0: lonAfter(80, 600) }),
+      ],
+      want: [
+        { start: 0, end: 800, type: 'personal_conveyance', driver: null },
+        { start: 800, end: null, type: 'driving', driver: null },
+      ],
     },
     {
       name: 'a yard move cleared by a driving status while the engine was off',
-      records: [duty(-1, 'yard_move'), ...drive(0, 600, 20), fix(610, 0, { lon: lonAfter(20, 600) }), engineRec(700, 'off'), duty(750, 'driving'), engineRec(790, 'on'), ...drive(800, 900, 80, { lon0: lonAfter(20, 600) })],
-      want: [{ start: 0, end: 800, type: 'yard_move', driver: null }, { start: 800, end: null, type: 'driving', driver: null }],
+      records: [
+        duty(-1, 'yard_move'),
+        ...drive(0, 600, 20),
+        fix(610, 0, { lon: lonAfter(20, 600) }),
+        engineRec(700, 'off'),
+        duty(750, 'driving'),
+        engineRec(790, 'on'),
+        ...drive(800, 900, 80, { lon0: lonAfter(20, 600) }),
+      ],
+      want: [
+        { start: 0, end: 800, type: 'yard_move', driver: null },
+        { start: 800, end: null, type: 'driving', driver: null },
+      ],
     },
   ];
   for (const c of cases) assert.deepEqual(periods(c.records), c.want, c.name);
   // A data gap shorter than the timeout (TELEMETRY_GAP_S 60): moving again after it starts a new period, and the old one ends there.
   const th = { gapS: 60 };
-  const rows = final(only(run([...drive(0, 600, 80), engineRec(601, 'off'), engineRec(690, 'on'), ...drive(700, 800, 80, { lon0: lonAfter(80, 600) })], th).outputs, 'period').map((o) => o.row));
-  assert.deepEqual(rows.map((p) => [sec(p.start), sec(p.end)]), [[0, 700], [700, null]]);
+  const rows = final(
+    only(
+      run(
+        [
+          ...drive(0, 600, 80),
+          engineRec(601, 'off'),
+          engineRec(690, 'on'),
+          ...drive(700, 800, 80, { lon0: lonAfter(80, 600) }),
+        ],
+        th,
+      ).outputs,
+      'period',
+    ).map((o) => o.row),
+  );
+  assert.deepEqual(
+    rows.map((p) => [sec(p.start), sec(p.end)]),
+    [
+      [0, 700],
+      [700, null],
+    ],
+  );
 });

@@ -10,13 +10,18 @@ import { fix, only, run, sec, LAT, LON } from './build.js';
 
 const R = 6_371_008.8;
 /** The longitude `m` meters east of the centre along LAT (great-circle distance). */
-const lonAt = (m: number) => LON + (2 * Math.asin(Math.sin(m / (2 * R)) / Math.cos((LAT * Math.PI) / 180)) * 180) / Math.PI;
+const lonAt = (m: number) =>
+  LON + (2 * Math.asin(Math.sin(m / (2 * R)) / Math.cos((LAT * Math.PI) / 180)) * 180) / Math.PI;
 const circle: GeofenceShape = { shape: 'circle', center: { lat: LAT, lon: LON }, radius_m: 1000 };
 const fences = [{ id: 1, shape: circle, bounds: boundsOf(circle) }];
 const ping = (s: number, m: number, extra = {}) => fix(s, 30, { lon: lonAt(m), ...extra });
 /** Events with their times in whole seconds (crossings are interpolated to the millisecond). */
 const events = (records: ReturnType<typeof fix>[]) =>
-  only(run(records, {}, fences).outputs, 'geofence').map((o) => [o.event, Math.round(sec(o.row.start)!), o.row.end === null ? null : Math.round(sec(o.row.end)!)]);
+  only(run(records, {}, fences).outputs, 'geofence').map((o) => [
+    o.event,
+    Math.round(sec(o.row.start)!),
+    o.row.end === null ? null : Math.round(sec(o.row.end)!),
+  ]);
 
 test('the placement is exact to a millimetre', () => {
   assert.ok(Math.abs(distanceM(circle.center, { lat: LAT, lon: lonAt(1000) }) - 1000) < 1e-3);
@@ -32,14 +37,34 @@ test('containment: the radius is inside, a decimetre beyond is not; the exit buf
 test('a vehicle inside is not out until beyond radius + 50 m, twice', () => {
   const inside = [ping(0, 2000), ping(10, 900), ping(20, 800)];
   const out = events([...inside, ping(30, 1050.1), ping(40, 1050.1)]);
-  assert.deepEqual(out.map((e) => e[0]), ['entered', 'exited']);
-  assert.deepEqual(events([...inside, ping(30, 1049.9), ping(40, 1049.9)]).map((e) => e[0]), ['entered']);
+  assert.deepEqual(
+    out.map((e) => e[0]),
+    ['entered', 'exited'],
+  );
+  assert.deepEqual(
+    events([...inside, ping(30, 1049.9), ping(40, 1049.9)]).map((e) => e[0]),
+    ['entered'],
+  );
 });
 
 test('accuracy: a ping at exactly 100 m counts, a worse one is ignored', () => {
   const approach = [ping(0, 2000), ping(10, 1500)];
-  assert.deepEqual(events([...approach, ping(20, 500, { data: { accuracy_m: 100 } }), ping(30, 400, { data: { accuracy_m: 100 } })]).map((e) => e[0]), ['entered']);
-  assert.deepEqual(events([...approach, ping(20, 500, { data: { accuracy_m: 100.1 } }), ping(30, 400, { data: { accuracy_m: 100.1 } })]), []);
+  assert.deepEqual(
+    events([
+      ...approach,
+      ping(20, 500, { data: { accuracy_m: 100 } }),
+      ping(30, 400, { data: { accuracy_m: 100 } }),
+    ]).map((e) => e[0]),
+    ['entered'],
+  );
+  assert.deepEqual(
+    events([
+      ...approach,
+      ping(20, 500, { data: { accuracy_m: 100.1 } }),
+      ping(30, 400, { data: { accuracy_m: 100.1 } }),
+    ]),
+    [],
+  );
 });
 
 test('gap: exactly 600 s between the sides is still interpolated; 601 s is not', () => {

@@ -4,11 +4,18 @@ import { test } from 'node:test';
 import { drive, engineRec, final, fix, loginRec, only, rec, run, sec, DEG_PER_KM, LON } from './build.js';
 
 const periods = (records: ReturnType<typeof drive>, th = {}) =>
-  final(only(run(records, th).outputs, 'period').map((o) => o.row)).map((p) => ({ start: sec(p.start), end: sec(p.end) }));
+  final(only(run(records, th).outputs, 'period').map((o) => o.row)).map((p) => ({
+    start: sec(p.start),
+    end: sec(p.end),
+  }));
 
 test('driving periods: table of motion sequences', () => {
   const lonAfter = (kph: number, s: number) => LON + ((kph * s) / 3600) * DEG_PER_KM;
-  const cases: Array<{ name: string; records: ReturnType<typeof drive>; want: Array<{ start: number; end: number | null }> }> = [
+  const cases: Array<{
+    name: string;
+    records: ReturnType<typeof drive>;
+    want: Array<{ start: number; end: number | null }>;
+  }> = [
     {
       name: 'stop longer than 6 min ends the period at stop + 360 s',
       records: [...drive(0, 600, 80), ...drive(610, 1100, 0, { lon0: lonAfter(80, 600) })],
@@ -16,7 +23,11 @@ test('driving periods: table of motion sequences', () => {
     },
     {
       name: 'a stop of 4 min does not split the period',
-      records: [...drive(0, 300, 80), ...drive(310, 550, 0, { lon0: lonAfter(80, 300) }), ...drive(560, 900, 80, { lon0: lonAfter(80, 300) })],
+      records: [
+        ...drive(0, 300, 80),
+        ...drive(310, 550, 0, { lon0: lonAfter(80, 300) }),
+        ...drive(560, 900, 80, { lon0: lonAfter(80, 300) }),
+      ],
       want: [{ start: 0, end: null }],
     },
     {
@@ -42,7 +53,10 @@ test('driving periods: table of motion sequences', () => {
     {
       name: 'a data gap over 10 min ends the period at the last fix; driving after it is a new period',
       records: [...drive(0, 300, 80), ...drive(1000, 1300, 80, { lon0: lonAfter(80, 1000) })],
-      want: [{ start: 0, end: 300 }, { start: 1000, end: null }],
+      want: [
+        { start: 0, end: 300 },
+        { start: 1000, end: null },
+      ],
     },
     {
       name: 'engine off while stopped is no status event: the period still ends at stop + 360 s (D-10 (a))',
@@ -84,10 +98,18 @@ test('driving period fields: odometer distance, origin/destination, driver, type
 });
 
 const idleOf = (records: ReturnType<typeof drive>, th = {}) =>
-  only(run(records, th).outputs, 'idle').map((o) => ({ start: sec(o.row.start), end: sec(o.row.end), endType: o.row.endType }));
+  only(run(records, th).outputs, 'idle').map((o) => ({
+    start: sec(o.row.start),
+    end: sec(o.row.end),
+    endType: o.row.endType,
+  }));
 
 test('idle events: table of engine-on standing sequences', () => {
-  const cases: Array<{ name: string; records: ReturnType<typeof drive>; want: Array<{ start: number; end: number; endType: string }> }> = [
+  const cases: Array<{
+    name: string;
+    records: ReturnType<typeof drive>;
+    want: Array<{ start: number; end: number; endType: string }>;
+  }> = [
     {
       name: 'engine on, standing 6 min, then moving: one event from the engine start',
       records: [engineRec(0, 'on'), ...drive(10, 370, 0), ...drive(380, 500, 50)],
@@ -100,7 +122,9 @@ test('idle events: table of engine-on standing sequences', () => {
     },
     {
       name: 'exactly the threshold makes an event',
-      records: [...drive(0, 100, 50), engineRec(0, 'on'), ...drive(110, 410, 0), ...drive(410, 500, 50)].sort((a, b) => a.t - b.t),
+      records: [...drive(0, 100, 50), engineRec(0, 'on'), ...drive(110, 410, 0), ...drive(410, 500, 50)].sort(
+        (a, b) => a.t - b.t,
+      ),
       want: [{ start: 110, end: 410, endType: 'vehicle_moving' }],
     },
     {
@@ -128,7 +152,12 @@ test('idle events: table of engine-on standing sequences', () => {
 });
 
 test('idle event fuel, driver and position; idle time under the threshold still counts as utilization', () => {
-  const records = [loginRec(0, 9), engineRec(1, 'on'), ...drive(10, 400, 0, { fuel0: 100, fuelPerS: 0.001 }), fix(410, 60, { fuelUsedL: 100.5 })];
+  const records = [
+    loginRec(0, 9),
+    engineRec(1, 'on'),
+    ...drive(10, 400, 0, { fuel0: 100, fuelPerS: 0.001 }),
+    fix(410, 60, { fuelUsedL: 100.5 }),
+  ];
   const { outputs } = run(records);
   const [e] = only(outputs, 'idle').map((o) => o.row);
   assert.equal(e.driverId, 9);
@@ -143,20 +172,57 @@ test('idle event fuel, driver and position; idle time under the threshold still 
 
 test('idle event driver: a driver who logs in during a warm-up idle owns it; a driver set at the start stays', () => {
   const warmUp = run([engineRec(0, 'on'), ...drive(1, 4, 0), loginRec(5, 9), ...drive(10, 400, 0), fix(410, 60)]);
-  assert.deepEqual(only(warmUp.outputs, 'idle').map((o) => [o.row.driverId, sec(o.row.start)]), [[9, 0]]);
+  assert.deepEqual(
+    only(warmUp.outputs, 'idle').map((o) => [o.row.driverId, sec(o.row.start)]),
+    [[9, 0]],
+  );
   const nobody = run([engineRec(0, 'on'), ...drive(10, 400, 0), fix(410, 60)]);
-  assert.deepEqual(only(nobody.outputs, 'idle').map((o) => o.row.driverId), [null]);
-  const handover = run([loginRec(0, 7), engineRec(1, 'on'), ...drive(10, 200, 0), loginRec(205, 9), ...drive(210, 400, 0), fix(410, 60)]);
-  assert.deepEqual(only(handover.outputs, 'idle').map((o) => o.row.driverId), [7]);
+  assert.deepEqual(
+    only(nobody.outputs, 'idle').map((o) => o.row.driverId),
+    [null],
+  );
+  const handover = run([
+    loginRec(0, 7),
+    engineRec(1, 'on'),
+    ...drive(10, 200, 0),
+    loginRec(205, 9),
+    ...drive(210, 400, 0),
+    fix(410, 60),
+  ]);
+  assert.deepEqual(
+    only(handover.outputs, 'idle').map((o) => o.row.driverId),
+    [7],
+  );
 });
 
 test('fixes without speed: idling and utilization judge them by the distance from the previous fix, as driving periods do', () => {
-  const parked = run([engineRec(0, 'on'), fix(1, 0), fix(100, 0), fix(200, null), fix(300, 0), fix(400, 0), engineRec(500, 'off')]);
-  assert.deepEqual(only(parked.outputs, 'idle').map((o) => [sec(o.row.start), sec(o.row.end), o.row.endType]), [[0, 500, 'engine_stop']]);
-  const phone = run([engineRec(0, 'on'), ...drive(10, 610, 80).map((r) => ({ ...r, speedKph: null })), engineRec(620, 'off')]);
-  const used = only(phone.outputs, 'utilization').reduce((a, o) => ({ driving: a.driving + o.row.drivingS, idle: a.idle + o.row.idleS }), { driving: 0, idle: 0 });
+  const parked = run([
+    engineRec(0, 'on'),
+    fix(1, 0),
+    fix(100, 0),
+    fix(200, null),
+    fix(300, 0),
+    fix(400, 0),
+    engineRec(500, 'off'),
+  ]);
+  assert.deepEqual(
+    only(parked.outputs, 'idle').map((o) => [sec(o.row.start), sec(o.row.end), o.row.endType]),
+    [[0, 500, 'engine_stop']],
+  );
+  const phone = run([
+    engineRec(0, 'on'),
+    ...drive(10, 610, 80).map((r) => ({ ...r, speedKph: null })),
+    engineRec(620, 'off'),
+  ]);
+  const used = only(phone.outputs, 'utilization').reduce(
+    (a, o) => ({ driving: a.driving + o.row.drivingS, idle: a.idle + o.row.idleS }),
+    { driving: 0, idle: 0 },
+  );
   // The first fix has no speed to derive (nothing before it): 0–20 s count as idle, the rest as driving.
   assert.deepEqual(used, { driving: 600, idle: 20 });
   // Stopped by the engine stop while moving: stop + 360 s.
-  assert.deepEqual(final(only(phone.outputs, 'period').map((o) => o.row)).map((p) => [sec(p.start), sec(p.end)]), [[20, 620 + 360]]);
+  assert.deepEqual(
+    final(only(phone.outputs, 'period').map((o) => o.row)).map((p) => [sec(p.start), sec(p.end)]),
+    [[20, 620 + 360]],
+  );
 });

@@ -11,7 +11,10 @@ import { DEFAULT_THRESHOLDS, type Thresholds } from '../../../src/telemetry/thre
 
 const speeding = (records: ReturnType<typeof drive>, th: Partial<Thresholds> = {}) =>
   only(run(records, th).outputs, 'performance').map((o) => ({
-    start: sec(o.row.start), end: sec(o.row.end), endKph: o.row.endSpeedKph, maxKph: o.row.maxSpeedKph,
+    start: sec(o.row.start),
+    end: sec(o.row.end),
+    endKph: o.row.endSpeedKph,
+    maxKph: o.row.maxSpeedKph,
   }));
 
 test('the gap threshold is the shared TELEMETRY_GAP_S (600 s by default)', () => {
@@ -26,7 +29,10 @@ test('speeding, then the next fix exactly TELEMETRY_GAP_S later: continuous, the
 });
 
 test('speeding, then the next fix just over TELEMETRY_GAP_S later: the event ends at the last fix before the gap', () => {
-  const want = [{ start: 0, end: 60, endKph: 125, maxKph: 125 }, { start: 0, end: 100, endKph: 125, maxKph: 125 }];
+  const want = [
+    { start: 0, end: 60, endKph: 125, maxKph: 125 },
+    { start: 0, end: 100, endKph: 125, maxKph: 125 },
+  ];
   assert.deepEqual(speeding([...drive(0, 100, 125), fix(700.001, 0)]), want);
   assert.deepEqual(speeding([...drive(0, 100, 125), fix(701, 0)]), want);
   // Still over the limit after the gap: the old event ends before it; the new excursion starts at that fix.
@@ -46,16 +52,28 @@ test('a gap does not make up the minimum duration: 50 s over, then a gap, is no 
 test('the threshold follows the setting: 80 s at 130 kph, then 75 s without fixes, then a stop', () => {
   // Fixes at 130 kph from 0 s to 80 s (13:25:36–13:26:56), the next at 0 kph at 155 s (13:28:11).
   const records = [...drive(0, 80, 130), fix(155, 0)];
-  assert.deepEqual(speeding(records), [
-    { start: 0, end: 60, endKph: 130, maxKph: 130 },
-    { start: 0, end: 155, endKph: 0, maxKph: 130 },
-  ], '75 s is under the default 600 s: no gap');
-  assert.deepEqual(speeding(records, { gapS: 75 }), [
-    { start: 0, end: 60, endKph: 130, maxKph: 130 },
-    { start: 0, end: 155, endKph: 0, maxKph: 130 },
-  ], 'exactly the threshold: no gap');
-  assert.deepEqual(speeding(records, { gapS: 74 }), [
-    { start: 0, end: 60, endKph: 130, maxKph: 130 },
-    { start: 0, end: 80, endKph: 130, maxKph: 130 },
-  ], 'over the threshold: ends at the last fix, 80 s');
+  assert.deepEqual(
+    speeding(records),
+    [
+      { start: 0, end: 60, endKph: 130, maxKph: 130 },
+      { start: 0, end: 155, endKph: 0, maxKph: 130 },
+    ],
+    '75 s is under the default 600 s: no gap',
+  );
+  assert.deepEqual(
+    speeding(records, { gapS: 75 }),
+    [
+      { start: 0, end: 60, endKph: 130, maxKph: 130 },
+      { start: 0, end: 155, endKph: 0, maxKph: 130 },
+    ],
+    'exactly the threshold: no gap',
+  );
+  assert.deepEqual(
+    speeding(records, { gapS: 74 }),
+    [
+      { start: 0, end: 60, endKph: 130, maxKph: 130 },
+      { start: 0, end: 80, endKph: 130, maxKph: 130 },
+    ],
+    'over the threshold: ends at the last fix, 80 s',
+  );
 });

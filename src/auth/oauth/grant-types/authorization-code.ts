@@ -18,10 +18,12 @@ export const authorizationCode: GrantTypeHandler = {
   required: ['code', 'redirect_uri'],
   async handle(db, rt, app, p) {
     const code = p.code!;
-    const row = TOKEN_FORMAT.test(code) && code.startsWith('fc_')
-      ? await db.kysely.selectFrom('oauth_codes').selectAll().where('code_hash', '=', digest(code)).executeTakeFirst()
-      : undefined;
-    if (!row || row.app_id !== app.id) throw invalidGrant('The authorization code is unknown or was issued to another client.');
+    const row =
+      TOKEN_FORMAT.test(code) && code.startsWith('fc_')
+        ? await db.kysely.selectFrom('oauth_codes').selectAll().where('code_hash', '=', digest(code)).executeTakeFirst()
+        : undefined;
+    if (!row || row.app_id !== app.id)
+      throw invalidGrant('The authorization code is unknown or was issued to another client.');
     if (row.consumed_at !== null) {
       await revokeTokensOfCode(db, rt, row.id);
       throw invalidGrant(REUSED);

@@ -32,7 +32,11 @@ function inGrace(rt: OAuthRuntime, consumedAt: string): boolean {
  * earlier exchange is within the grace period, `revoked` or `reused` otherwise. On PostgreSQL a
  * concurrent exchange waits on the row until the first one commits, then sees its `consumed_at`.
  */
-async function retire(trx: Kysely<Database>, rt: OAuthRuntime, id: number): Promise<'used' | 'grace' | 'revoked' | 'reused'> {
+async function retire(
+  trx: Kysely<Database>,
+  rt: OAuthRuntime,
+  id: number,
+): Promise<'used' | 'grace' | 'revoked' | 'reused'> {
   const res = await trx
     .updateTable('oauth_tokens')
     .set({ consumed_at: rt.nowIso() })
@@ -41,7 +45,11 @@ async function retire(trx: Kysely<Database>, rt: OAuthRuntime, id: number): Prom
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) === 1) return 'used';
-  const now = await trx.selectFrom('oauth_tokens').select(['consumed_at', 'revoked_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  const now = await trx
+    .selectFrom('oauth_tokens')
+    .select(['consumed_at', 'revoked_at'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
   if (now.revoked_at !== null) return 'revoked';
   return now.consumed_at !== null && inGrace(rt, now.consumed_at) ? 'grace' : 'reused';
 }
@@ -51,15 +59,17 @@ export const refreshToken: GrantTypeHandler = {
   required: ['refresh_token'],
   async handle(db, rt, app, p) {
     const token = p.refresh_token!;
-    const row = TOKEN_FORMAT.test(token) && token.startsWith('fr_')
-      ? await db.kysely
-          .selectFrom('oauth_tokens')
-          .selectAll()
-          .where('token_hash', '=', digest(token))
-          .where('kind', '=', 'refresh')
-          .executeTakeFirst()
-      : undefined;
-    if (!row || row.app_id !== app.id) throw invalidGrant('The refresh token is unknown or was issued to another client.');
+    const row =
+      TOKEN_FORMAT.test(token) && token.startsWith('fr_')
+        ? await db.kysely
+            .selectFrom('oauth_tokens')
+            .selectAll()
+            .where('token_hash', '=', digest(token))
+            .where('kind', '=', 'refresh')
+            .executeTakeFirst()
+        : undefined;
+    if (!row || row.app_id !== app.id)
+      throw invalidGrant('The refresh token is unknown or was issued to another client.');
     if (row.consumed_at !== null && row.revoked_at === null && !inGrace(rt, row.consumed_at)) {
       await revokeGrant(db, rt, row.grant_id);
       throw invalidGrant(REUSED);

@@ -83,7 +83,10 @@ export function evaluateCycle(ctx: Context): CycleResult {
  * Canada's daily limits (SOR/2005-313 s.12): at most 13 hours of driving and 14 hours of ON+D in a log
  * day; a violation ends at the day boundary at the latest. Returns the remaining daily drive and duty.
  */
-export function evaluateCanadaDaily(ctx: Context, adverseAt: (t: number) => boolean): { driveMs: number; dutyMs: number } {
+export function evaluateCanadaDaily(
+  ctx: Context,
+  adverseAt: (t: number) => boolean,
+): { driveMs: number; dutyMs: number } {
   const { days, driving, onDuty, at } = ctx;
   const extra = (t: number) => (adverseAt(t) ? 2 * HOUR : 0);
   for (const [a, b, d] of drivingByDay(ctx)) {

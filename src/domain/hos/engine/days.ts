@@ -12,8 +12,14 @@ function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit',
-      hour: '2-digit', minute: '2-digit', second: '2-digit',
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     formatters.set(zone, f);
   }
@@ -29,7 +35,8 @@ export function offsetMs(zone: string, t: number): number {
   if (cached !== undefined) return cached;
   const at = hour * HOUR;
   const p: Record<string, number> = {};
-  for (const part of formatter(zone).formatToParts(new Date(at))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  for (const part of formatter(zone).formatToParts(new Date(at)))
+    if (part.type !== 'literal') p[part.type] = Number(part.value);
   const off = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - at;
   if (offsets.size > 500_000) offsets.clear();
   offsets.set(key, off);
@@ -39,7 +46,10 @@ export function offsetMs(zone: string, t: number): number {
 /** Day numbers (days since 1970-01-01 of the local date) and their boundaries for one zone and start hour. */
 export class Days {
   private readonly starts = new Map<number, number>();
-  constructor(readonly zone: string, readonly startHour = 0) {}
+  constructor(
+    readonly zone: string,
+    readonly startHour = 0,
+  ) {}
 
   /** The log day containing instant t. */
   dayOf(t: number): number {

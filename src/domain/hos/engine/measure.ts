@@ -3,7 +3,10 @@ import type { Clock, Interval } from './types.js';
 
 export class Measure {
   private readonly cum: number[];
-  constructor(private readonly intervals: Interval[], private readonly counts: (c: Clock) => boolean) {
+  constructor(
+    private readonly intervals: Interval[],
+    private readonly counts: (c: Clock) => boolean,
+  ) {
     this.cum = new Array<number>(intervals.length + 1);
     this.cum[0] = 0;
     for (let i = 0; i < intervals.length; i++) {

@@ -9,7 +9,21 @@
 import { DAY, HOUR, type Ruleset } from './types.js';
 import { limitAt, type Context } from './context.js';
 import { restMs, type Rest } from './timeline.js';
-import { chooseChain, qualifies, addCost, len, violationCost, LONG_MS, MEMBER_MS, ZERO, type Cost, type Frame, type Judge, type Segment, type SplitRules } from './split.js';
+import {
+  chooseChain,
+  qualifies,
+  addCost,
+  len,
+  violationCost,
+  LONG_MS,
+  MEMBER_MS,
+  ZERO,
+  type Cost,
+  type Frame,
+  type Judge,
+  type Segment,
+  type SplitRules,
+} from './split.js';
 
 export interface ShiftRules extends SplitRules {
   driveMs: number;
@@ -22,15 +36,39 @@ export interface ShiftRules extends SplitRules {
 
 export function shiftRules(rs: Ruleset): ShiftRules {
   if (rs.family === 'us_passenger') {
-    return { resetMs: 8 * HOUR, driveMs: 10 * HOUR, driveType: 'driving_10', windowMs: null, windowType: '', dutyMs: 15 * HOUR, dutyType: 'duty_15', split: { kind: 'sb_pair', totalMs: 8 * HOUR } };
+    return {
+      resetMs: 8 * HOUR,
+      driveMs: 10 * HOUR,
+      driveType: 'driving_10',
+      windowMs: null,
+      windowType: '',
+      dutyMs: 15 * HOUR,
+      dutyType: 'duty_15',
+      split: { kind: 'sb_pair', totalMs: 8 * HOUR },
+    };
   }
   if (rs.family === 'canada') {
     return {
-      resetMs: 8 * HOUR, driveMs: 13 * HOUR, driveType: 'canada_shift_driving_13', windowMs: 16 * HOUR, windowType: 'canada_shift_16',
-      dutyMs: 14 * HOUR, dutyType: 'canada_shift_duty_14', split: { kind: 'sb_pair', totalMs: 10 * HOUR },
+      resetMs: 8 * HOUR,
+      driveMs: 13 * HOUR,
+      driveType: 'canada_shift_driving_13',
+      windowMs: 16 * HOUR,
+      windowType: 'canada_shift_16',
+      dutyMs: 14 * HOUR,
+      dutyType: 'canada_shift_duty_14',
+      split: { kind: 'sb_pair', totalMs: 10 * HOUR },
     };
   }
-  return { resetMs: 10 * HOUR, driveMs: 11 * HOUR, driveType: 'driving_11', windowMs: 14 * HOUR, windowType: 'duty_14', dutyMs: null, dutyType: '', split: { kind: 'property', totalMs: 10 * HOUR } };
+  return {
+    resetMs: 10 * HOUR,
+    driveMs: 11 * HOUR,
+    driveType: 'driving_11',
+    windowMs: 14 * HOUR,
+    windowType: 'duty_14',
+    dutyMs: null,
+    dutyType: '',
+    split: { kind: 'property', totalMs: 10 * HOUR },
+  };
 }
 
 export interface ShiftClocks {
@@ -60,7 +98,8 @@ export function evaluateShifts(ctx: Context): ShiftClocks {
   const isReset = (r: Rest) => restMs(r) >= rules.resetMs;
   const restartMs = rs.restart ? rs.restart.hours * HOUR : Infinity;
   const resets = Q.filter(isReset);
-  const claimIn = (kind: string, from: number, to: number) => ctx.claims.some((c) => c.kind === kind && c.at >= from && c.at < to);
+  const claimIn = (kind: string, from: number, to: number) =>
+    ctx.claims.some((c) => c.kind === kind && c.at >= from && c.at < to);
   const adverseShifts: Array<[number, number]> = [];
   const drives = ctx.intervals.filter((iv) => iv.status === 'D');
 
@@ -81,13 +120,16 @@ export function evaluateShifts(ctx: Context): ShiftClocks {
     const w = f.anchor + base;
     return f.excl && f.excl.start < w ? w + len(f.excl) : w;
   };
-  const windowBase = () => (shift.sixteen ? Math.max(16 * HOUR, (rules.windowMs ?? 0) + adv()) : (rules.windowMs ?? 0) + adv());
+  const windowBase = () =>
+    shift.sixteen ? Math.max(16 * HOUR, (rules.windowMs ?? 0) + adv()) : (rules.windowMs ?? 0) + adv();
 
   /** The driving of [s, e) past each limit of frame f. */
   const pieces = (s: number, e: number, f: Frame): Piece[] => {
     const out: Piece[] = [[rules.driveType, limitAt(s, driving.between(f.anchor, s), rules.driveMs + adv()), e]];
-    if (rules.windowMs !== null) out.push([shift.sixteen ? 'duty_16' : rules.windowType, Math.max(s, windowOf(f, windowBase())), e]);
-    if (rules.dutyMs !== null) out.push([rules.dutyType, limitAt(s, onDuty.between(f.anchor, s), rules.dutyMs + adv()), e]);
+    if (rules.windowMs !== null)
+      out.push([shift.sixteen ? 'duty_16' : rules.windowType, Math.max(s, windowOf(f, windowBase())), e]);
+    if (rules.dutyMs !== null)
+      out.push([rules.dutyType, limitAt(s, onDuty.between(f.anchor, s), rules.dutyMs + adv()), e]);
     return out;
   };
   /** Index of the first driving interval starting at or after t. */

@@ -62,12 +62,16 @@ export function pairOf(x: Rest, y: Rest, rules: SplitRules): Pair | null {
   if (restMs(x) >= rules.resetMs) return null;
   const total = rules.split.totalMs;
   if (rules.split.kind === 'sb_pair') {
-    return sbMs(x) >= MEMBER_MS && sbMs(y) >= MEMBER_MS && sbMs(x) + sbMs(y) >= total ? { first: sb(x), second: sb(y) } : null;
+    return sbMs(x) >= MEMBER_MS && sbMs(y) >= MEMBER_MS && sbMs(x) + sbMs(y) >= total
+      ? { first: sb(x), second: sb(y) }
+      : null;
   }
   // D-9: a mixed run is the long member only through its ≥7 h SB stretch; as the short member it counts whole.
   const options: Pair[] = [];
-  if (sbMs(x) >= LONG_MS && restMs(y) >= MEMBER_MS && sbMs(x) + restMs(y) >= total) options.push({ first: sb(x), second: run(y) });
-  if (restMs(x) >= MEMBER_MS && sbMs(y) >= LONG_MS && restMs(x) + sbMs(y) >= total) options.push({ first: run(x), second: sb(y) });
+  if (sbMs(x) >= LONG_MS && restMs(y) >= MEMBER_MS && sbMs(x) + restMs(y) >= total)
+    options.push({ first: sb(x), second: run(y) });
+  if (restMs(x) >= MEMBER_MS && sbMs(y) >= LONG_MS && restMs(x) + sbMs(y) >= total)
+    options.push({ first: run(x), second: sb(y) });
   if (options.length === 0) return null;
   return options.reduce((a, b) => (len(b.first) + len(b.second) > len(a.first) + len(a.second) ? b : a));
 }

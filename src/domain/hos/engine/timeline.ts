@@ -73,7 +73,14 @@ export function restRuns(t: Timeline, at: number): Rest[] {
       continue;
     }
     if (!cur) {
-      cur = { start: iv.start, end: iv.end, sbStart: iv.start, sbEnd: iv.start, fresh: iv.start === t.freshStart, ongoing: false };
+      cur = {
+        start: iv.start,
+        end: iv.end,
+        sbStart: iv.start,
+        sbEnd: iv.start,
+        fresh: iv.start === t.freshStart,
+        ongoing: false,
+      };
       out.push(cur);
     }
     cur.end = iv.end;

@@ -50,7 +50,13 @@ export class ViolationCollector {
       list.sort((a, b) => a[0] - b[0]);
       let cur: [number, number] | null = null;
       const flush = () => {
-        if (cur) out.push({ type, name: violationName(type, this.names.get(type)), start: cur[0], end: openAt !== null && cur[1] >= openAt ? null : cur[1] });
+        if (cur)
+          out.push({
+            type,
+            name: violationName(type, this.names.get(type)),
+            start: cur[0],
+            end: openAt !== null && cur[1] >= openAt ? null : cur[1],
+          });
       };
       for (const r of list) {
         if (cur && r[0] <= cur[1]) cur[1] = Math.max(cur[1], r[1]);
