@@ -143,12 +143,10 @@ const record: fc.Arbitrary<Rec> = fc.constantFrom(...Object.keys(RECORD_TYPES)).
     { weight: 2, arbitrary: ok },
     {
       weight: 6,
-      arbitrary: fc
-        .tuple(broken(schema), seq, goodTime)
-        .map(([b, s, time]) => ({
-          value: { ...(b.value as object), seq: s, type, time },
-          at: `${type}${b.at || ' (whole)'}`,
-        })),
+      arbitrary: fc.tuple(broken(schema), seq, goodTime).map(([b, s, time]) => ({
+        value: { ...(b.value as object), seq: s, type, time },
+        at: `${type}${b.at || ' (whole)'}`,
+      })),
     },
     {
       weight: 1,
@@ -166,12 +164,10 @@ const record: fc.Arbitrary<Rec> = fc.constantFrom(...Object.keys(RECORD_TYPES)).
     },
     {
       weight: 1,
-      arbitrary: fc
-        .tuple(ok, fc.constantFrom('seq', 'type', 'time'))
-        .map(([r, k]) => ({
-          value: Object.fromEntries(Object.entries(r.value).filter(([x]) => x !== k)),
-          at: `${type}.${k} (missing)`,
-        })),
+      arbitrary: fc.tuple(ok, fc.constantFrom('seq', 'type', 'time')).map(([r, k]) => ({
+        value: Object.fromEntries(Object.entries(r.value).filter(([x]) => x !== k)),
+        at: `${type}.${k} (missing)`,
+      })),
     },
   );
 });
