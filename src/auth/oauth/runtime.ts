@@ -4,7 +4,7 @@
  * bearer authenticator (which sees only the database) finds it.
  */
 import type { Db } from '../../storage/db.js';
-import { loadConfig, type Config } from '../../config/index.js';
+import type { Config } from '../../config/index.js';
 import { isoAt, systemClock, type Clock } from './clock.js';
 import { TokenCache } from './token-cache.js';
 import { FailureGuard } from '../../limits/failures.js';
@@ -52,12 +52,13 @@ export function detachRuntime(db: Db, rt: OAuthRuntime): void {
   if (byDb.get(db) === rt) byDb.delete(db);
 }
 
-/** The runtime of the app using `db`; a default one (system clock, default settings) otherwise. */
+/**
+ * The runtime of the app using `db`, which buildApp attaches (src/http/oauth.ts). There is no default: a
+ * runtime built from an empty configuration would carry other token-cache and failure settings than the
+ * app's, so a caller without an app builds its own with createRuntime(config), as the CLI does.
+ */
 export function runtimeFor(db: Db): OAuthRuntime {
-  let rt = byDb.get(db);
-  if (!rt) {
-    rt = createRuntime(loadConfig({}));
-    byDb.set(db, rt);
-  }
+  const rt = byDb.get(db);
+  if (!rt) throw new Error('no OAuth runtime is attached to this database: build the app first (installOAuth)');
   return rt;
 }
