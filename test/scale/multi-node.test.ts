@@ -18,7 +18,8 @@ import { MIGRATIONS } from '../../src/storage/migrate.js';
 import { registerApp } from '../../src/auth/oauth/apps.js';
 import { recordConsent } from '../../src/auth/oauth/grants.js';
 import { issueTokens } from '../../src/auth/oauth/tokens.js';
-import { runtimeFor } from '../../src/auth/oauth/runtime.js';
+import { createRuntime } from '../../src/auth/oauth/runtime.js';
+import { loadConfig } from '../../src/config/index.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { replayVehicle } from '../../src/telemetry/store/replay.js';
 import { DEFAULT_THRESHOLDS } from '../../src/telemetry/thresholds.js';
@@ -75,7 +76,8 @@ if (POSTGRES_URL) {
     });
 
     test('an OAuth token revoked on one node stops working on every node within 1 s', async () => {
-      const rt = runtimeFor(c.db);
+      // The test's own connection has no app: it builds the OAuth runtime itself, as the CLI does.
+      const rt = createRuntime(loadConfig({}));
       const admin = await createUser(asTestApp(nodes()[0], company), { role: 'admin' });
       const app = await registerApp(
         c.db,
