@@ -9,27 +9,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config/index.js';
 import { openDb, type Db } from './storage/db.js';
 import { migrateToLatest } from './storage/migrate.js';
-import { installErrorHandler } from './http/plumbing/error-handler.js';
-import { installZonedTimes } from './http/plumbing/zoned-times.js';
-import { installRouteIndex, rewriteUrl } from './http/plumbing/routing.js';
-import { installArrayParams, parseQuery } from './http/plumbing/query.js';
-import { installAuth } from './http/plumbing/auth.js';
+import { rewriteUrl } from './http/plumbing/routing.js';
+import { parseQuery } from './http/plumbing/query.js';
 import { validatorCompiler } from './http/plumbing/validation.js';
-import { installPortableInput } from './http/plumbing/portable-input.js';
 import { clientErrorHandler, frameworkErrors } from './http/plumbing/framework-errors.js';
-import { authenticators } from './auth/authenticators.js';
 import { openApiInfo, PACKAGE_VERSION } from './http/openapi.js';
 import { routeModules } from './http/routes.js';
 import { healthRoutes } from './http/health.js';
-import { installOAuth } from './http/oauth.js';
 import { consoleRoutes } from './http/console.js';
-import { installWebhooks } from './events/webhooks/index.js';
-import { installAppWorkers } from './workers.js';
-import { installRateLimits } from './limits/index.js';
-import { installMetrics } from './ops/index.js';
-import { installLoadShedding } from './ops/load-shedding.js';
 import { loggerOptions, type LogDestination } from './ops/log-format.js';
 import { RequestLog } from './ops/request-log.js';
+import { appPlugins } from './plugins.js';
 
 export interface BuildOptions {
   /** Use an already open database (the caller closes it) instead of opening config.databaseUrl. */
@@ -79,30 +69,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('config', config);
   app.decorate('sideListeners', new Map<string, string>());
   if (!opts.db) app.addHook('onClose', async () => db.close());
-  installMetrics(app, db, config);
-  requestLog.install(app, config);
-  // Set as the request starts (a synchronous hook: no promise per request), so every answer carries them.
-  app.addHook('onRequest', (req, reply, done) => {
-    reply.header('X-Request-Id', req.id);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    done();
-  });
-  // Next, so a request refused for load carries its id and costs no rate-limit or credential lookup.
-  installLoadShedding(app, config.shedding);
-
   // JSON is the only request body the API reads; anything else is refused with 400 naming the header.
   app.removeContentTypeParser('text/plain');
-
-  installErrorHandler(app);
-  installPortableInput(app);
-  installZonedTimes(app);
-  installRouteIndex(app);
-  installArrayParams(app);
-  const limits = await installRateLimits(app, config, { clock: opts.clock });
-  installAuth(app, db, authenticators);
-  await installOAuth(app, db, config, { clock: opts.clock, store: limits.store });
-  installWebhooks(app, db, config, { clock: opts.clock });
-  installAppWorkers(app);
+  for (const plugin of appPlugins) await app.register(plugin, { db, config, requestLog, clock: opts.clock });
 
   await app.register(swagger, { openapi: openApiInfo(config) });
   // In a scope of its own, so the hook runs for the docs pages only.

@@ -1,8 +1,8 @@
 /**
  * Operations instrumentation of one app (docs/operations.md): Prometheus metrics at `GET /metrics`
  * when METRICS_TOKEN is set, and the slow-request log unless SLOW_REQUEST_MS is off, with each
- * request's database queries when SLOW_REQUEST_QUERIES is on. buildApp calls installMetrics before
- * any other hook, so that the request scope covers authentication too.
+ * request's database queries when SLOW_REQUEST_QUERIES is on. src/plugins.ts registers it before any
+ * other onRequest hook, so that the request scope covers authentication too.
  */
 import type { FastifyInstance } from 'fastify';
 import type { LogEvent } from 'kysely';
@@ -46,7 +46,7 @@ export function installMetrics(app: FastifyInstance, db: Db, config: Config): vo
   });
 
   if (!metrics || !metricsToken) return;
-  // Load shedding is installed after this (buildApp); its state is read at scrape time.
+  // Load shedding is installed after this (src/plugins.ts); its state is read at scrape time.
   registerSheddingMetrics(metrics.registry, () => app.loadShedding);
   const log = app.log.child({ component: 'metrics' });
   const render = scraper(metrics, db, (err) =>
