@@ -45,15 +45,18 @@ function isIana(name: string): boolean {
 
 /** Offset of `zone` from UTC at the instant `utcMs`, in milliseconds (e.g. -5 h for New York in winter). */
 export function zoneOffsetMs(zone: string, utcMs: number): number {
-  const parts = formatterOf(zone).formatToParts(new Date(utcMs));
+  const parts = zoneFormatter(zone).formatToParts(new Date(utcMs));
   const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   const asUtc = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
   return asUtc - Math.floor(utcMs / 1000) * 1000;
 }
 
-/** One formatter per zone: building an Intl.DateTimeFormat costs far more (~0.3 ms) than using one. */
+/**
+ * The zone's date-and-time formatter (24-hour, numeric parts), one per zone: building an
+ * Intl.DateTimeFormat costs far more (~0.3 ms) than using one.
+ */
 const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatterOf(zone: string): Intl.DateTimeFormat {
+function zoneFormatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {

@@ -3,41 +3,23 @@
  * natural key (so a replay rewrites rather than duplicates), and what a webhook would announce is
  * recorded as a domain event in the same transaction (docs/reference/wire.md §7.6): fault_code_opened/closed,
  * driver_performance_event_created/updated (and, for speeding, speeding_event_created/updated),
- * vehicle_geofence_event and asset_geofence_event
- * (./outputs-geofences.ts), engine_toggle_event, vehicle_gateway_disconnected/_disconnect_ended. A replay writes rows without events
- * (`announce: false`). Utilization increments add up per bucket.
+ * vehicle_geofence_event and asset_geofence_event (./outputs-geofences.ts), engine_toggle_event,
+ * vehicle_gateway_disconnected/_disconnect_ended. A replay writes rows without events (`announce: false`).
+ * Performance events are written by ./outputs-performance.ts, utilization increments, which add up per
+ * bucket, by ./outputs-utilization.ts.
  */
-import { sql } from 'kysely';
 import { json, toIso } from '../../storage/values.js';
 import { recordEvent } from '../../events/outbox.js';
-import type { FaultRow, IdleRow, Output, PerformanceRow, PeriodRow, UtilizationRow } from '../processors/types.js';
+import type { FaultRow, IdleRow, Output, PeriodRow } from '../processors/types.js';
 import { describePlace } from '../geocode/places.js';
 import type { Trx } from './tx.js';
-import type { DbKind } from '../../storage/db.js';
-import { prepared } from '../../storage/prepared.js';
-import { faultBody, gatewayBody, performanceBody, speedingBody } from './payloads-derived.js';
+import { faultBody, gatewayBody } from './payloads-derived.js';
 import { writeAssetGeofences, writeVehicleGeofences } from './outputs-geofences.js';
-
-export interface Target {
-  companyId: number;
-  vehicleId: number;
-  announce: boolean;
-  /** The database's kind, for the statements prepared once per kind (storage/prepared.ts). */
-  kind: DbKind;
-}
+import { writePerformance } from './outputs-performance.js';
+import { writeUtilization } from './outputs-utilization.js';
+import { lastByKey, type Target } from './outputs-target.js';
 
 const iso = (t: number | null) => (t === null ? null : toIso(t));
-
-/** Keeps the last output per natural key (a period opened and closed in one run is written once). */
-function lastByKey<T>(items: T[], key: (t: T) => string): T[] {
-  const m = new Map<string, T>();
-  for (const it of items) {
-    const k = key(it);
-    m.delete(k);
-    m.set(k, it);
-  }
-  return [...m.values()];
-}
 
 async function writePeriods(trx: Trx, t: Target, rows: PeriodRow[], now: string) {
   for (const p of lastByKey(rows, (r) => String(r.start))) {
@@ -162,195 +144,6 @@ async function writeFaults(
     });
   }
 }
-
-/** What a stored performance event is compared on: a change to any of them is an update. */
-const PERFORMANCE_FIELDS = [
-  'device_id',
-  'driver_id',
-  'end_time',
-  'start_speed_kph',
-  'end_speed_kph',
-  'max_speed_kph',
-  'start_bearing',
-  'end_bearing',
-  'peak_g',
-  'lat',
-  'lon',
-  'location',
-  'odometer_km',
-  'samples',
-] as const;
-
-/**
- * A performance event is created once per (vehicle, type, start). The processors can describe one event
- * again later — a speeding event announced while it lasts is described again when it ends, a device
- * reports an accelerometer event again with its final values — and then the stored row is updated
- * (`driver_performance_event_updated`) if anything changed.
- */
-async function writePerformance(trx: Trx, t: Target, rows: PerformanceRow[], now: string) {
-  for (const p of lastByKey(rows, (r) => `${r.type}@${r.start}`)) {
-    const values = {
-      device_id: p.deviceId,
-      driver_id: p.driverId,
-      end_time: toIso(p.end),
-      start_speed_kph: p.startSpeedKph,
-      end_speed_kph: p.endSpeedKph,
-      max_speed_kph: p.maxSpeedKph,
-      start_bearing: p.startBearing,
-      end_bearing: p.endBearing,
-      peak_g: p.peakG,
-      lat: p.lat,
-      lon: p.lon,
-      location: p.location,
-      odometer_km: p.odometerKm,
-      samples: json(p.samples),
-    };
-    const key = { vehicle_id: t.vehicleId, type: p.type, start_time: toIso(p.start) };
-    const created = await trx
-      .insertInto('driver_performance_events')
-      .values({
-        company_id: t.companyId,
-        ...key,
-        ...values,
-        coaching_status: 'pending_review',
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.columns(['vehicle_id', 'type', 'start_time']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (created && t.announce) await announcePerformance(trx, t, created.id, p.type, 'created');
-    if (created) continue;
-    const saved = await trx
-      .selectFrom('driver_performance_events')
-      .select(['id', 'coaching_status', ...PERFORMANCE_FIELDS])
-      .where('vehicle_id', '=', key.vehicle_id)
-      .where('type', '=', key.type)
-      .where('start_time', '=', key.start_time)
-      .executeTakeFirstOrThrow();
-    if (PERFORMANCE_FIELDS.every((c) => saved[c] === values[c])) continue;
-    await trx
-      .updateTable('driver_performance_events')
-      .set({ ...values, updated_at: now })
-      .where('id', '=', saved.id)
-      .execute();
-    if (t.announce) await announcePerformance(trx, t, saved.id, p.type, 'updated');
-  }
-}
-
-/**
- * Announces a stored performance event as `driver_performance_event_created` / `_updated`; a speeding
- * event is also a `speeding_event_created` / `_updated`, with the same subject (so a webhook subscribed
- * to both gets them in this order, in one lane) and the body `GET /v1/speeding_events` shows.
- */
-async function announcePerformance(
-  trx: Trx,
-  t: Target,
-  id: number,
-  type: PerformanceRow['type'],
-  change: 'created' | 'updated',
-) {
-  const created = change === 'created';
-  const subject = { type: 'driver_performance_event', id };
-  const data = await performanceBody(trx, id);
-  await recordEvent(trx, {
-    companyId: t.companyId,
-    action: created ? 'driver_performance_event_created' : 'driver_performance_event_updated',
-    subject,
-    data,
-  });
-  if (type !== 'speeding') return;
-  await recordEvent(trx, {
-    companyId: t.companyId,
-    action: created ? 'speeding_event_created' : 'speeding_event_updated',
-    subject,
-    data: await speedingBody(trx, id),
-  });
-}
-
-async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow[]) {
-  const sums = new Map<string, UtilizationRow>();
-  for (const r of rows) {
-    const k = `${r.driverId ?? 0}@${r.bucketStart}`;
-    const s = sums.get(k);
-    if (!s) sums.set(k, { ...r });
-    else {
-      s.drivingS += r.drivingS;
-      s.idleS += r.idleS;
-      s.drivingFuelL += r.drivingFuelL;
-      s.idleFuelL += r.idleFuelL;
-      s.distanceKm += r.distanceKm;
-      s.ptoIdleS += r.ptoIdleS;
-      s.ptoIdleFuelL += r.ptoIdleFuelL;
-    }
-  }
-  for (const r of sums.values()) {
-    await addUtilization(
-      trx,
-      t.kind,
-      t.companyId,
-      t.vehicleId,
-      r.driverId ?? 0,
-      toIso(r.bucketStart),
-      r.drivingS,
-      r.idleS,
-      r.drivingFuelL,
-      r.idleFuelL,
-      r.distanceKm,
-      r.ptoIdleS,
-      r.ptoIdleFuelL,
-    );
-  }
-}
-
-const add = (
-  c: 'driving_s' | 'idle_s' | 'driving_fuel_l' | 'idle_fuel_l' | 'distance_km' | 'pto_idle_s' | 'pto_idle_fuel_l',
-) => sql<number>`utilization_buckets.${sql.ref(c)} + excluded.${sql.ref(c)}`;
-
-/** Adds to one utilization bucket (a batch touches one or two: prepared once, run per bucket). */
-const addUtilization = prepared(
-  (
-    db,
-    _kind,
-    companyId: number,
-    vehicleId: number,
-    driverId: number,
-    bucketStart: string,
-    drivingS: number,
-    idleS: number,
-    drivingFuelL: number,
-    idleFuelL: number,
-    distanceKm: number,
-    ptoIdleS: number,
-    ptoIdleFuelL: number,
-  ) =>
-    db
-      .insertInto('utilization_buckets')
-      .values({
-        company_id: companyId,
-        vehicle_id: vehicleId,
-        driver_id: driverId,
-        bucket_start: bucketStart,
-        driving_s: drivingS,
-        idle_s: idleS,
-        driving_fuel_l: drivingFuelL,
-        idle_fuel_l: idleFuelL,
-        distance_km: distanceKm,
-        pto_idle_s: ptoIdleS,
-        pto_idle_fuel_l: ptoIdleFuelL,
-      })
-      .onConflict((oc) =>
-        oc.columns(['vehicle_id', 'driver_id', 'bucket_start']).doUpdateSet({
-          driving_s: add('driving_s'),
-          idle_s: add('idle_s'),
-          driving_fuel_l: add('driving_fuel_l'),
-          idle_fuel_l: add('idle_fuel_l'),
-          distance_km: add('distance_km'),
-          pto_idle_s: add('pto_idle_s'),
-          pto_idle_fuel_l: add('pto_idle_fuel_l'),
-        }),
-      ),
-);
 
 export async function writeOutputs(trx: Trx, t: Target, outputs: Output[]): Promise<void> {
   if (outputs.length === 0) return;

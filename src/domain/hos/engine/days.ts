@@ -1,43 +1,24 @@
 /**
  * Log days: the carrier's 24-hour periods in the home-terminal zone, starting at its day-start hour
  * (docs/reference/domain-rules.md §0, D-1, D-7). Days follow the local clock, so a daylight-saving change gives a 23- or
- * 25-hour day. Formatters and offsets are cached: the engine cuts days for thousands of drivers.
+ * 25-hour day. Offsets are cached: the engine cuts days for thousands of drivers.
  */
 import { DAY, HOUR } from './types.js';
+import { zoneOffsetMs } from '../../../core/time-zone.js';
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, number>();
 
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
-/** Offset of `zone` from UTC at instant `t` (ms). Offsets change on whole hours in every supported zone. */
+/**
+ * Offset of `zone` from UTC at instant `t` (ms), cached per zone and UTC hour: offsets change on whole
+ * hours in every zone a driver's ruleset can name.
+ */
 export function offsetMs(zone: string, t: number): number {
   if (zone === 'UTC') return 0;
   const hour = Math.floor(t / HOUR);
   const key = `${zone}|${hour}`;
   const cached = offsets.get(key);
   if (cached !== undefined) return cached;
-  const at = hour * HOUR;
-  const p: Record<string, number> = {};
-  for (const part of formatter(zone).formatToParts(new Date(at)))
-    if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const off = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - at;
+  const off = zoneOffsetMs(zone, hour * HOUR);
   if (offsets.size > 500_000) offsets.clear();
   offsets.set(key, off);
   return off;
