@@ -26,6 +26,8 @@ export interface ServeOptions {
   out?: (text: string) => void;
   /** Install SIGTERM/SIGINT handlers that shut down and exit the process (default true). */
   handleSignals?: boolean;
+  /** The geography indexes' build when the caller has started it (warmGeography); started here otherwise. */
+  geography?: Promise<unknown>;
 }
 
 export interface RunningServer {
@@ -46,13 +48,14 @@ export function urlOf(addr: AddressInfo | string | null): string {
 
 export async function serve(config: Config, opts: ServeOptions = {}): Promise<RunningServer> {
   const out = opts.out ?? ((text: string) => void process.stdout.write(text));
-  // Before the app exists, so this stretch of CPU is neither a lagging event loop to the load
-  // shedder's sampler nor a wait for a request.
-  warmGeography();
+  // On another thread while the app is built, and in place before the port is bound, so that no
+  // request waits for it (./telemetry/geocode/warm.ts).
+  const geography = opts.geography ?? warmGeography();
   const app = await buildApp(config);
   let url: string;
   let demo: Awaited<ReturnType<typeof seedDemo>> | null = null;
   try {
+    await geography;
     await app.listen({ host: config.host, port: config.port });
     // The demo is seeded only once the port is ours: a start that cannot serve (a busy port) writes
     // nothing, so the next start still creates the demo and prints its password. The seeding's

@@ -20,10 +20,10 @@ import {
 } from './io.js';
 import { printListing, printRecord } from './format.js';
 import { wireTime } from '../storage/values.js';
-import type { DeviceRow } from '../domain/devices/service.js';
+import type { SeenDevice } from '../domain/devices/service.js';
 
 /** A device as listed and shown: never its credential (only its digest is stored anyway). */
-const deviceJson = (d: DeviceRow) => ({
+const deviceJson = (d: SeenDevice) => ({
   id: d.id,
   company_id: d.company_id,
   kind: d.kind,

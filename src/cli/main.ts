@@ -36,9 +36,12 @@ const serveCommand: Command = {
   ],
   flags: { demo: { type: 'boolean' } },
   async run(flags, ctx) {
-    // Loaded on demand: the HTTP stack takes a second to import, which the other commands do not need.
+    // The geography indexes are built on a worker thread from here, while this thread imports the HTTP
+    // stack: loaded on demand, since it takes a second to import and the other commands do not need it.
+    const { warmGeography } = await import('../telemetry/geocode/warm.js');
+    const geography = warmGeography();
     const { serve } = await import('../server.js');
-    await serve(ctx.config, { demo: flags.demo === true });
+    await serve(ctx.config, { demo: flags.demo === true, geography });
     return null;
   },
 };

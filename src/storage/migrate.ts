@@ -24,6 +24,7 @@ import { formIds } from './migrations/0020_form_ids.js';
 import { loadDetails } from './migrations/0021_load_details.js';
 import { documentFields } from './migrations/0022_document_fields.js';
 import { externalIdsNotify } from './migrations/0023_external_ids_notify.js';
+import { deviceActivity } from './migrations/0024_device_activity.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -53,6 +54,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0021_load_details', loadDetails],
   ['0022_document_fields', documentFields],
   ['0023_external_ids_notify', externalIdsNotify],
+  ['0024_device_activity', deviceActivity],
 ];
 
 class InCodeProvider implements MigrationProvider {

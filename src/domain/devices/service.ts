@@ -134,7 +134,6 @@ export async function provisionDevice(db: Db, t: Tenant, input: ProvisionInput):
         vehicle_id: input.vehicleId ?? null,
         asset_id: input.assetId ?? null,
         credential_digest: digest(token),
-        last_seen_at: null,
         revoked_at: null,
         created_at: now,
         updated_at: now,
@@ -204,7 +203,7 @@ export async function deviceByIdentifier(db: Db, identifier: string): Promise<De
 }
 
 /** Revokes a device: its credential stops working at once. Revoking twice is not an error. */
-export async function revokeDevice(db: Db, t: Tenant, id: number): Promise<DeviceRow> {
+export async function revokeDevice(db: Db, t: Tenant, id: number): Promise<SeenDevice> {
   const row = await getDevice(db, t, id);
   if (row.revoked_at) return row;
   const now = nowIso();
@@ -212,12 +211,21 @@ export async function revokeDevice(db: Db, t: Tenant, id: number): Promise<Devic
   return { ...row, revoked_at: now, updated_at: now };
 }
 
-export async function getDevice(db: Db, t: Tenant, id: number): Promise<DeviceRow> {
-  const row = await db.kysely
+/** A device with when it was last heard from (./activity.ts), as listed and shown. */
+export type SeenDevice = DeviceRow & { last_seen_at: string | null };
+
+/** The company's devices, each with its last_seen_at. */
+const seenDevices = (db: Db, t: Tenant) =>
+  db.kysely
     .selectFrom('devices')
-    .selectAll()
-    .where('company_id', '=', t.companyId)
-    .where('id', '=', id)
+    .leftJoin('device_activity', 'device_activity.device_id', 'devices.id')
+    .where('devices.company_id', '=', t.companyId);
+
+export async function getDevice(db: Db, t: Tenant, id: number): Promise<SeenDevice> {
+  const row = await seenDevices(db, t)
+    .selectAll('devices')
+    .select('device_activity.last_seen_at')
+    .where('devices.id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound(`device ${id}`);
   return row;
@@ -225,11 +233,17 @@ export async function getDevice(db: Db, t: Tenant, id: number): Promise<DeviceRo
 
 /** Every device of the company (ELDs and asset gateways) in id order: the live ones, or with `revoked` all. */
 export async function listDevices(db: Db, t: Tenant, f: { revoked?: boolean }, limit: number, offset: number) {
-  let base = db.kysely.selectFrom('devices').where('company_id', '=', t.companyId);
-  if (!f.revoked) base = base.where('revoked_at', 'is', null);
+  let base = seenDevices(db, t);
+  if (!f.revoked) base = base.where('devices.revoked_at', 'is', null);
   const [rows, total] = await Promise.all([
-    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
-    countOf(base.select('id')),
+    base
+      .selectAll('devices')
+      .select('device_activity.last_seen_at')
+      .orderBy('devices.id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    countOf(base.select('devices.id')),
   ]);
   return { rows, total };
 }

