@@ -7,6 +7,7 @@ import { findUnportable, INT32_MAX, textProblem } from '../storage/portable-valu
 import { serviceRecordError } from './record-services.js';
 import { fault as parseFault, type FaultFields } from './record-faults.js';
 import { EXCEPTIONS } from '../domain/hos/records.js';
+import { LOG_RECORD_TYPES, logRecord } from './record-log.js';
 
 export const RECORD_TYPES = [
   'location',
@@ -17,6 +18,7 @@ export const RECORD_TYPES = [
   'power',
   'duty_status',
   'exception',
+  ...LOG_RECORD_TYPES,
   'inspection',
   'form_entry',
 ] as const;
@@ -299,6 +301,12 @@ function body(type: RecordType, r: Obj): { pos: Position; data: Obj | null; driv
       const id = driverId(r, true);
       const note = text(r, 'note', 60);
       return { pos: position(r, false), data: { exception: claim(r, note), driver_id: id, note }, driverRef: id };
+    }
+    case 'remark':
+    case 'certification':
+    case 'malfunction': {
+      const f = logRecord(type, r, { intIn, oneOf, text, fail });
+      return { pos: f.located ? position(r, false) : NO_POSITION, data: f.data, driverRef: f.driverRef };
     }
     case 'inspection':
     case 'form_entry': {

@@ -89,7 +89,7 @@ eachDialect('device ingestion', (dialect) => {
           4,
           104,
           'rejected',
-          'type must be one of: location, engine, driver, fault, acceleration, power, duty_status, exception, inspection, form_entry',
+          'type must be one of: location, engine, driver, fault, acceleration, power, duty_status, exception, remark, certification, malfunction, inspection, form_entry',
         ],
         [
           5,

@@ -1,8 +1,9 @@
 /**
  * The content of daily logs (docs/reference/wire.md §4.8, §4.9), computed for a page of (driver, day) keys with a
  * handful of batched queries: duty-status totals clipped to the day (and to now for today; time before
- * the driver's first record is off duty), the day's duty events, vehicles and odometers, remarks,
- * certification, cycle restarts ending that day, violations overlapping it, and form-and-manner errors.
+ * the driver's first record is off duty), the day's duty events, vehicles and odometers, remarks (with
+ * exception claims and ELD malfunctions, ./remarks.ts), certification, cycle restarts ending that day,
+ * violations overlapping it, and form-and-manner errors.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
@@ -11,6 +12,7 @@ import type { Tenant } from '../tenant.js';
 import { evaluateWindow, lookbackMs } from './evaluation.js';
 import { loadWindows } from './store.js';
 import type { LogKey } from './log-days.js';
+import { REMARK_KINDS, remarkNotes } from './remarks.js';
 
 type Trx = Kysely<Database>;
 
@@ -42,16 +44,6 @@ export interface LogDetail {
 
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
-const CLAIM_NOTES: Record<string, string> = {
-  adverse_driving: 'Adverse driving conditions',
-  sixteen_hour: '16-hour short-haul exception',
-};
-/** A claim's remark names the exception, then the driver's annotation: `Adverse driving conditions: Snow on I-80`. */
-const claimNotes = (code: string | null, notes: string | null) => {
-  const name = CLAIM_NOTES[code ?? ''] ?? code;
-  return notes ? (name ? `${name}: ${notes}` : notes) : name;
-};
-
 export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number): Promise<LogDetail[]> {
   if (keys.length === 0) return [];
   const ids = [...new Set(keys.map((k) => k.driver.id))];
@@ -82,7 +74,7 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
       .orderBy('id')
       .execute(),
     base()
-      .select(['driver_id', 'code', 'occurred_at', 'created_at'])
+      .select(['id', 'driver_id', 'code', 'occurred_at'])
       .where('kind', '=', 'certification')
       .where('code', 'in', dates)
       .execute(),
@@ -146,17 +138,14 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
         .map((c) => c.occurred_at)
         .sort()
         .pop() ?? null;
-    const certifiedAt =
-      mineCerts
-        .map((c) => c.created_at)
-        .sort()
-        .pop() ?? null;
+    // The certification stored last: a record of the day stored after it (a greater id: ids follow the
+    // order of storage, and one driver's records are stored one writer at a time) changed the log the
+    // driver certified, however old its instant (docs/hos.md, Remarks, certifications and malfunctions).
+    const lastCert = mineCerts.reduce((m, c) => Math.max(m, c.id), 0);
     const hasDriving = durations.driving > 0;
     const active = durations.driving + durations.on_duty > 0;
     const formAndManner: LogDetail['formAndManner'] = [];
-    const changed = [...mine, ...day].some(
-      (r) => certifiedAt !== null && r.kind !== 'certification' && r.created_at > certifiedAt,
-    );
+    const changed = lastCert > 0 && [...mine, ...day].some((r) => r.kind !== 'certification' && r.id > lastCert);
     if (active && key.end <= now && (signed === null || changed))
       formAndManner.push({
         type: 'log_not_certified',
@@ -178,11 +167,11 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
       vehicleIds: [...new Set(all.map((r) => r.vehicle_id).filter((v): v is number => v !== null))],
       odometers,
       remarks: day
-        .filter((r) => r.kind === 'remark' || r.kind === 'exception')
+        .filter((r) => REMARK_KINDS.has(r.kind))
         .map((r) => ({
           id: r.id,
           time: r.occurred_at,
-          notes: r.kind === 'exception' ? claimNotes(r.code, r.notes) : r.notes,
+          notes: remarkNotes(r.kind, r.code, r.notes),
           location: r.location,
         })),
       restarts: restarts.filter(

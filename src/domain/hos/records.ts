@@ -6,6 +6,7 @@
  */
 import { validation } from '../../core/errors.js';
 import type { Clock } from './engine/types.js';
+import { Days } from './engine/days.js';
 
 export const DUTY_STATUS_INPUTS = [
   'off_duty',
@@ -147,8 +148,9 @@ export function normalize(e: HosEventInput, i: number, now: number): NormalizedE
     case 'intermediate_log':
       return { ...out, eventType: 2, eventCode: 1 + reduced };
     case 'certification': {
-      if (!e.date || !/^\d{4}-\d{2}-\d{2}$/.test(e.date))
+      if (!e.date || !/^\d{4}-\d{2}-\d{2}$/.test(e.date) || Days.date(Days.number(e.date)) !== e.date)
         throw validation(f('date'), 'must be the certified day, YYYY-MM-DD');
+      // The code is n, the nth certification of the day: counted when it is stored (./certification.ts).
       return { ...out, code: e.date, eventType: 4, eventCode: 1 };
     }
     case 'login':

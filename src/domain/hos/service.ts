@@ -33,6 +33,7 @@ import type { Evaluation } from './engine/types.js';
 import { normalize, type HosEventInput, type NormalizedEvent } from './records.js';
 import { dutyAt, lockDriver, nextSequence, OPEN_END, rechain } from './store.js';
 import { hosDrivers, type HosDriver } from './drivers.js';
+import { certificationCode, guardCertification } from './certification.js';
 
 export { lockDriver } from './store.js';
 import { reevaluateDriver } from './evaluation.js';
@@ -205,7 +206,8 @@ export async function recordDutyStatusEvents(
     await lockDriver(trx, db.kind, t.companyId, driverId);
     await checkVehicles(trx, t.companyId, norm);
     let seq = await nextSequence(trx, t.companyId, driverId);
-    const driver = norm.some((e) => e.kind === 'exception')
+    // A claim and a certification are checked against the driver's rules and zone.
+    const driver = norm.some((e) => e.kind === 'exception' || e.kind === 'certification')
       ? (await hosDrivers(trx, t.companyId, [driverId])).get(driverId)
       : undefined;
     const ids: number[] = [];
@@ -219,6 +221,7 @@ export async function recordDutyStatusEvents(
       }
       try {
         guardClaim(driver, e);
+        guardCertification(driver, e);
         await guardAutoDriving(trx, t.companyId, driverId, e);
       } catch (err) {
         refuse(e.index, err);
@@ -226,9 +229,13 @@ export async function recordDutyStatusEvents(
       }
       const sequenceId = e.input.sequenceId ?? seq;
       seq = (sequenceId + 1) % 0x10000;
+      const row =
+        e.kind === 'certification'
+          ? { ...e, eventCode: await certificationCode(trx, t.companyId, driverId, e.code!) }
+          : e;
       const { id } = await trx
         .insertInto('hos_events')
-        .values(eventRow(t.companyId, driverId, e, sequenceId))
+        .values(eventRow(t.companyId, driverId, row, sequenceId))
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.push(id);

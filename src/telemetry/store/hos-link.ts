@@ -1,14 +1,15 @@
 /**
  * Hours of service from a vehicle's device records.
  *
- * Records of a driver's log — `duty_status` (which may carry an exception claim), `exception`, and the
- * `driver` login/logout — reach the hours-of-service store when they are stored, in the transaction
+ * Records of a driver's log — `duty_status` (which may carry an exception claim), `exception`, the
+ * `driver` login/logout, `remark`, `certification` and `malfunction` (./hos-records.ts: which records,
+ * what each makes, whose log) — reach the hours-of-service store when they are stored, in the transaction
  * that stores them, whatever their age: the reorder window and the processing horizon concern derived
  * telemetry only, so a record that arrives late (after newer fixes were processed, a day later, after
  * a restart) still goes into the log, and the HOS service re-evaluates the driver from its instant on
  * (clocks, violations, duty status, each change announced). A record the HOS rules refuse (one that
- * would shorten automatically recorded driving, a claim the driver's rules cannot honour) is refused
- * whole: the caller rejects it with the reason. Replay links a vehicle's stored records again, which
+ * would shorten automatically recorded driving, a claim the driver's rules cannot honour, the
+ * certification of a day not yet begun) is refused whole: the caller rejects it with the reason. Replay links a vehicle's stored records again, which
  * brings back those an earlier version of the server left out of the log.
  *
  * Idempotency: the log's sequence id of a device record is its `seq` modulo 65,536, and the HOS store
@@ -24,16 +25,14 @@
  */
 import type { Db } from '../../storage/db.js';
 import { recordDutyStatusEvents } from '../../domain/hos/service.js';
-import type { DutyStatusInput, EXCEPTIONS, HosEventInput } from '../../domain/hos/records.js';
+import type { HosEventInput } from '../../domain/hos/records.js';
 import { AppError } from '../../core/errors.js';
 import type { Input, RecordIn } from '../processors/types.js';
 import { initialAutoDuty, stepAutoDuty, type AutoDutyState } from '../../domain/hos/auto-duty.js';
 import { underSavepoint, type Trx } from './tx.js';
+import { driverOf, eventsOf, HOS_RECORD_TYPES, hosSequenceId, type HosSource } from './hos-records.js';
 
-/** The sequence id of a record the ELD makes itself (automatic duty status): from its instant. */
-export function hosSequenceId(tMs: number): number {
-  return Math.floor(tMs / 1000) % 65536;
-}
+export { HOS_RECORD_TYPES, hosSequenceId, type HosSource } from './hos-records.js';
 
 export interface AutoProposal {
   driverId: number;
@@ -104,81 +103,11 @@ export async function recordAutoDuty(
   }
 }
 
-/** Device record types that are records of a driver's log. */
-export const HOS_RECORD_TYPES: ReadonlySet<string> = new Set(['duty_status', 'exception', 'driver']);
-
-/** One stored device record of a vehicle, as the log needs it. */
-export interface HosSource {
-  /** telemetry_records.id */
-  id: number;
-  seq: number;
-  type: string;
-  t: number;
-  deviceId: number;
-  lat: number | null;
-  lon: number | null;
-  description: string | null;
-  odometerKm: number | null;
-  data: Record<string, unknown> | null;
-}
-
 export interface Linked {
   /** Log records written (not already there). */
   logged: number;
   /** Records the HOS service refused, by HosSource.id, with the reason. */
   refused: Map<number, string>;
-}
-
-type Claim = (typeof EXCEPTIONS)[number];
-
-/** The log records one device record makes: a duty status, with the exception claim it may carry; a claim; a login or logout. */
-function eventsOf(s: HosSource, vehicleId: number): HosEventInput[] {
-  const d = s.data ?? {};
-  const note = typeof d.note === 'string' ? d.note : null;
-  const base = {
-    at: s.t,
-    origin: 'driver' as const,
-    eldDeviceId: s.deviceId,
-    vehicleId,
-    sequenceId: s.seq % 0x10000,
-    lat: s.lat,
-    lon: s.lon,
-    location: s.description,
-    odometerKm: s.odometerKm,
-    notes: note,
-  };
-  if (s.type === 'driver') return [{ ...base, kind: d.action === 'login' ? 'login' : 'logout', notes: null }];
-  if (s.type === 'exception') return [{ ...base, kind: 'exception', exception: d.exception as Claim }];
-  // Earlier versions linked duty statuses under a sequence id made from the instant.
-  const status: HosEventInput = {
-    ...base,
-    kind: 'duty_status',
-    status: d.status as DutyStatusInput,
-    formerSequenceId: hosSequenceId(s.t),
-  };
-  return typeof d.exception === 'string'
-    ? [status, { ...base, kind: 'exception', exception: d.exception as Claim }]
-    : [status];
-}
-
-/** Whose log a record goes to: the driver it names; a logout that names none, the driver logged in on the vehicle before it. */
-async function driverOf(trx: Trx, vehicleId: number, s: HosSource): Promise<number | null> {
-  const named = Number(s.data?.driver_id);
-  if (Number.isInteger(named) && named > 0) return named;
-  if (s.type !== 'driver') return null;
-  const fix = new Date(s.t).toISOString();
-  const prev = await trx
-    .selectFrom('telemetry_records')
-    .select('data')
-    .where('vehicle_id', '=', vehicleId)
-    .where('type', '=', 'driver')
-    .where((eb) => eb.or([eb('fix_time', '<', fix), eb.and([eb('fix_time', '=', fix), eb('id', '<', s.id)])]))
-    .orderBy('fix_time', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const data = prev?.data ? (JSON.parse(prev.data) as Record<string, unknown>) : null;
-  return data?.action === 'login' ? Number(data.driver_id) : null;
 }
 
 class Refused extends Error {
