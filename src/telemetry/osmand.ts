@@ -17,7 +17,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { deviceByIdentifier } from '../domain/devices/service.js';
 import { KPH_PER_KNOT } from './units.js';
-import { isoTextMs, unportableIn } from './records.js';
+import { unportableIn } from './records.js';
+import { isoTextMs } from './record-fields.js';
 import type { Telemetry } from './store/runner.js';
 import type { BatchCounts, DeviceRequestLogger } from '../ops/request-log.js';
 

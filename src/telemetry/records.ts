@@ -2,12 +2,12 @@
  * The typed records of the device protocol (docs/device-protocol.md) and their validation: each JSON
  * record becomes a ParsedRecord or a clear error naming the field. Pure: the clock is a parameter.
  */
-import { isCalendarDay } from '../storage/values.js';
 import { findUnportable, INT32_MAX, textProblem } from '../storage/portable-values.js';
 import { serviceRecordError } from './record-services.js';
 import { fault as parseFault, type FaultFields } from './record-faults.js';
 import { EXCEPTIONS } from '../domain/hos/records.js';
 import { LOG_RECORD_TYPES, logRecord } from './record-log.js';
+import { bool, fail, intIn, numberIn, oneOf, parseTime, text, type Obj, type ParseLimits } from './record-fields.js';
 
 export const RECORD_TYPES = [
   'location',
@@ -59,129 +59,6 @@ export interface ParsedRecord extends Position {
   driverRef: number | null;
 }
 
-export interface ParseLimits {
-  nowMs: number;
-  futureSlackS: number;
-  maxAgeDays: number;
-}
-
-/**
- * A record refused, with the reason sent back to the device. Made without a stack trace: a batch may
- * hold hundreds of refused records, and capturing a stack for each (under the server's deep async
- * stacks) cost more than parsing the whole batch, a cheap way for one client to load the event loop.
- */
-export class RecordError extends Error {
-  constructor(message: string) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = limit;
-  }
-}
-
-const fail = (message: string): never => {
-  throw new RecordError(message);
-};
-
-type Obj = Record<string, unknown>;
-
-function numberIn(r: Obj, field: string, min: number, max: number, required = false): number | null {
-  const v = r[field];
-  if (v === undefined || v === null) return required ? fail(`${field} is required`) : null;
-  if (typeof v !== 'number' || !Number.isFinite(v)) return fail(`${field} must be a number`);
-  if (v < min || v > max) return fail(`${field} must be between ${min} and ${max}, got ${v}`);
-  return v;
-}
-
-function intIn(r: Obj, field: string, min: number, max: number, required = false): number | null {
-  const v = numberIn(r, field, min, max, required);
-  if (v !== null && !Number.isInteger(v)) fail(`${field} must be a whole number`);
-  return v;
-}
-
-function bool(r: Obj, field: string): boolean | null {
-  const v = r[field];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'boolean') return fail(`${field} must be true or false`);
-  return v;
-}
-
-function oneOf<T extends string>(r: Obj, field: string, values: readonly T[], def?: T): T {
-  const v = r[field];
-  if ((v === undefined || v === null) && def !== undefined) return def;
-  if (v === undefined || v === null) return fail(`${field} is required`);
-  if (typeof v !== 'string' || !values.includes(v as T)) return fail(`${field} must be one of: ${values.join(', ')}`);
-  return v as T;
-}
-
-const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:(Z)|([+-])(\d{2}):?(\d{2}))$/;
-
-/**
- * Epoch milliseconds of a matched ISO-8601 text, or NaN when its date or time does not exist
- * (Date.parse would roll 2026-02-30 over to March 2). Computed from the parts, as Date.parse would
- * (fractions past milliseconds are cut off), without parsing the text a second time.
- */
-function isoMs(m: RegExpExecArray): number {
-  const y = +m[1],
-    mo = +m[2],
-    d = +m[3],
-    h = +m[4],
-    mi = +m[5];
-  const s = m[6] === undefined ? 0 : +m[6];
-  const ms = m[7] === undefined ? 0 : +(m[7] + '00').slice(0, 3);
-  if (h > 23 || mi > 59 || s > 59 || !isCalendarDay(y, mo, d)) return NaN;
-  let offsetMin = 0;
-  if (m[8] === undefined) {
-    const oh = +m[10],
-      om = +m[11];
-    if (oh > 23 || om > 59) return NaN;
-    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  let t = Date.UTC(y, mo - 1, d, h, mi, s, ms);
-  if (y < 100) t = new Date(t).setUTCFullYear(y); // Date.UTC reads years 0–99 as 1900–1999
-  return t - offsetMin * 60_000;
-}
-
-/** Epoch milliseconds of an ISO-8601 date-time with a zone, or NaN when it is not one or does not exist. */
-export function isoTextMs(s: string): number {
-  const m = ISO.exec(s);
-  return m ? isoMs(m) : NaN;
-}
-
-/** A time for an error message: ISO when it is within the range of dates, else as given. */
-const shown = (t: number, v: unknown) => (Math.abs(t) <= 8.64e15 ? new Date(t).toISOString() : String(v));
-
-/** The record's time: ISO-8601 with a zone, or epoch milliseconds. */
-export function parseTime(v: unknown, limits: ParseLimits, field = 'time'): number {
-  let t: number;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v) || !Number.isInteger(v))
-      return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
-    t = v;
-  } else if (typeof v === 'string') {
-    const m = ISO.exec(v);
-    if (!m)
-      return fail(
-        `${field} must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "${v.slice(0, 40)}"`,
-      );
-    t = isoMs(m);
-    if (Number.isNaN(t)) return fail(`${field} is not a valid datetime ("${v}")`);
-  } else if (v === undefined || v === null) {
-    return fail(`${field} is required`);
-  } else {
-    return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
-  }
-  if (t > limits.nowMs + limits.futureSlackS * 1000) {
-    return fail(
-      `${field} ${shown(t, v)} is in the future (more than ${limits.futureSlackS} s ahead of the server clock)`,
-    );
-  }
-  if (t < limits.nowMs - limits.maxAgeDays * 86_400_000) {
-    return fail(`${field} ${shown(t, v)} is older than ${limits.maxAgeDays} days`);
-  }
-  return t;
-}
-
 function position(r: Obj, requireFix: boolean): Position {
   const lat = numberIn(r, 'lat', -90, 90, requireFix);
   const lon = numberIn(r, 'lon', -180, 180, requireFix);
@@ -215,14 +92,6 @@ const NO_POSITION: Position = {
 
 function driverId(r: Obj, required: boolean): number | null {
   return intIn(r, 'driver_id', 1, INT32_MAX, required);
-}
-
-function text(r: Obj, field: string, max: number): string | null {
-  const v = r[field];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') return fail(`${field} must be a string`);
-  if (v.length > max) return fail(`${field} must be at most ${max} characters long`);
-  return v;
 }
 
 /**

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseRecord, RecordError } from '../../src/telemetry/records.js';
+import { parseRecord } from '../../src/telemetry/records.js';
+import { RecordError } from '../../src/telemetry/record-fields.js';
 
 const NOW = Date.parse('2026-03-02T15:00:00Z');
 const limits = { nowMs: NOW, futureSlackS: 300, maxAgeDays: 400 };

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseTime, RecordError } from '../../src/telemetry/records.js';
+import { parseTime, RecordError } from '../../src/telemetry/record-fields.js';
 
 /** Limits wide enough that only the text decides. */
 const WIDE = { nowMs: 8.64e15, futureSlackS: 0, maxAgeDays: 1e9 };

@@ -4,7 +4,7 @@ import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
 import { IdList } from '../../wire/types.js';
 import { DriverLocationUser, driverLocationUser } from '../../wire/vehicle-location.js';
-import { driverLocations } from '../../telemetry/queries/locations.js';
+import { driverLocations } from '../../telemetry/queries/driver-locations.js';
 
 const Query = Type.Object({ ...pageQuery, driver_ids: IdList('Only these drivers') });
 

@@ -1,7 +1,7 @@
 /**
  * Location reads, tenant-scoped: current locations of a page of vehicles (vehicle_locations_latest plus
  * the stored fix's battery and fuel level), one vehicle's history (stored location and engine records
- * with a position, in fix-time order, unpaginated), and drivers' current locations.
+ * with a position, in fix-time order, unpaginated). Drivers' current locations: ./driver-locations.ts.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
@@ -11,7 +11,6 @@ import { notFound } from '../../core/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
 import { POINT_ID_PREFIX, pointIdOfHex } from '../point-id.js';
-import { driversQuery } from '../../domain/users/repository.js';
 
 export interface CurrentExtra {
   battery_v: number | null;
@@ -285,61 +284,3 @@ async function postgresHistoryText(
 
 const historyWindow = (vehicleId: number, start: Date, end: Date) =>
   sql`vehicle_id = ${vehicleId} and fix_time >= ${start.toISOString()} and fix_time < ${end.toISOString()} and lat is not null and type in ('location', 'engine')`;
-
-/** A page of the company's drivers with the vehicle each is logged into (by latest fix) and its fix. */
-export async function driverLocations(
-  db: Db,
-  t: Tenant,
-  driverIds: number[] | undefined,
-  limit: number,
-  offset: number,
-) {
-  const base = driversQuery(db.kysely, t.companyId, driverIds);
-  const [users, total] = await Promise.all([
-    base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
-    countOf(base.select('id')),
-  ]);
-  const ids = users.map((u) => u.id);
-  const [fixes, assigned] = ids.length
-    ? await Promise.all([
-        db.kysely
-          .selectFrom('vehicle_locations_latest')
-          .selectAll()
-          .where('company_id', '=', t.companyId)
-          .where('driver_id', 'in', ids)
-          .execute(),
-        db.kysely
-          .selectFrom('vehicles')
-          .selectAll()
-          .where('company_id', '=', t.companyId)
-          .where('current_driver_id', 'in', ids)
-          .orderBy('id')
-          .execute(),
-      ])
-    : [[], []];
-  const fixOf = new Map<number, LatestLocationRow>();
-  for (const f of fixes) {
-    const was = fixOf.get(f.driver_id!);
-    if (!was || f.located_at > was.located_at) fixOf.set(f.driver_id!, f);
-  }
-  const vehicleIds = [...new Set([...fixOf.values()].map((f) => f.vehicle_id))];
-  // A driver logged in nowhere is shown with the vehicle naming them its current driver, and where that vehicle is.
-  const fallback = assigned.filter((v) => !fixOf.has(v.current_driver_id!)).map((v) => v.id);
-  const [vehicles, fallbackFixes] = await Promise.all([
-    vehicleIds.length ? db.kysely.selectFrom('vehicles').selectAll().where('id', 'in', vehicleIds).execute() : [],
-    fallback.length
-      ? db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('vehicle_id', 'in', fallback).execute()
-      : [],
-  ]);
-  const byId = new Map([...vehicles, ...assigned].map((v) => [v.id, v]));
-  const fixOfVehicle = new Map(fallbackFixes.map((f) => [f.vehicle_id, f]));
-  return {
-    total,
-    rows: users.map((u) => {
-      const stamped = fixOf.get(u.id);
-      if (stamped) return { user: u, fix: stamped, vehicle: byId.get(stamped.vehicle_id) ?? null };
-      const vehicle = assigned.find((v) => v.current_driver_id === u.id) ?? null;
-      return { user: u, fix: vehicle ? (fixOfVehicle.get(vehicle.id) ?? null) : null, vehicle };
-    }),
-  };
-}
