@@ -71,6 +71,11 @@ export interface Config {
   /** Web pages (sign-in, consent, portal): signed sessions last this many seconds. */
   webSessionTtlS: number;
   /**
+   * The console shows a vehicle whose last position is at least this many minutes old as offline, with
+   * no live speed (CONSOLE_OFFLINE_AFTER_MIN; a tracker that goes silent sends nothing to say so).
+   */
+  consoleOfflineAfterMin: number;
+  /**
    * Key that signs web cookies. Random per process when unset, which is fine for one node; set the
    * same value (32+ characters) on every node behind a load balancer.
    */
@@ -203,6 +208,7 @@ export function loadConfig(
     oauthTokenCacheMs: whole(env, 'OAUTH_TOKEN_CACHE_MS', 1000, 0, 60_000, configError),
     oauthTokenCacheSize: whole(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000, configError),
     webSessionTtlS: whole(env, 'WEB_SESSION_TTL_S', 43_200, 60, 2_592_000, configError),
+    consoleOfflineAfterMin: whole(env, 'CONSOLE_OFFLINE_AFTER_MIN', 10, 1, 10_080, configError),
     cookieSecret: cookieSecret(env),
     authFailures: failurePolicy(env, configError),
     blobDir: blobDir(env, databaseUrl),

@@ -1,16 +1,18 @@
 /**
  * The console's data for its scripts (fleet session cookie, JSON errors like the API's):
- *   GET /console/api/vehicles                visible vehicles at their latest position
+ *   GET /console/api/vehicles                every active visible vehicle with its state (web/console/fleet.ts)
  *   GET /console/api/vehicles/:id/track      one vehicle's track since midnight UTC
  *   GET /console/api/dispatches              visible dispatches with names
- *   GET /console/api/stream                  server-sent events: `vehicles` whenever a position changes
+ *   GET /console/api/stream                  server-sent events: `vehicles` whenever a position changes, and
+ *                                            when time alone changes a state (offline, "last seen")
  * The stream polls the company's latest positions once a second, ends after STREAM_MAX_MS (the browser
  * reconnects by itself), stops on disconnect, and at most STREAM_LIMIT streams are open at a time.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
 import { AppError, notFound } from '../core/errors.js';
-import { boardDispatches, mapVehicles, positionsVersion, todaysTrack } from '../web/console/data.js';
+import { boardDispatches, positionsVersion, todaysTrack } from '../web/console/data.js';
+import { fleetChangesAt, fleetView } from '../web/console/fleet.js';
 import { consoleCaller } from './console-caller.js';
 
 export const STREAM_POLL_MS = 1000;
@@ -36,7 +38,7 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
 
   app.get('/console/api/vehicles', hide, async (req, reply) => {
     const who = await caller(req);
-    return reply.headers(noStore).send({ vehicles: await mapVehicles(app.db, who.viewer) });
+    return reply.headers(noStore).send(await fleetView(app.db, who.viewer, app.config.consoleOfflineAfterMin));
   });
 
   app.get<{ Params: { id: string } }>('/console/api/vehicles/:id/track', hide, async (req, reply) => {
@@ -67,6 +69,7 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
     res.write('retry: 2000\n\n');
     const started = Date.now();
     let version = '';
+    let due = Infinity;
     let lastWrite = started;
     let timer: NodeJS.Timeout | null = null;
     let stopped = false;
@@ -87,11 +90,12 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
       try {
         const now = await positionsVersion(app.db, who.viewer.companyId);
         if (stopped) return;
-        if (now !== version) {
+        if (now !== version || Date.now() >= due) {
           version = now;
-          res.write(
-            `event: vehicles\ndata: ${JSON.stringify({ vehicles: await mapVehicles(app.db, who.viewer) })}\n\n`,
-          );
+          const at = Date.now();
+          const fleet = await fleetView(app.db, who.viewer, app.config.consoleOfflineAfterMin, at);
+          due = fleetChangesAt(fleet, at);
+          res.write(`event: vehicles\ndata: ${JSON.stringify(fleet)}\n\n`);
           lastWrite = Date.now();
         } else if (Date.now() - lastWrite >= STREAM_HEARTBEAT_MS) {
           res.write(': keep-alive\n\n');

@@ -32,6 +32,9 @@ import { consoleCaller, type ConsoleCaller } from './console-caller.js';
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
   'map.js': 'text/javascript; charset=utf-8',
+  'fleet.js': 'text/javascript; charset=utf-8',
+  'fleet-list.js': 'text/javascript; charset=utf-8',
+  'fleet.css': 'text/css; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
 };
 const assetDir = new URL('../web/console/assets/', import.meta.url);

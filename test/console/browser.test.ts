@@ -1,7 +1,8 @@
 /**
  * The console in a real browser (Debian's chromium through playwright-core) on a real listening server:
- * sign in, watch a vehicle move on the map after the device API takes a new position, activate a
- * dispatch on the board, and remove an app whose token then fails. Screenshots of each page go to
+ * sign in, watch a vehicle move on the map after the device API takes a new position, find vehicles of
+ * the whole fleet with the search and filters and choose one, activate a dispatch on the board, and
+ * remove an app whose token then fails. Screenshots of each page go to
  * test-results/ for a reviewer. Without /usr/bin/chromium this test fails: it never skips.
  */
 import assert from 'node:assert/strict';
@@ -14,6 +15,7 @@ import { PASSWORD, tokensFor, useOAuthApp, vehicle, type OAuthTestApp } from '..
 import { createUser } from '../http/fixtures.js';
 import { createDispatch, createLocation } from '../dispatch/fixtures.js';
 import { asCompany, ingest, storeIftaTrack } from './helper.js';
+import { HOME_VIEW, project } from '../../src/web/console/pages.js';
 import { recordDutyStatusEvents } from '../../src/domain/hos/service.js';
 
 const SHOTS = 'test-results';
@@ -80,7 +82,7 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await marker.click();
     const details = page.locator('#details');
     await details.getByRole('heading', { name: /^Vehicle / }).waitFor();
-    assert.match(await details.innerText(), /90 km\/h/);
+    assert.match(await details.innerText(), /56 mph/, "90 km/h in the company's miles");
     await page.locator('#track polyline').waitFor({ state: 'attached' });
     await page.locator('#map').focus();
     await page.keyboard.press('+');
@@ -92,6 +94,109 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await page.screenshot({ path: `${SHOTS}/console-map-${dialect}.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/console-map-phone-${dialect}.png`, fullPage: true });
+    assert.deepEqual(problemsOf(page), [], 'no script errors or CSP violations');
+    await page.context().close();
+  });
+
+  test('the whole fleet: every vehicle listed, search and filters narrow it, choosing one centres the map on it', async () => {
+    const fleet = await t.newFleet('Prairie Freight');
+    const api = asCompany(t, fleet);
+    const make = async (number: string, fields: Record<string, unknown> = {}) => {
+      const res = await api.call({ method: 'POST', url: '/v1/vehicles', payload: { number, ...fields } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.vehicle.id as number;
+    };
+    const ids = {
+      p1: await make('P-1', { year: '2021', make: 'Kenworth', model: 'T680' }),
+      p2: await make('P-2'),
+      p3: await make('P-3'),
+      p4: await make('P-4'),
+      p5: await make('P-5'),
+    };
+    const group = await api.call({ method: 'POST', url: '/v1/groups', payload: { name: 'West' } });
+    const gid = group.body.group.id;
+    const members = await api.call({
+      method: 'POST',
+      url: `/v1/groups/${gid}/vehicles`,
+      payload: { ids: [ids.p1, ids.p4] },
+    });
+    assert.equal(members.status, 200);
+    await ingest(t, fleet, ids.p1, [{ lat: 32, lon: -107.45, kph: 80, agoS: 20, bearing: 135 }], {
+      driverId: fleet.driver.id,
+    });
+    await ingest(t, fleet, ids.p2, [{ lat: 39.8, lon: -89.7, kph: 0, agoS: 20 }]);
+    await ingest(t, fleet, ids.p3, [{ lat: 41, lon: -95, kph: 94, agoS: 15 * 60 + 5 }]);
+
+    const page = await signedIn(fleet.admin.email, '/console');
+    const items = page.locator('#vehicle-list li.fleet-item');
+    const item = (id: number) => page.locator(`#vehicle-list li[data-id="${id}"]`);
+    const count = page.locator('#fleet-count');
+    const listed = async () => await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-id'))));
+    await count.filter({ hasText: /^5 vehicles$/ }).waitFor();
+    assert.deepEqual(await listed(), [ids.p1, ids.p2, ids.p3, ids.p4, ids.p5], 'every active vehicle, by number');
+    assert.equal(await page.locator('#vehicles g.veh').count(), 3, 'on the map: the three with a position');
+    assert.match(await item(ids.p1).innerText(), /Moving · 50 mph[\s\S]*Pat driver[\s\S]*25\.9 mi SE of Deming, NM/);
+    assert.match(await item(ids.p3).innerText(), /Offline · last seen 15 min ago/);
+    assert.doesNotMatch(await item(ids.p3).innerText(), /mph/, 'an offline vehicle shows no live speed');
+    assert.match(await item(ids.p4).innerText(), /Never reported/);
+
+    const narrowed = async (expected: number[], text: RegExp) => {
+      await count.filter({ hasText: text }).waitFor();
+      assert.deepEqual(await listed(), expected);
+    };
+    await page.getByLabel('Search', { exact: true }).fill('pat');
+    await narrowed([ids.p1], /^1 of 5 vehicles$/);
+    assert.equal(await page.locator('#vehicles g.veh').count(), 1, 'the map shows what the list shows');
+    await page.getByLabel('Search', { exact: true }).fill('p-3');
+    await narrowed([ids.p3], /^1 of 5 vehicles$/);
+    await page.getByLabel('Search', { exact: true }).fill('');
+    await page.getByLabel('State', { exact: true }).selectOption('never_reported');
+    await narrowed([ids.p4, ids.p5], /^2 of 5 vehicles$/);
+    assert.equal(await page.locator('#fleet-state option[value="never_reported"]').innerText(), 'Never reported (2)');
+    await page.getByLabel('State', { exact: true }).selectOption('');
+    await page.getByLabel('Group', { exact: true }).selectOption({ label: 'West' });
+    await narrowed([ids.p1, ids.p4], /^2 of 5 vehicles$/);
+    await page.getByLabel('Group', { exact: true }).selectOption('');
+    await page.getByLabel('Driver', { exact: true }).selectOption({ label: 'Pat driver' });
+    await narrowed([ids.p1], /^1 of 5 vehicles$/);
+    await page.getByLabel('Driver', { exact: true }).selectOption('none');
+    await narrowed([ids.p2, ids.p3, ids.p4, ids.p5], /^4 of 5 vehicles$/);
+    await page.getByLabel('Driver', { exact: true }).selectOption('');
+    await narrowed([ids.p1, ids.p2, ids.p3, ids.p4, ids.p5], /^5 vehicles$/);
+
+    // By keyboard: from the search field the filters come next, then the list.
+    await page.getByLabel('Search', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'fleet-state');
+    await page.getByRole('button', { name: 'P-1 · 2021 Kenworth T680' }).focus();
+    await page.keyboard.press('Enter');
+    await item(ids.p1).and(page.locator('[aria-current="true"]')).waitFor();
+    assert.equal(await page.locator('#vehicle-list [aria-current="true"]').count(), 1);
+    assert.equal(await page.locator(`#vehicles g.selected`).getAttribute('data-id'), String(ids.p1));
+    const [x, y, w, h] = (await page.locator('#map').getAttribute('viewBox'))!.split(' ').map(Number);
+    const [px, py] = project(32, -107.45);
+    assert.ok(Math.abs(x + w / 2 - px) < 0.01 && Math.abs(y + h / 2 - py) < 0.01, 'the map is centred on P-1');
+    assert.ok(w <= Number(HOME_VIEW.split(' ')[2]) / 3 + 0.01, 'and zoomed in to it');
+    const details = page.locator('#details');
+    await details.getByRole('heading', { name: 'Vehicle P-1' }).waitFor();
+    const text = await details.innerText();
+    assert.match(text, /25\.9 mi SE of Deming, NM/);
+    assert.match(text, /50 mph/);
+    await page.screenshot({ path: `${SHOTS}/console-fleet-${dialect}.png` });
+
+    // Choosing on the map marks the list too; an offline vehicle's details show no speed.
+    await page.locator(`#vehicles g[data-id="${ids.p3}"]`).press('Enter');
+    await item(ids.p3).and(page.locator('[aria-current="true"]')).waitFor();
+    assert.equal(await item(ids.p1).getAttribute('aria-current'), null);
+    await details.getByRole('heading', { name: 'Vehicle P-3' }).waitFor();
+    assert.match(await details.innerText(), /Offline · last seen 15 min ago[\s\S]*11\.8 mi E of Red Oak, IA/);
+    assert.doesNotMatch(await details.innerText(), /Speed|mph/);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: 'P-4' }).click();
+    await details.getByRole('heading', { name: 'Vehicle P-4' }).waitFor();
+    assert.match(await details.innerText(), /Never reported/);
+    await page.screenshot({ path: `${SHOTS}/console-fleet-phone-${dialect}.png`, fullPage: true });
     assert.deepEqual(problemsOf(page), [], 'no script errors or CSP violations');
     await page.context().close();
   });

@@ -1,7 +1,7 @@
 /**
  * Shared pieces of the console tests: the OAuth test app (companies with an admin, a fleet manager and
  * a driver who can sign in), the API fixtures bound to one of its companies, positions ingested through
- * the device API, and signing in to the console with the miniature browser.
+ * the device API, a metric company, and signing in to the console with the miniature browser.
  */
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'fastify';
@@ -11,6 +11,9 @@ import { uniq } from '../http/fixtures.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
 import { nowIso } from '../../src/storage/values.js';
+import { createCompany } from '../../src/domain/companies/service.js';
+import { createUser } from '../../src/domain/users/service.js';
+import { createApiKey } from '../../src/auth/api-keys.js';
 
 /** The API fixtures of test/http and test/dispatch, acting as `fleet` with its API key. */
 export function asCompany(t: OAuthTestApp, fleet: Fleet): TestApp {
@@ -41,13 +44,18 @@ export function asCompany(t: OAuthTestApp, fleet: Fleet): TestApp {
 
 const devices = new WeakMap<object, Map<number, { token: string; seq: number }>>();
 
-/** Fixes of a vehicle posted through the device API (an ELD provisioned on first use), then processed. */
+/**
+ * Fixes of a vehicle posted through the device API (an ELD provisioned on first use), then processed;
+ * returns their times. `ignition: true` says the engine runs (a standing vehicle then idles); `driverId`
+ * logs that driver in on the device a second before the first fix.
+ */
 export async function ingest(
   t: OAuthTestApp,
-  fleet: Fleet,
+  fleet: Pick<Fleet, 'companyId'>,
   vehicleId: number,
-  fixes: Array<{ lat: number; lon: number; kph: number; agoS: number; bearing?: number }>,
-) {
+  fixes: Array<{ lat: number; lon: number; kph: number; agoS: number; bearing?: number; ignition?: boolean }>,
+  opts: { driverId?: number } = {},
+): Promise<string[]> {
   const ofDb = devices.get(t.db) ?? new Map<number, { token: string; seq: number }>();
   devices.set(t.db, ofDb);
   let d = ofDb.get(vehicleId);
@@ -55,6 +63,19 @@ export async function ingest(
     const dev = await provisionDevice(t.db, { companyId: fleet.companyId }, { identifier: `SN-${uniq()}`, vehicleId });
     ofDb.set(vehicleId, (d = { token: dev.device_token, seq: 0 }));
   }
+  const first = Date.now() - fixes[0].agoS * 1000;
+  const login =
+    opts.driverId === undefined
+      ? []
+      : [
+          {
+            seq: ++d.seq,
+            type: 'driver',
+            time: new Date(first - 1000).toISOString(),
+            action: 'login',
+            driver_id: opts.driverId,
+          },
+        ];
   const records = fixes.map((f) => ({
     seq: ++d.seq,
     type: 'location',
@@ -63,15 +84,39 @@ export async function ingest(
     lon: f.lon,
     speed_kph: f.kph,
     bearing_deg: f.bearing ?? 90,
+    ...(f.ignition === undefined ? {} : { ignition: f.ignition }),
   }));
   const res = await t.app.inject({
     method: 'POST',
     url: '/device/v1/batches',
     headers: { authorization: `Bearer ${d.token}` },
-    payload: { records },
+    payload: { records: [...login, ...records] },
   });
   assert.equal(res.statusCode, 200, res.body);
+  assert.equal(res.json().accepted, login.length + records.length, res.body);
   await telemetryFor(t.db, t.app.config.telemetry).settle();
+  return records.map((r) => r.time);
+}
+
+/** A company that measures in kilometres (`metric_units`), with an admin, a fleet manager and a driver. */
+export async function metricFleet(t: OAuthTestApp): Promise<Fleet> {
+  const c = await createCompany(t.db, { name: 'Metric Haulage', metric_units: true });
+  const person = async (role: string) => {
+    const email = `${role}.${uniq()}@metric.test`;
+    const u = await createUser(
+      t.db,
+      { companyId: c.id },
+      { role, email, password: PASSWORD, first_name: 'Kim', last_name: role },
+    );
+    return { id: u.id, email };
+  };
+  return {
+    companyId: c.id,
+    apiKey: (await createApiKey(t.db, c.id, 'test')).api_key,
+    admin: await person('admin'),
+    manager: await person('fleet_user'),
+    driver: await person('driver'),
+  };
 }
 
 /** A miniature browser signed in to the console as `email`; returns it with the map page. */

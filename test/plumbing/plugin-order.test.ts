@@ -16,10 +16,13 @@ describe('plugin order', () => {
     const app = Fastify();
     // Its options are never read: the check runs before the plugin does.
     app.register(named('auth'), {} as never);
-    await assert.rejects(app.ready(), (err: Error) => {
-      assert.match(err.message, /The dependency 'load-shedding' of plugin 'auth' is not registered/);
-      return true;
-    });
+    await assert.rejects(
+      async () => void (await app.ready()),
+      (err: Error) => {
+        assert.match(err.message, /The dependency 'load-shedding' of plugin 'auth' is not registered/);
+        return true;
+      },
+    );
     await app.close();
   });
 

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../storage/db.js';
 import type { Tenant } from '../../domain/tenant.js';
-import { latestOf, vehicleHistory } from '../../telemetry/queries/locations.js';
+import { vehicleHistory } from '../../telemetry/queries/locations.js';
 import { listDispatches, type DispatchView } from '../../domain/dispatch/service.js';
 import { notFound } from '../../core/errors.js';
 
@@ -56,76 +56,6 @@ export async function viewerOf(db: Db, user: { id: number; company_id: number; r
 }
 
 const sees = (set: Set<number> | null, id: number | null) => set === null || (id !== null && set.has(id));
-
-export type VehicleStatus = 'moving' | 'idle' | 'off';
-
-export interface MapVehicle {
-  id: number;
-  number: string;
-  lat: number;
-  lon: number;
-  bearing: number;
-  speed_kph: number;
-  located_at: string;
-  driver: string | null;
-  status: VehicleStatus;
-}
-
-/** vehicle_locations_latest keeps the wire's miles per hour. */
-const KPH_PER_MPH = 1.609344;
-
-/** A fix older than this shows the vehicle as off whatever the engine said last. */
-const STALE_MS = 30 * 60_000;
-
-export function statusOf(speedKph: number, engine: string | null, locatedAt: string, now = Date.now()): VehicleStatus {
-  if (engine === 'off' || now - Date.parse(locatedAt) > STALE_MS) return 'off';
-  return speedKph > 3 ? 'moving' : 'idle';
-}
-
-/** Every visible vehicle of the company that has a position, with its driver's name. */
-export async function mapVehicles(db: Db, v: Viewer): Promise<MapVehicle[]> {
-  const vehicles = (
-    await db.kysely
-      .selectFrom('vehicles')
-      .select(['id', 'number'])
-      .where('company_id', '=', v.companyId)
-      .orderBy('id')
-      .execute()
-  ).filter((x) => sees(v.vehicleIds, x.id));
-  const latest = await latestOf(
-    db,
-    v.companyId,
-    vehicles.map((x) => x.id),
-  );
-  const driverIds = [...new Set([...latest.values()].map((l) => l.driver_id).filter((d): d is number => d !== null))];
-  const drivers = driverIds.length
-    ? await db.kysely
-        .selectFrom('users')
-        .select(['id', 'first_name', 'last_name'])
-        .where('company_id', '=', v.companyId)
-        .where('id', 'in', driverIds)
-        .execute()
-    : [];
-  const names = new Map(drivers.map((d) => [d.id, `${d.first_name} ${d.last_name}`]));
-  const out: MapVehicle[] = [];
-  for (const x of vehicles) {
-    const l = latest.get(x.id);
-    if (!l) continue;
-    const speed = Math.round((l.speed ?? 0) * KPH_PER_MPH * 10) / 10;
-    out.push({
-      id: x.id,
-      number: x.number,
-      lat: l.lat,
-      lon: l.lon,
-      bearing: l.bearing ?? 0,
-      speed_kph: speed,
-      located_at: l.located_at,
-      driver: l.driver_id !== null ? (names.get(l.driver_id) ?? null) : null,
-      status: statusOf(speed, l.engine, l.located_at),
-    });
-  }
-  return out;
-}
 
 /** A cheap fingerprint of the company's latest positions: it changes whenever a position does. */
 export async function positionsVersion(db: Db, companyId: number): Promise<string> {

@@ -24,7 +24,10 @@ export interface ConsoleView {
   user: ConsoleUser;
   csrf: string;
   body: Html;
+  /** ES modules of /console/assets (deferred by nature; they import their siblings). */
   scripts?: string[];
+  /** Style sheets of /console/assets besides console.css. */
+  styles?: string[];
 }
 
 const NAV: Array<[Section, string, string]> = [
@@ -41,10 +44,11 @@ export function consolePage(v: ConsoleView): string {
       : html`<li><a href="${href}">${label}</a></li>`,
   );
   const apps = v.user.role === 'admin' ? html`<li><a href="/fleet/apps">Apps</a></li>` : '';
-  const scripts = (v.scripts ?? []).map((s) => html`<script src="/console/assets/${s}" defer></script>`);
+  const scripts = (v.scripts ?? []).map((s) => html`<script type="module" src="/console/assets/${s}"></script>`);
+  const styles = (v.styles ?? []).map((s) => html`<link rel="stylesheet" href="/console/assets/${s}">`);
   return `<!doctype html>${
     html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${v.title} · ${v.user.company_name}</title><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/console/assets/console.css">${scripts}</head>
+<title>${v.title} · ${v.user.company_name}</title><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/console/assets/console.css">${styles}${scripts}</head>
 <body><a class="skip" href="#main">Skip to content</a>
 <header class="bar"><span class="brand">${v.user.company_name}</span>
 <nav aria-label="Console"><ul>${links}${apps}</ul></nav>

@@ -1,8 +1,9 @@
-/** The console's pages: the live map and the dispatch board. */
+/** The console's pages: the live map with the vehicle list, and the dispatch board. */
 import { jurisdictionOutlines } from '../../domain/ifta/boundaries.js';
 import { errorBox, hidden, html, Html } from '../html.js';
 import { consolePage, type ConsoleUser } from './layout.js';
 import type { BoardDispatch } from './data.js';
+import type { FleetState } from './fleet.js';
 
 /** Equirectangular projection around 45°N: x east, y south, 10 units per degree of latitude. */
 export const PROJECTION = { lon0: -170, top: 84, k: 10, c: Math.cos((45 * Math.PI) / 180) };
@@ -41,7 +42,29 @@ function outlines(): Html {
   return outlinePaths;
 }
 
+/** The states of src/web/console/fleet.ts with their labels, in the order the filter offers them. */
+const STATES: Array<[FleetState, string]> = [
+  ['moving', 'Moving'],
+  ['idling', 'Idling'],
+  ['stopped', 'Stopped'],
+  ['offline', 'Offline'],
+  ['never_reported', 'Never reported'],
+];
+
+/** Search and filters of the vehicle list; fleet-list.js fills in the groups and drivers. */
+const FILTERS = html`<form id="fleet-filter" class="fleet-filter" role="search" aria-label="Find vehicles">
+<div class="field search"><label for="fleet-q">Search</label><input id="fleet-q" name="q" type="search" autocomplete="off" placeholder="Vehicle or driver"></div>
+<div class="field"><label for="fleet-state">State</label><select id="fleet-state" name="state"><option value="">All</option>${STATES.map(
+  ([value, label]) => html`<option value="${value}">${label}</option>`,
+)}</select></div>
+<div class="field"><label for="fleet-group">Group</label><select id="fleet-group" name="group"><option value="">All</option></select></div>
+<div class="field"><label for="fleet-driver">Driver</label><select id="fleet-driver" name="driver"><option value="">All</option><option value="none">No driver</option></select></div>
+</form>`;
+
 export function mapPage(v: { user: ConsoleUser; csrf: string }): string {
+  const legend = STATES.filter(([s]) => s !== 'never_reported').map(
+    ([s, label]) => html`<span class="dot ${s}"></span> ${label.toLowerCase()} `,
+  );
   const body = html`<h1 class="visually-hidden">Fleet map</h1>
 <div class="map-layout">
 <section class="map-panel" aria-label="Map">
@@ -55,15 +78,24 @@ export function mapPage(v: { user: ConsoleUser; csrf: string }): string {
 <svg id="map" viewBox="${HOME_VIEW}" data-home="${HOME_VIEW}" data-projection="${JSON.stringify(PROJECTION)}" tabindex="0" role="img"
  aria-label="Map of the fleet. Arrow keys pan, plus and minus zoom, 0 resets." aria-describedby="map-legend">
 <g class="outlines">${outlines()}</g><g id="track"></g><g id="vehicles"></g></svg>
-<p id="map-legend" class="legend"><span class="dot moving"></span> moving <span class="dot idle"></span> idle <span class="dot off"></span> off</p>
+<p id="map-legend" class="legend">${legend}<span class="muted">· vehicles that never reported are in the list only</span></p>
 </section>
 <aside class="side">
 <section id="details" aria-live="polite" aria-labelledby="details-title"><h2 id="details-title">Vehicle</h2><p class="muted">Choose a vehicle on the map or in the list.</p></section>
-<section aria-labelledby="list-title"><h2 id="list-title">Vehicles</h2>
-<table class="vehicles"><thead><tr><th scope="col">Vehicle</th><th scope="col">Status</th><th scope="col">Driver</th></tr></thead>
-<tbody id="vehicle-rows"><tr><td colspan="3" class="muted">Loading…</td></tr></tbody></table></section>
+<section id="fleet" class="fleet" aria-labelledby="list-title"><h2 id="list-title">Vehicles</h2>
+${FILTERS}
+<p id="fleet-count" class="muted" role="status">Loading…</p>
+<ul id="vehicle-list" class="fleet-list" aria-labelledby="list-title"></ul></section>
 </aside></div>`;
-  return consolePage({ title: 'Map', section: 'map', user: v.user, csrf: v.csrf, body, scripts: ['map.js'] });
+  return consolePage({
+    title: 'Map',
+    section: 'map',
+    user: v.user,
+    csrf: v.csrf,
+    body,
+    styles: ['fleet.css'],
+    scripts: ['fleet.js'],
+  });
 }
 
 const COLUMNS: Array<[string, string]> = [
