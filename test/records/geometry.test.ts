@@ -145,11 +145,11 @@ describe('bounds', () => {
 });
 
 describe('jurisdictions', () => {
-  test('64 codes: 50 states, DC, 10 provinces, 3 territories; 58 IFTA members', () => {
-    assert.equal(JURISDICTIONS.length, 64);
-    assert.equal(new Set(JURISDICTIONS).size, 64);
+  test('65 codes: 50 states, DC, 10 provinces, 3 territories, Mexico; 58 IFTA members', () => {
+    assert.equal(JURISDICTIONS.length, 65);
+    assert.equal(new Set(JURISDICTIONS).size, 65);
     assert.equal(IFTA_MEMBERS.length, 58);
-    for (const c of ['AK', 'HI', 'DC', 'YT', 'NT', 'NU']) {
+    for (const c of ['AK', 'HI', 'DC', 'YT', 'NT', 'NU', 'MX']) {
       assert.ok(isJurisdiction(c), c);
       assert.ok(!isIftaMember(c), `${c} is not an IFTA member`);
     }
@@ -158,16 +158,18 @@ describe('jurisdictions', () => {
   test('codes are read in any letter case; unknown codes are refused', () => {
     assert.equal(normalizeJurisdiction(' tx '), 'TX');
     assert.ok(isJurisdiction('on'));
-    for (const c of ['ZZ', 'MX', 'PR', 'T', 'TXX', '']) assert.ok(!isJurisdiction(c), c);
+    for (const c of ['ZZ', 'PR', 'T', 'TXX', '']) assert.ok(!isJurisdiction(c), c);
   });
   test('countries and ISO 3166-2 codes', () => {
     assert.equal(countryOf('TX'), 'US');
     assert.equal(countryOf('DC'), 'US');
     assert.equal(countryOf('nu'), 'CA');
+    assert.equal(countryOf('mx'), 'MX');
     assert.equal(countryOf('ZZ'), null);
     assert.equal(fromIso3166('US-TX'), 'TX');
     assert.equal(fromIso3166('ca-on'), 'ON');
     assert.equal(fromIso3166('US-ON'), null);
     assert.equal(fromIso3166('MX-SON'), null);
+    assert.equal(fromIso3166('US-MX'), null);
   });
 });

@@ -35,6 +35,10 @@ test("across a border: described from a place of the point's own country", () =>
   assert.match(nm.description, /^\d+\.\d mi [NESW]{1,2} of Deming, NM$/);
   // In Mexico, a Mexican place (its country code as the state).
   assert.equal(describePlace(31.7, -106.45)!.state, 'MX');
+  // Mexico has an outline: west of Ciudad Juárez, where the nearest town of 5,000 is Sunland Park, NM,
+  // a point is described from Juárez; downtown El Paso, 1 km from the river, is El Paso.
+  assert.match(describePlace(31.7, -106.6)!.description, /^\d+\.\d mi W of Juárez, MX$/);
+  assert.deepEqual(d(31.7587, -106.4869), ['El Paso, TX', 'El Paso', 'TX', true]);
 });
 
 test('far from every place: no description', () => {

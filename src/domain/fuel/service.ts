@@ -57,7 +57,7 @@ export function jurisdictionOf(field: string, code: string): string {
   if (!isJurisdiction(code)) {
     throw validation(
       field,
-      `must be the two-letter code of a US state, DC or a Canadian province or territory (e.g. TX, ON), got "${code}"`,
+      `must be the two-letter code of a US state, DC, a Canadian province or territory, or MX (e.g. TX, ON), got "${code}"`,
     );
   }
   return normalizeJurisdiction(code);

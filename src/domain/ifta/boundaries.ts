@@ -1,7 +1,7 @@
 /**
  * Jurisdiction boundaries: the 50 states and DC (the Census Bureau's 1:500,000 cartographic outlines)
- * and the Canadian provinces and territories (Natural Earth 1:10m, fitted to the Census line along the
- * US border), shipped inside the repository as one quantized TopoJSON topology,
+ * and the Canadian provinces and territories and Mexico (Natural Earth 1:10m, fitted to the Census line
+ * along the US border), shipped inside the repository as one quantized TopoJSON topology,
  * `boundary-data/jurisdictions.topo.json.gz`, built by scripts/build-boundaries.ts. Nothing is
  * downloaded at install or run time. The file is read once, on first use, into a JurisdictionIndex
  * (grid-index.ts). docs/ifta.md, "Boundary data", explains the choice and the accuracy.
@@ -12,7 +12,7 @@ import simplify from '@turf/simplify';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { Feature, MultiPolygon } from 'geojson';
-import { JURISDICTIONS, countryOf, isIftaMember } from '../jurisdictions.js';
+import { JURISDICTIONS, countryOf, isIftaMember, type Country } from '../jurisdictions.js';
 import { JurisdictionIndex, type GridParts, type Shape } from './grid-index.js';
 import { toX } from './geometry.js';
 
@@ -67,7 +67,7 @@ export function installJurisdictionGrid(grid: GridParts): void {
   index = new JurisdictionIndex(grid);
 }
 
-/** The jurisdiction code containing a point, or null (sea, Mexico, beyond the data). */
+/** The jurisdiction code containing a point, or null (sea, beyond the data). */
 export function jurisdictionAt(lat: number, lon: number): string | null {
   const idx = jurisdictionIndex();
   const j = idx.locate(toX(lon), lat);
@@ -93,7 +93,7 @@ export function nearestJurisdiction(
 
 export interface OutlineFeature {
   type: 'Feature';
-  properties: { code: string; country: 'US' | 'CA'; ifta_member: boolean };
+  properties: { code: string; country: Country; ifta_member: boolean };
   geometry: { type: 'MultiPolygon'; coordinates: number[][][][] };
 }
 

@@ -4,13 +4,13 @@
  * places of at least MIN_POPULATION are used, as ELD location descriptions do (docs/reference/domain-rules.md §2.2). The
  * list loads on first use (about half a second; a server builds it on another thread at start, ./warm.ts)
  * and stays in memory; nothing is fetched over a network.
- * A point inside the US or Canada is described from a place of the same country.
+ * A point inside the US, Canada or Mexico is described from a place of the same country.
  */
 import { createRequire } from 'node:module';
 import KDBush from 'kdbush';
 import { bearingDeg, compass8, haversineM, round } from '../units.js';
 import { jurisdictionAt } from '../../domain/ifta/boundaries.js';
-import { countryOf } from '../../domain/jurisdictions.js';
+import { countryOf, type Country } from '../../domain/jurisdictions.js';
 
 export const MIN_POPULATION = 5000;
 /** Closer than this to a place, the description is the place itself ("Springfield, IL"), miles. */
@@ -136,12 +136,12 @@ function within(lat: number, lon: number, km: number, country: string | null): n
     );
 }
 
-const COUNTRY_KEYS: Record<string, number> = { US: 1, CA: 2 };
+const COUNTRY_KEYS: Record<Country, number> = { US: 1, CA: 2, MX: 3 };
 
-function candidates(lat: number, lon: number, country: 'US' | 'CA' | null): number[] {
+function candidates(lat: number, lon: number, country: Country | null): number[] {
   const row = Math.floor((lat + 90) / CELL_DEG);
   const col = Math.floor((lon + 180) / CELL_DEG);
-  const key = (row * 10_000 + col) * 3 + (country ? COUNTRY_KEYS[country] : 0);
+  const key = (row * 10_000 + col) * 4 + (country ? COUNTRY_KEYS[country] : 0);
   const hit = cells.get(key);
   if (hit) return hit;
   const { places } = load();
@@ -164,7 +164,7 @@ function candidates(lat: number, lon: number, country: 'US' | 'CA' | null): numb
   return out;
 }
 
-function nearest(lat: number, lon: number, country: 'US' | 'CA' | null): { p: Place | null; meters: number } {
+function nearest(lat: number, lon: number, country: Country | null): { p: Place | null; meters: number } {
   const { places } = load();
   let p: Place | null = null;
   let meters = Infinity;
@@ -185,7 +185,7 @@ const BORDER_MARGIN_KM = 3;
  * Whether a point placed in `country` is clearly there: every point BORDER_MARGIN_KM away from it is
  * too. Near a border the boundary data (1:10M) may put the point on the wrong side.
  */
-function clearlyIn(lat: number, lon: number, country: 'US' | 'CA'): boolean {
+function clearlyIn(lat: number, lon: number, country: Country): boolean {
   const dLat = BORDER_MARGIN_KM / 111.32;
   const dLon = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 0.01);
   for (const [a, b] of [
@@ -203,10 +203,11 @@ function clearlyIn(lat: number, lon: number, country: 'US' | 'CA'): boolean {
 /** The nearest place and the point's distance and direction from it, or null far from every place. */
 export function describePlace(lat: number, lon: number): PlaceDescription | null {
   let { p, meters } = nearest(lat, lon, null);
-  // A point clearly inside the US or Canada is described from a place of that country: one in New
-  // Mexico not from a Mexican town across the border. Near a border the nearest place stands (Detroit
-  // stays Detroit, though the boundary data put parts of it in Ontario). One boundary lookup (~0.1 µs)
-  // per point; the four of the margin only when the nearest place is of another country.
+  // A point clearly inside the US, Canada or Mexico is described from a place of that country: one in
+  // New Mexico not from a Mexican town across the border, one west of Ciudad Juárez not from Sunland
+  // Park, NM. Near a border the nearest place stands (Detroit stays Detroit, though the boundary data
+  // put parts of it in Ontario). One boundary lookup (~0.1 µs) per point; the four of the margin only
+  // when the nearest place is of another country.
   if (p) {
     const code = jurisdictionAt(lat, lon);
     const pointCountry = code === null ? null : countryOf(code);
