@@ -44,7 +44,11 @@ export function historyTailsV1(driverIds: Array<number | null>, e: Embeds): Map<
   return new Map([null, ...driverIds].map((id) => [id, `,"driver":${JSON.stringify(e.user(id))}}}`]));
 }
 
-export function historyJsonV3(rows: HistoryRow[], e: Embeds): string {
+/**
+ * The points of the v3 answer, comma-separated: `/v3/vehicle_locations/:id` wraps them in
+ * `{"vehicle_locations":[…]}`, assembled from the day slices of its window.
+ */
+export function historyPointsV3(rows: HistoryRow[], e: Embeds): string {
   const driver = cached((id: number | null) => JSON.stringify(e.user(id)));
   const device = cached((id: number) => JSON.stringify(e.device(id)));
   const parts = new Array<string>(rows.length);
@@ -60,5 +64,5 @@ export function historyJsonV3(rows: HistoryRow[], e: Embeds): string {
       `"fuel_secondary_remaining_percentage":null,"veh_range":null,"hvb_state_of_charge":null,"hvb_lifetime_energy_output":null,` +
       `"hvb_charge_status":null,"hvb_charge_source":null,"driver":${driver(r.driver_id)},"eld_device":${device(r.device_id)}}}`;
   }
-  return `{"vehicle_locations":[${parts.join(',')}]}`;
+  return parts.join(',');
 }

@@ -9,10 +9,10 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plum
 import { Id, IdParams } from '../../wire/types.js';
 import { Day } from '../../wire/record-dates.js';
 import { HistoryPointV3, LocationVehicleV3, locationVehicleV3 } from '../../wire/vehicle-location.js';
-import { historyJsonV3 } from '../../wire/history-json.js';
+import { historyPointsV3 } from '../../wire/history-json.js';
 import { requestTimeZone } from '../../core/time-zone.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { latestOf, vehicleHistory, vehiclesPage } from '../../telemetry/queries/locations.js';
+import { latestOf, vehicleHistorySlices, vehiclesPage } from '../../telemetry/queries/locations.js';
 import { describePlace } from '../../telemetry/geocode/places.js';
 import { historyEmbeds, tags } from '../v1/vehicle-locations.js';
 
@@ -80,9 +80,13 @@ export async function vehicleLocationsV3Routes(app: Api) {
     async (req, reply) => {
       const zone = requestTimeZone(req);
       const w = dateRange(req.query, zone, { defaultDays: 1, maxMonths: 3, required: true });
-      const rows = await vehicleHistory(app.db, req.auth, req.params.id, w.start, w.end);
-      const embeds = await historyEmbeds(app, req.auth, rows);
-      return reply.type('application/json; charset=utf-8').send(historyJsonV3(rows, embeds) as never);
+      // Read and rendered a day at a time, the event loop free in between (vehicleHistorySlices).
+      const parts: string[] = [];
+      for await (const rows of vehicleHistorySlices(app.db, req.auth, req.params.id, w.start, w.end)) {
+        if (rows.length > 0) parts.push(historyPointsV3(rows, await historyEmbeds(app, req.auth, rows)));
+      }
+      const body = `{"vehicle_locations":[${parts.join(',')}]}`;
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 }

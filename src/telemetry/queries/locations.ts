@@ -126,6 +126,10 @@ export const HISTORY_COLUMNS = [
 /** One vehicle's located records within [start, end), in fix-time order; 404 for another company's vehicle. */
 export async function vehicleHistory(db: Db, t: Tenant, vehicleId: number, start: Date, end: Date) {
   await ownVehicle(db, t, vehicleId);
+  return historyRows(db, vehicleId, start, end);
+}
+
+function historyRows(db: Db, vehicleId: number, start: Date, end: Date) {
   return db.kysely
     .selectFrom('telemetry_records')
     .select([...HISTORY_COLUMNS])
@@ -139,6 +143,29 @@ export async function vehicleHistory(db: Db, t: Tenant, vehicleId: number, start
     .execute();
 }
 
+/** A slice of vehicleHistorySlices: a day. */
+const SLICE_MS = 86_400_000;
+
+/**
+ * The same as vehicleHistory, a day of the window at a time, the event loop free between two days: a
+ * window of three months (`/v3/vehicle_locations/:id`) at a fix every few seconds is millions of rows,
+ * which one query would read and one loop would render in a single stretch of seconds (SQLite reads a
+ * result synchronously), holding every other request that long.
+ */
+export async function* vehicleHistorySlices(
+  db: Db,
+  t: Tenant,
+  vehicleId: number,
+  start: Date,
+  end: Date,
+): AsyncGenerator<HistoryRow[]> {
+  await ownVehicle(db, t, vehicleId);
+  for (let s = start.getTime(); s < end.getTime(); s += SLICE_MS) {
+    yield await historyRows(db, vehicleId, new Date(s), new Date(Math.min(end.getTime(), s + SLICE_MS)));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 async function ownVehicle(db: Db, t: Tenant, vehicleId: number): Promise<void> {
   const v = await db.kysely
     .selectFrom('vehicles')
@@ -149,7 +176,7 @@ async function ownVehicle(db: Db, t: Tenant, vehicleId: number): Promise<void> {
   if (!v) throw notFound(`vehicle ${vehicleId}`);
 }
 
-export type HistoryRow = Awaited<ReturnType<typeof vehicleHistory>>[number];
+export type HistoryRow = Awaited<ReturnType<typeof historyRows>>[number];
 
 const BODY_OPEN = '{"vehicle_locations":[';
 const BODY_CLOSE = ']}';
