@@ -1,10 +1,13 @@
 /**
  * The fleet console for company admins and fleet managers, signed in with the fleet sign-in (/sign-in):
  *   GET  /console                          the live map
+ *   GET  /console/dashboard                counts of vehicles, drivers, fault codes and today's distance and idling
  *   GET  /console/dispatches               the dispatch board
  *   GET  /console/hos                      drivers' hours-of-service clocks, today's log and violations
  *   GET  /console/ifta, /console/ifta.csv  distance by jurisdiction for a quarter, and its CSV
  *   POST /console/dispatches/:vendorId/status   activate, cancel or complete through updateDispatch
+ *   /console/vehicles…                     add, edit, out of service, deactivate (console-vehicles.ts)
+ *   /console/api-keys…                     create and revoke API keys, admins only (console-api-keys.ts)
  *   GET  /console/assets/:file             its style sheet and scripts
  *   /console/api/*                         JSON and server-sent events for the pages (console-api.ts)
  * The installed apps (with revoke) stay at /fleet/apps, linked from the console for admins.
@@ -17,17 +20,21 @@ import type { Api } from './api.js';
 import { AppError } from '../core/errors.js';
 import { updateDispatch } from '../domain/dispatch/service.js';
 import { DISPATCH_STATUSES, type DispatchStatus } from '../domain/dispatch/state-machine.js';
-import { CONSOLE_HEADERS } from '../web/console/layout.js';
 import { boardPage, mapPage } from '../web/console/pages.js';
+import { dashboardPage } from '../web/console/dashboard.js';
+import { dashboardData } from '../web/console/dashboard-data.js';
 import { hosOverview, hosPage } from '../web/console/hos.js';
 import { iftaPage, quarterOf } from '../web/console/ifta.js';
 import { quarterlyReport } from '../domain/ifta/quarterly.js';
 import { quarterlyReportCsv } from '../wire/ifta-report.js';
 import { reportZone } from '../wire/ifta.js';
 import { assertDispatchVisible, boardDispatches } from '../web/console/data.js';
-import { csrfProblem, field, installPageErrors } from './oauth-web.js';
+import { field, installPageErrors } from './oauth-web.js';
 import { consoleApiRoutes } from './console-api.js';
-import { consoleCaller, type ConsoleCaller } from './console-caller.js';
+import type { ConsoleCaller } from './console-caller.js';
+import { consoleFormCaller, consolePageCaller, send } from './console-forms.js';
+import { consoleVehicleRoutes } from './console-vehicles.js';
+import { consoleApiKeyRoutes } from './console-api-keys.js';
 
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
@@ -36,13 +43,12 @@ const ASSETS: Record<string, string> = {
   'fleet-list.js': 'text/javascript; charset=utf-8',
   'fleet.css': 'text/css; charset=utf-8',
   'favicon.svg': 'image/svg+xml',
+  'dashboard.css': 'text/css; charset=utf-8',
+  'manage.css': 'text/css; charset=utf-8',
+  'copy.js': 'text/javascript; charset=utf-8',
 };
 const assetDir = new URL('../web/console/assets/', import.meta.url);
 const assetCache = new Map<string, Buffer>();
-
-function send(reply: FastifyReply, status: number, body: string) {
-  return reply.code(status).headers(CONSOLE_HEADERS).send(body);
-}
 
 export async function consoleRoutes(app: Api): Promise<void> {
   await app.register(formbody);
@@ -56,12 +62,9 @@ async function consolePages(app: Api): Promise<void> {
   installPageErrors(app);
   const hide = { schema: { hide: true } };
 
-  /** The caller, or null after redirecting to the sign-in page (which comes back here). */
-  async function signedIn(req: FastifyRequest, reply: FastifyReply) {
-    const who = await consoleCaller(app, req);
-    if (!who) await reply.redirect(`/sign-in?return_to=${encodeURIComponent(req.url)}`, 303);
-    return who;
-  }
+  const signedIn = consolePageCaller(app);
+  await consoleVehicleRoutes(app);
+  await consoleApiKeyRoutes(app);
 
   app.get<{ Params: { file: string } }>('/console/assets/:file', hide, async (req, reply) => {
     const file = req.params.file;
@@ -79,6 +82,16 @@ async function consolePages(app: Api): Promise<void> {
     const who = await signedIn(req, reply);
     if (!who) return reply;
     return send(reply, 200, mapPage({ user: who.user, csrf: who.csrf }));
+  });
+
+  app.get('/console/dashboard', hide, async (req, reply) => {
+    const who = await signedIn(req, reply);
+    if (!who) return reply;
+    const data = await dashboardData(app.db, who.viewer, {
+      offlineAfterMin: app.config.consoleOfflineAfterMin,
+      excludePto: app.config.telemetry.idleExcludePto,
+    });
+    return send(reply, 200, dashboardPage({ user: who.user, csrf: who.csrf, data }));
   });
 
   app.get('/console/hos', hide, async (req, reply) => {
@@ -158,10 +171,7 @@ async function consolePages(app: Api): Promise<void> {
   });
 
   app.post<{ Params: { vendorId: string } }>('/console/dispatches/:vendorId/status', hide, async (req, reply) => {
-    const who = await consoleCaller(app, req);
-    if (!who) throw new AppError('unauthenticated', 'Your session has ended. Sign in again.');
-    const problem = csrfProblem(who.csrf, field(req.body, 'csrf_token'));
-    if (problem) throw problem;
+    const who = await consoleFormCaller(app, req);
     const vendorId = req.params.vendorId;
     const status = field(req.body, 'status');
     if (status !== 'active' && status !== 'cancelled' && status !== 'completed') {

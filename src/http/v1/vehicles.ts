@@ -29,7 +29,8 @@ const AvailabilityBody = Type.Object({
   custom_driver_app_warning_prompt: Text('Kept while out of service'),
 });
 
-const VehicleBody = Type.Object({
+/** The body of POST and PUT; the console's vehicle forms are checked against it too (src/http/console-vehicles.ts). */
+export const VehicleBody = Type.Object({
   number: opt(Type.String({ maxLength: VEHICLE_MAX_LENGTH.number })),
   status: opt(Enum(VEHICLE_STATUSES)),
   year: opt(

@@ -10,7 +10,7 @@ export const CONSOLE_HEADERS: Record<string, string> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-export type Section = 'map' | 'dispatches' | 'hos' | 'ifta';
+export type Section = 'dashboard' | 'map' | 'vehicles' | 'dispatches' | 'hos' | 'ifta' | 'api-keys';
 
 export interface ConsoleUser {
   name: string;
@@ -31,14 +31,19 @@ export interface ConsoleView {
 }
 
 const NAV: Array<[Section, string, string]> = [
+  ['dashboard', '/console/dashboard', 'Dashboard'],
   ['map', '/console', 'Map'],
+  ['vehicles', '/console/vehicles', 'Vehicles'],
   ['dispatches', '/console/dispatches', 'Dispatches'],
   ['hos', '/console/hos', 'Hours of service'],
   ['ifta', '/console/ifta', 'IFTA'],
 ];
+/** Only admins manage what acts as the whole company: API keys (which carry every scope) and apps. */
+const ADMIN_NAV: Array<[Section, string, string]> = [['api-keys', '/console/api-keys', 'API keys']];
 
 export function consolePage(v: ConsoleView): string {
-  const links = NAV.map(([key, href, label]) =>
+  const nav = v.user.role === 'admin' ? [...NAV, ...ADMIN_NAV] : NAV;
+  const links = nav.map(([key, href, label]) =>
     key === v.section
       ? html`<li><a href="${href}" aria-current="page">${label}</a></li>`
       : html`<li><a href="${href}">${label}</a></li>`,

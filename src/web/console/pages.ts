@@ -43,7 +43,7 @@ function outlines(): Html {
 }
 
 /** The states of src/web/console/fleet.ts with their labels, in the order the filter offers them. */
-const STATES: Array<[FleetState, string]> = [
+export const STATES: Array<[FleetState, string]> = [
   ['moving', 'Moving'],
   ['idling', 'Idling'],
   ['stopped', 'Stopped'],
