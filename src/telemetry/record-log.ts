@@ -7,7 +7,7 @@
  */
 import { isCalendarDay } from '../storage/values.js';
 import { MALFUNCTION_CODES } from '../domain/hos/remarks.js';
-import { INT32_MAX } from '../storage/portable-values.js';
+import { dayProblem, INT32_MAX } from '../storage/portable-values.js';
 
 type Obj = Record<string, unknown>;
 
@@ -48,6 +48,9 @@ function day(r: Obj, h: Helpers): string {
   const m = typeof v === 'string' ? DAY.exec(v) : null;
   if (!m || !isCalendarDay(+m[1], +m[2], +m[3]))
     return h.fail(`date must be a log day as YYYY-MM-DD, got ${JSON.stringify(v).slice(0, 40)}`);
+  // Within the calendar the API reads logs in (docs/errors.md): a day outside it could never be shown.
+  const outside = dayProblem(v as string);
+  if (outside) return h.fail(`date ${outside}`);
   return v as string;
 }
 

@@ -9,7 +9,9 @@ import { eachDialect } from '../helper.js';
 import { startOsmand, type OsmandServer } from '../../src/telemetry/osmand.js';
 import { telemetryFor } from '../../src/telemetry/store/runner.js';
 import { startFuzzApp, type FuzzApp } from './fixtures.js';
+import { RECORD_TYPES as ACCEPTED_TYPES } from '../../src/telemetry/records.js';
 import { deviceRequests, osmandRequests } from './device-arbitrary.js';
+import { RECORD_TYPES } from './device-records.js';
 import { apiJudge, jsonOf, RUNS, runFuzz, type Judge } from './runner.js';
 import { summary } from './report.js';
 
@@ -71,6 +73,7 @@ eachDialect('fuzz: the device API and OsmAnd', (dialect) => {
   });
 
   test('device batches: no 5xx, records stored whole or not at all, /healthz within a second', async (t) => {
+    assert.deepEqual(Object.keys(RECORD_TYPES).sort(), [...ACCEPTED_TYPES].sort(), 'every record type is fuzzed');
     const report = await runFuzz({
       label: `device ${dialect}`,
       fx,

@@ -14,6 +14,12 @@ import { provisionDevice } from '../../src/domain/devices/service.js';
 import { closeOnce, freshDatabase, type Dialect } from '../helper.js';
 import { TEST_ENV } from '../test-env.js';
 
+/**
+ * The company's time zone, its drivers' home terminal (they name none of their own): a certification
+ * names a log day of this zone (./device-records.ts).
+ */
+export const COMPANY_TIME_ZONE = 'Eastern Time (US & Canada)';
+
 export interface FuzzApp {
   app: FastifyInstance;
   db: Db;
@@ -56,7 +62,7 @@ export async function startFuzzApp(dialect: Dialect): Promise<FuzzApp> {
 async function populate(app: FastifyInstance, db: Db, close: () => Promise<void>): Promise<FuzzApp> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as { port: number }).port;
-  const company = await createCompany(db, { name: 'Fuzz Freight' });
+  const company = await createCompany(db, { name: 'Fuzz Freight', time_zone: COMPANY_TIME_ZONE });
   const key = await createApiKey(db, company.id, 'fuzz');
   const auth = { 'x-api-key': key.api_key };
   const other = await createCompany(db, { name: 'Other Freight' });
@@ -67,8 +73,13 @@ async function populate(app: FastifyInstance, db: Db, close: () => Promise<void>
     assert.ok(res.statusCode < 300, `fixture POST ${url}: ${res.statusCode} ${res.body}`);
     return res.json() as Record<string, any>;
   };
+  // Driver 1 keeps the company's US property cycle, driver 2 drives in Canada with the adverse-driving
+  // exception: each exception claim (adverse_driving, sixteen_hour) is then allowed one and refused the other.
   const drivers = [];
-  for (const n of [1, 2]) {
+  for (const [n, rules] of [
+    [1, {}],
+    [2, { cycle: 'canada_7day', exception_adverse_driving: true }],
+  ] as const) {
     drivers.push(
       (
         await post('/v1/users', {
@@ -77,6 +88,7 @@ async function populate(app: FastifyInstance, db: Db, close: () => Promise<void>
           role: 'driver',
           username: `fuzz${n}`,
           email: `fuzz${n}@example.com`,
+          ...rules,
         })
       ).user,
     );

@@ -331,6 +331,8 @@ eachDialect('remarks, certifications and malfunctions from devices', (dialect) =
       [certify(100, d.id, null), 'date is required: the log day certified, YYYY-MM-DD'],
       [certify(100, d.id, '2026-02-30'), 'date must be a log day as YYYY-MM-DD, got "2026-02-30"'],
       [certify(100, d.id, 20260302), 'date must be a log day as YYYY-MM-DD, got 20260302'],
+      [certify(100, d.id, '0001-01-01'), 'date must be a date from 1970-01-01 to 2199-12-31 (got 0001-01-01)'],
+      [certify(100, d.id, '1969-12-31'), 'date must be a date from 1970-01-01 to 2199-12-31 (got 1969-12-31)'],
       [
         certify(9 * H, d.id, nextDay),
         `date ${nextDay} has not begun at the certification's time ${at(9 * H)} (log day ${DAY} in UTC)`,

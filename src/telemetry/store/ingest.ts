@@ -3,9 +3,12 @@
  * channel, seq) — a re-sent record is a `duplicate`, never a second row — together with what does
  * not depend on order (./locations.ts: current location and location events, or asset positions).
  *
- * Records of drivers' logs (duty statuses, exception claims, logins and logouts) go into the logs in
- * the same transaction, whatever their age (./hos-link.ts); one the hours-of-service rules refuse is
- * rejected and not kept.
+ * Records of drivers' logs — duty statuses (with the exception claim one may carry), exception
+ * claims, logins and logouts, remarks, certifications of a day's log, and ELD malfunctions and data
+ * diagnostics (./hos-records.ts) — go into the logs in the same transaction, whatever their age
+ * (./hos-link.ts). One the hours-of-service rules refuse (a claim the driver's rules cannot honour,
+ * the certification of a day not yet begun, a status that would shorten automatically recorded
+ * driving) is rejected and not kept; a login or logout stays, as it still says who drives.
  *
  * When asked, the same transaction then processes the subject (./process.ts) under a savepoint: raw
  * records first, derived data after them. If processing fails, the savepoint is rolled back and the
