@@ -3,8 +3,10 @@
  *   GET  /console                          the live map
  *   GET  /console/dashboard                counts of vehicles, drivers, fault codes and today's distance and idling
  *   GET  /console/dispatches               the dispatch board
- *   GET  /console/hos                      drivers' hours-of-service clocks, today's log and violations
- *   GET  /console/ifta, /console/ifta.csv  distance by jurisdiction for a quarter, and its CSV
+ *   GET  /console/hos                      drivers' hours-of-service clocks, a day's log and violations
+ *                                          (?date=YYYY-MM-DD&q=name&group=id&violations=1)
+ *   GET  /console/ifta, /console/ifta.csv  distance and fuel by jurisdiction and vehicle for a quarter, and
+ *                                          its CSV (?year=&quarter=&vehicle=id)
  *   POST /console/dispatches/:vendorId/status   activate, cancel or complete through updateDispatch
  *   /console/vehicles…                     add, edit, out of service, deactivate (console-vehicles.ts)
  *   /console/api-keys…                     create and revoke API keys, admins only (console-api-keys.ts)
@@ -24,10 +26,8 @@ import { boardPage, mapPage } from '../web/console/pages.js';
 import { dashboardPage } from '../web/console/dashboard.js';
 import { dashboardData } from '../web/console/dashboard-data.js';
 import { hosOverview, hosPage } from '../web/console/hos.js';
-import { iftaPage, quarterOf } from '../web/console/ifta.js';
-import { quarterlyReport } from '../domain/ifta/quarterly.js';
+import { iftaPage, iftaReport, iftaView } from '../web/console/ifta.js';
 import { quarterlyReportCsv } from '../wire/ifta-report.js';
-import { reportZone } from '../wire/ifta.js';
 import { assertDispatchVisible, boardDispatches } from '../web/console/data.js';
 import { field, installPageErrors } from './oauth-web.js';
 import { consoleApiRoutes } from './console-api.js';
@@ -46,6 +46,8 @@ const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
   'manage.css': 'text/css; charset=utf-8',
   'copy.js': 'text/javascript; charset=utf-8',
+  'hos.css': 'text/css; charset=utf-8',
+  'ifta.css': 'text/css; charset=utf-8',
 };
 const assetDir = new URL('../web/console/assets/', import.meta.url);
 const assetCache = new Map<string, Buffer>();
@@ -97,49 +99,32 @@ async function consolePages(app: Api): Promise<void> {
   app.get('/console/hos', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
     if (!who) return reply;
-    return send(
-      reply,
-      200,
-      hosPage({ user: who.user, csrf: who.csrf, drivers: await hosOverview(app.db, who.viewer) }),
-    );
+    const overview = await hosOverview(app.db, who.viewer, {
+      date: field(req.query, 'date'),
+      q: field(req.query, 'q'),
+      group: field(req.query, 'group'),
+      violations: field(req.query, 'violations'),
+    });
+    return send(reply, overview.error ? 400 : 200, hosPage({ user: who.user, csrf: who.csrf, overview }));
   });
 
-  async function ifta(req: FastifyRequest, who: ConsoleCaller) {
-    const quarter = quarterOf({ year: field(req.query, 'year'), quarter: field(req.query, 'quarter') });
-    if (!quarter)
-      return { quarter: quarterOf({})!, report: null, error: 'Choose a year and a quarter (1 to 4).', status: 400 };
-    if (who.viewer.vehicleIds !== null) {
-      return {
-        quarter,
-        report: null,
-        error: 'IFTA reports cover the whole company; your account sees only some groups.',
-        status: 403,
-      };
-    }
-    const { zone } = await reportZone({ headers: {} }, app.db, who.viewer.companyId);
-    return {
-      quarter,
-      report: await quarterlyReport(app.db, who.viewer.companyId, { ...quarter, zone }),
-      error: undefined,
-      status: 200,
-    };
-  }
+  const iftaQuery = (req: FastifyRequest) => ({
+    year: field(req.query, 'year'),
+    quarter: field(req.query, 'quarter'),
+    vehicle: field(req.query, 'vehicle'),
+  });
 
   app.get('/console/ifta', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
     if (!who) return reply;
-    const r = await ifta(req, who);
-    return send(
-      reply,
-      r.status,
-      iftaPage({ user: who.user, csrf: who.csrf, quarter: r.quarter, report: r.report, error: r.error }),
-    );
+    const view = await iftaView(app.db, who.viewer, iftaQuery(req));
+    return send(reply, view.status, iftaPage({ user: who.user, csrf: who.csrf, view }));
   });
 
   app.get('/console/ifta.csv', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
     if (!who) return reply;
-    const r = await ifta(req, who);
+    const r = await iftaReport(app.db, who.viewer, iftaQuery(req));
     if (!r.report) throw new AppError(r.status === 403 ? 'forbidden' : 'bad_request', r.error!);
     return reply
       .type('text/csv; charset=utf-8')

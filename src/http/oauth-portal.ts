@@ -13,6 +13,8 @@ import { runtimeFor } from '../auth/oauth/runtime.js';
 import { createSession, destroySession } from '../auth/oauth/sessions.js';
 import { signedInAside, signInPage } from '../web/pages.js';
 import { appPage, appsPage, newAppPage, signUpLink, signUpPage } from '../web/portal/pages.js';
+import { withScopeGroups } from '../web/portal/scope-groups.js';
+import { SCOPE_PICKER_HEADERS } from '../web/portal/scope-picker.js';
 import {
   SESSION_COOKIE,
   anonymousCsrf,
@@ -147,7 +149,10 @@ export async function portalRoutes(app: Api): Promise<void> {
   app.get('/developers/apps/new', hide, async (req, reply) => {
     const who = await developer(req, reply);
     if (!who) return reply;
-    return sendPage(reply, 200, newAppPage({ csrf: who.session.csrf, aside: who.aside }));
+    return reply
+      .code(200)
+      .headers(SCOPE_PICKER_HEADERS)
+      .send(newAppPage({ csrf: who.session.csrf, aside: who.aside }));
   });
 
   app.post('/developers/apps', hide, async (req, reply) => {
@@ -157,8 +162,10 @@ export async function portalRoutes(app: Api): Promise<void> {
     if (problem) throw problem;
     const name = field(req.body, 'name') ?? '';
     const redirectUris = field(req.body, 'redirect_uris') ?? '';
-    const scopes = fields(req.body, 'scopes');
+    let scopes = fields(req.body, 'scopes');
     try {
+      // A ticked "all" box of the picker stands for its group's scopes (it works without script).
+      scopes = withScopeGroups(scopes, fields(req.body, 'scope_group'));
       const created = await registerApp(
         app.db,
         { name, redirectUris: redirectUris.split(/\r?\n/), scopes, developerId: who.dev.id },
@@ -178,11 +185,10 @@ export async function portalRoutes(app: Api): Promise<void> {
       );
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 400) throw err;
-      return sendPage(
-        reply,
-        400,
-        newAppPage({ csrf: who.session.csrf, aside: who.aside, error: err.message, name, redirectUris, scopes }),
-      );
+      return reply
+        .code(400)
+        .headers(SCOPE_PICKER_HEADERS)
+        .send(newAppPage({ csrf: who.session.csrf, aside: who.aside, error: err.message, name, redirectUris, scopes }));
     }
   });
 

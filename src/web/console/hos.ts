@@ -1,144 +1,168 @@
 /**
- * The hours-of-service page: each visible driver's drive, shift, cycle and break clocks as meters,
- * today's log as the 24-hour grid (off duty, sleeper, driving, on duty rows), and recent violations —
- * read through the same queries as /v1/available_time, /v1/hos_logs and /v1/hos_violations.
+ * The hours-of-service page: filters (driver name, group, only those with violations), a day picker,
+ * and one compact row per driver, most urgent first: drive, shift, cycle and break clocks as meters, the
+ * chosen day's log as the 24-hour grid (off duty, sleeper, driving, on duty rows, with each row's total)
+ * and that day's violations. Every time is in the company's zone and says which zone it is; the grid
+ * scrolls inside its own box on a phone. The data comes from ./hos-data.ts.
  */
-import type { Db } from '../../storage/db.js';
-import { availableTime, listViolations } from '../../domain/hos/queries.js';
-import { logKeys, type LogKey } from '../../domain/hos/log-days.js';
-import { logDetails, type LogDetail } from '../../domain/hos/logs.js';
-import type { Family } from '../../domain/hos/engine/types.js';
+import { addDays } from '../../core/time-zone.js';
 import { html, type Html } from '../html.js';
 import { consolePage, type ConsoleUser } from './layout.js';
-import type { Viewer } from './data.js';
+import { ROWS, type HosDriverView, type HosFilters, type HosOverview } from './hos-data.js';
+import { zonedParts, zonedSpan, zonedTime } from './zone-time.js';
+
+export { hosOverview } from './hos-data.js';
 
 const H = 3_600_000;
-/** Full clocks of each rules family (hours), the scale of the meters. */
-const LIMITS: Record<Family, { drive: number; shift: number; break: number }> = {
-  us_property: { drive: 11, shift: 14, break: 8 },
-  us_passenger: { drive: 10, shift: 15, break: 8 },
-  canada: { drive: 13, shift: 14, break: 8 },
-};
-const ROWS = [
-  ['off', 'Off duty'],
-  ['sleeper', 'Sleeper'],
-  ['driving', 'Driving'],
-  ['on', 'On duty'],
-] as const;
-type Row = (typeof ROWS)[number][0];
-const rowOf = (type: string): Row | null =>
-  type === 'driving'
-    ? 'driving'
-    : type === 'sleeper'
-      ? 'sleeper'
-      : type === 'off_duty' || type === 'personal_conveyance'
-        ? 'off'
-        : type === 'on_duty' || type === 'waiting' || type === 'yard_move'
-          ? 'on'
-          : null;
-
-export interface HosDriverView {
-  id: number;
-  name: string;
-  duty_status: string;
-  clocks: Array<{ key: string; label: string; remainingMs: number; limitMs: number }>;
-  day: { date: string; start: number; end: number; segments: Array<{ row: Row; start: number; end: number }> } | null;
-  violations: Array<{ name: string; start_at: string; end_at: string | null }>;
-}
-
-/** The visible drivers with their clocks now, today's log and their violations of the last eight days. */
-export async function hosOverview(db: Db, v: Viewer, now = Date.now()): Promise<HosDriverView[]> {
-  if (v.driverIds !== null && v.driverIds.size === 0) return [];
-  const ids = v.driverIds === null ? undefined : [...v.driverIds];
-  const { items } = await availableTime(db, v, ids, 200, 0, now);
-  if (items.length === 0) return [];
-  const driverIds = items.map((i) => i.driver.id);
-  const keys = await logKeys(db.kysely, v, { driverIds }, now);
-  const today = new Map<number, LogKey>();
-  for (const k of keys)
-    if (k.start <= now && (!today.has(k.driver.id) || today.get(k.driver.id)!.start < k.start))
-      today.set(k.driver.id, k);
-  const details = new Map<number, LogDetail>(
-    (await logDetails(db.kysely, v, [...today.values()], now)).map((d) => [d.key.driver.id, d]),
-  );
-  const violations = await listViolations(db, v, { driverIds, min: now - 8 * 24 * H, max: now + 1 }, 500, 0, now);
-  return items.map(({ driver, evaluation }) => {
-    const lim = LIMITS[driver.ruleset.family];
-    const c = evaluation.clocks;
-    const d = details.get(driver.id);
-    const segments = (d?.events ?? []).flatMap((e) => {
-      const row = rowOf(e.type);
-      if (!row || !d) return [];
-      const start = Math.max(Date.parse(e.start), d.key.start);
-      const end = Math.min(e.end === null ? now : Date.parse(e.end), d.key.end, now);
-      return end > start ? [{ row, start, end }] : [];
-    });
-    return {
-      id: driver.id,
-      name: `${driver.first_name} ${driver.last_name}`,
-      duty_status: driver.duty_status,
-      clocks: [
-        { key: 'drive', label: 'Drive', remainingMs: c.driveMs, limitMs: lim.drive * H },
-        { key: 'shift', label: 'Shift', remainingMs: c.shiftMs, limitMs: lim.shift * H },
-        { key: 'cycle', label: 'Cycle', remainingMs: c.cycleMs, limitMs: driver.ruleset.cycle.hours * H },
-        { key: 'break', label: 'Break', remainingMs: c.breakMs, limitMs: lim.break * H },
-      ],
-      day: d ? { date: d.key.date, start: d.key.start, end: d.key.end, segments } : null,
-      violations: violations.items
-        .filter((x) => x.row.driver_id === driver.id)
-        .map((x) => ({ name: x.row.name, start_at: x.row.start_at, end_at: x.row.end_at })),
-    };
-  });
-}
 
 const hm = (ms: number) => {
   const m = Math.max(0, Math.round(ms / 60_000));
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 };
+/** A row total in the grid's last column, as paper logs write it: "3:30". */
+const hmm = (ms: number) => {
+  const m = Math.max(0, Math.round(ms / 60_000));
+  return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')}`;
+};
 
-/** The 24-hour grid: one row per duty status, the day's intervals as bars, hour ticks. */
-function grid(day: NonNullable<HosDriverView['day']>, name: string): Html {
-  const W = 960;
-  const RH = 22;
-  const x = (t: number) => (((t - day.start) / (day.end - day.start)) * W).toFixed(1);
-  const ticks = Array.from(
-    { length: 25 },
-    (_, h) =>
-      html`<line x1="${((h / 24) * W).toFixed(1)}" y1="0" x2="${((h / 24) * W).toFixed(1)}" y2="${RH * 4}" class="${h % 6 === 0 ? 'tick major' : 'tick'}"></line>`,
-  );
-  const hours = [0, 6, 12, 18, 24].map(
-    (h) =>
-      html`<text x="${((h / 24) * W).toFixed(1)}" y="${RH * 4 + 14}" class="hour">${h === 0 || h === 24 ? 'M' : h === 12 ? 'N' : String(h)}</text>`,
-  );
-  const bars = day.segments.map((s) => {
-    const r = ROWS.findIndex(([k]) => k === s.row);
-    return html`<rect x="${x(s.start)}" y="${r * RH + 4}" width="${Math.max(1, Number(x(s.end)) - Number(x(s.start))).toFixed(1)}" height="${RH - 8}" class="duty ${s.row}"></rect>`;
+/** "Saturday, February 10, 2024" of a YYYY-MM-DD day. */
+const longDate = (day: string) =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', {
+    timeZone: 'UTC',
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
   });
-  const summary = ROWS.map(
-    ([k, label]) => `${label} ${hm(day.segments.filter((s) => s.row === k).reduce((a, s) => a + s.end - s.start, 0))}`,
-  ).join(', ');
-  return html`<figure class="log"><div class="log-rows" aria-hidden="true">${ROWS.map(([, label]) => html`<span>${label}</span>`)}</div>
-<svg viewBox="-10 0 ${W + 20} ${RH * 4 + 18}" role="img" aria-label="Log of ${name} for ${day.date}: ${summary}">${ROWS.map((_, i) => html`<rect x="0" y="${i * RH}" width="${W}" height="${RH}" class="lane"></rect>`)}${ticks}${bars}${hours}</svg>
-<figcaption class="muted">${day.date}: ${summary}</figcaption></figure>`;
+
+/** The page's address with these filters (empty ones left out). */
+function hosUrl(f: HosFilters, date: string): string {
+  const p = new URLSearchParams();
+  p.set('date', date);
+  if (f.q) p.set('q', f.q);
+  if (f.groupId !== null) p.set('group', String(f.groupId));
+  if (f.onlyViolations) p.set('violations', '1');
+  return `/console/hos?${p}`;
 }
 
-export function hosPage(v: { user: ConsoleUser; csrf: string; drivers: HosDriverView[] }): string {
-  const cards = v.drivers.map(
-    (
-      d,
-    ) => html`<section class="driver" aria-labelledby="driver-${d.id}"><h2 id="driver-${d.id}">${d.name} <span class="muted">${d.duty_status.replace('_', ' ')}</span></h2>
-<div class="clocks">${d.clocks.map(
-      (c) => html`<div class="clock"><label for="clock-${d.id}-${c.key}">${c.label}</label>
-<meter id="clock-${d.id}-${c.key}" min="0" max="${c.limitMs}" low="${Math.round(c.limitMs * 0.15)}" optimum="${c.limitMs}" value="${Math.max(0, c.remainingMs)}">${hm(c.remainingMs)} left</meter>
-<span class="left">${hm(c.remainingMs)} left</span></div>`,
-    )}</div>
-${d.day ? grid(d.day, d.name) : html`<p class="muted">No log today.</p>`}
-<h3>Violations, last 8 days</h3>${
-      d.violations.length
-        ? html`<ul class="violations">${d.violations.map((x) => html`<li>${x.name} <span class="muted">from ${x.start_at}${x.end_at ? html` to ${x.end_at}` : ' (ongoing)'}</span></li>`)}</ul>`
-        : html`<p class="muted">None.</p>`
-    }</section>`,
+/**
+ * The day's grid: one lane per duty status, the intervals as bars (each with its times as a tooltip),
+ * a tick every hour of the log day (23 or 25 on a daylight-saving change) labelled every third hour with
+ * the company's local hour, so a driver whose home terminal lies in another zone reads the same clock.
+ * The lanes stretch to the box's width at a fixed height (so the lane names and totals beside them line
+ * up at any width); the hour labels are a second drawing below that keeps its proportions.
+ */
+function grid(day: NonNullable<HosDriverView['day']>, name: string, zone: string): Html {
+  const W = 720;
+  const RH = 20;
+  const span = day.end - day.start;
+  const x = (t: number) => ((t - day.start) / span) * W;
+  const hours = Math.round(span / H);
+  const ticks = Array.from({ length: hours + 1 }, (_, h) => {
+    const at = x(day.start + h * H).toFixed(1);
+    return html`<line x1="${at}" y1="0" x2="${at}" y2="${RH * 4}" class="${h % 6 === 0 ? 'tick major' : 'tick'}" vector-effect="non-scaling-stroke"></line>`;
+  });
+  const labels = Array.from({ length: Math.floor(hours / 3) + 1 }, (_, i) => {
+    const t = day.start + i * 3 * H;
+    const local = zonedParts(t, zone).hour;
+    const text = local === 0 ? 'M' : local === 12 ? 'N' : String(local);
+    return html`<text x="${x(t).toFixed(1)}" y="13" class="hour">${text}</text>`;
+  });
+  const bars = day.segments.map((s) => {
+    const r = ROWS.findIndex(([k]) => k === s.row);
+    const w = Math.max(1, x(s.end) - x(s.start));
+    return html`<rect x="${x(s.start).toFixed(1)}" y="${r * RH + 4}" width="${w.toFixed(1)}" height="${RH - 8}" class="duty ${s.row}"><title>${ROWS[r][1]} ${zonedSpan(s.start, s.end, zone, day.date)}</title></rect>`;
+  });
+  const lanes = ROWS.map(
+    (_, i) =>
+      html`<rect x="0" y="${i * RH}" width="${W}" height="${RH}" class="lane" vector-effect="non-scaling-stroke"></rect>`,
   );
-  const body = html`<h1>Hours of service</h1>${v.drivers.length ? cards : html`<p class="muted">No driver to show.</p>`}`;
-  return consolePage({ title: 'Hours of service', section: 'hos', user: v.user, csrf: v.csrf, body });
+  const totals = ROWS.map(([k]) => day.segments.filter((s) => s.row === k).reduce((a, s) => a + s.end - s.start, 0));
+  const summary = ROWS.map(([, label], i) => `${label} ${hm(totals[i])}`).join(', ');
+  return html`<figure class="hos-log">
+<div class="hos-lanes" aria-hidden="true">${ROWS.map(([, label]) => html`<span>${label}</span>`)}</div>
+<div class="hos-scroll" tabindex="0" role="group" aria-label="Log of ${name}, scrolls sideways"><div class="hos-track">
+<svg class="hos-grid" viewBox="-12 0 ${W + 24} ${RH * 4}" preserveAspectRatio="none" role="img" aria-label="Log of ${name} for ${day.date}: ${summary}">${lanes}${ticks}${bars}</svg>
+<svg class="hos-hours" viewBox="-12 0 ${W + 24} 16" aria-hidden="true">${labels}</svg>
+</div></div>
+<div class="hos-totals" aria-hidden="true">${totals.map((ms) => html`<span>${hmm(ms)}</span>`)}</div>
+</figure>`;
+}
+
+function clocks(d: HosDriverView): Html {
+  return html`<div class="hos-clocks">${d.clocks.map(
+    (
+      c,
+    ) => html`<div class="hos-clock"><label for="clock-${d.id}-${c.key}">${c.label}</label> <span class="left">${hm(c.remainingMs)}</span>
+<meter id="clock-${d.id}-${c.key}" min="0" max="${c.limitMs}" low="${Math.round(c.limitMs * 0.15)}" optimum="${c.limitMs}" value="${Math.max(0, c.remainingMs)}">${hm(c.remainingMs)} left</meter></div>`,
+  )}</div>`;
+}
+
+function driverRow(d: HosDriverView, o: HosOverview): Html {
+  const date = o.filters.date;
+  const zone = o.zone.iana;
+  const open = d.open.length
+    ? html`<p class="hos-open" role="note"><strong>Open violation:</strong> ${d.open.map((x, i) => html`${i ? '; ' : ''}${x.name} ${zonedSpan(x.start, null, zone, o.today)}`)}</p>`
+    : '';
+  const otherZone =
+    d.day && d.day.zone !== zone
+      ? html`<p class="muted small">Log day of the home terminal (${d.day.zone}), shown in ${zone} time.</p>`
+      : '';
+  const violations = d.violations.length
+    ? html`<ul class="hos-violations" aria-label="Violations on ${date}">${d.violations.map(
+        (x) => html`<li>${x.name} <span class="muted">${zonedSpan(x.start, x.end, zone, date)}</span></li>`,
+      )}</ul>`
+    : html`<p class="muted small">No violations on ${date}.</p>`;
+  return html`<li class="hos-driver${d.open.length ? ' urgent' : ''}" data-driver="${d.id}"><article aria-labelledby="driver-${d.id}">
+<div class="hos-side"><h2 id="driver-${d.id}">${d.name}</h2>
+<p class="muted hos-status">${d.duty_status.replace(/_/g, ' ')} · ${hm(d.leftMs)} left</p>
+${open}${clocks(d)}</div>
+<div class="hos-day">${d.day ? grid(d.day, d.name, zone) : html`<p class="muted">No log on ${date}.</p>`}${otherZone}${violations}</div>
+</article></li>`;
+}
+
+function filterForm(o: HosOverview): Html {
+  const f = o.filters;
+  return html`<form method="get" action="/console/hos" class="hos-filters" role="search" aria-label="Find drivers">
+<div class="field"><label for="hos-q">Driver</label><input id="hos-q" name="q" type="search" maxlength="100" autocomplete="off" value="${f.q}"></div>
+<div class="field"><label for="hos-group">Group</label><select id="hos-group" name="group"><option value="">All groups</option>${o.groups.map(
+    (g) => html`<option value="${g.id}"${g.id === f.groupId ? html` selected` : ''}>${g.name}</option>`,
+  )}</select></div>
+<div class="field"><label for="hos-date">Log day</label><input id="hos-date" name="date" type="date" required min="2000-01-01" max="${o.today}" value="${f.date}"></div>
+<label class="check"><input type="checkbox" name="violations" value="1"${f.onlyViolations ? html` checked` : ''}> Only drivers with violations</label>
+<button type="submit">Show</button></form>`;
+}
+
+function dayNav(o: HosOverview): Html {
+  const f = o.filters;
+  const next =
+    f.date < o.today
+      ? html`<a href="${hosUrl(f, addDays(f.date, 1))}" rel="next">Next day</a>`
+      : html`<span class="muted" aria-disabled="true">Next day</span>`;
+  const today = f.date === o.today ? '' : html` <a href="${hosUrl(f, o.today)}">Today</a>`;
+  return html`<nav class="hos-days" aria-label="Days"><a href="${hosUrl(f, addDays(f.date, -1))}" rel="prev">Previous day</a>
+<strong id="hos-day" aria-live="polite">${longDate(f.date)}${f.date === o.today ? ' (today)' : ''}</strong> ${next}${today}</nav>`;
+}
+
+export function hosPage(v: { user: ConsoleUser; csrf: string; overview: HosOverview }): string {
+  const o = v.overview;
+  const now = zonedTime(Date.now(), o.zone.iana, o.today);
+  const count = o.drivers.length === o.visible ? `${o.visible} drivers` : `${o.drivers.length} of ${o.visible} drivers`;
+  const list = o.error
+    ? html`<p class="error" role="alert">${o.error}</p>`
+    : o.drivers.length
+      ? html`<ol class="hos-list" aria-label="Drivers, open violations first, then least time left">${o.drivers.map((d) => driverRow(d, o))}</ol>`
+      : html`<p class="muted">No driver to show.</p>`;
+  const body = html`<h1>Hours of service</h1>
+${filterForm(o)}${dayNav(o)}
+<p class="muted" id="hos-zone">Times in ${o.zone.iana} (${o.zone.name}); now ${now}. <span role="status">${count}</span>: open violations first, then least time left (drive, shift or cycle).</p>
+${list}`;
+  return consolePage({
+    title: 'Hours of service',
+    section: 'hos',
+    user: v.user,
+    csrf: v.csrf,
+    body,
+    styles: ['hos.css'],
+  });
 }

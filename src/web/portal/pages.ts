@@ -2,8 +2,10 @@
 import { SCOPES } from '../../auth/scopes.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/password-policy.js';
 import type { OAuthApp } from '../../auth/oauth/apps.js';
-import { errorBox, hidden, html, page, type Html } from '../html.js';
+import { errorBox, hidden, html, Html, page } from '../html.js';
 import { scopeWords } from '../pages.js';
+import { SCOPE_GROUPS } from './scope-groups.js';
+import { SCOPE_PICKER_JS } from './scope-picker.js';
 
 const BRAND = 'Fleet platform · Developers';
 
@@ -59,12 +61,25 @@ export interface NewAppView {
   scopes?: string[];
 }
 
+/**
+ * The scopes by area, each group with an "all" box first. The box is a real form field (`scope_group`),
+ * so ticking it asks for the whole group even without script; with script it also ticks the boxes.
+ */
+function scopePicker(chosen: Set<string>): Html {
+  return html`${SCOPE_GROUPS.map((g) => {
+    const ids = g.scopes.map((s) => `scope-${s.replace(/\./g, '-')}`);
+    const all = g.scopes.every((s) => chosen.has(s));
+    return html`<fieldset class="scope-group"><legend>${g.label}</legend>
+<label for="group-${g.key}"><input id="group-${g.key}" type="checkbox" name="scope_group" value="${g.key}" aria-controls="${ids.join(' ')}"${all ? html` checked` : ''}> <strong>All of ${g.label} (${g.scopes.length})</strong></label>
+${g.scopes.map(
+  (s, i) =>
+    html`<label for="${ids[i]}"><input id="${ids[i]}" type="checkbox" name="scopes" value="${s}" data-group="${g.key}"${chosen.has(s) ? html` checked` : ''}> <span>${SCOPES[s]} <code class="muted">${s}</code></span></label>`,
+)}</fieldset>`;
+  })}`;
+}
+
 export function newAppPage(v: NewAppView): string {
   const chosen = new Set(v.scopes ?? []);
-  const boxes = Object.entries(SCOPES).map(
-    ([s, words], i) =>
-      html`<label for="scope-${i}"><input id="scope-${i}" type="checkbox" name="scopes" value="${s}"${chosen.has(s) ? html` checked` : ''}> <span>${words} <code class="muted">${s}</code></span></label>`,
-  );
   return page({
     title: 'Register an application',
     brand: BRAND,
@@ -77,9 +92,10 @@ ${hidden('csrf_token', v.csrf)}
 <input id="name" name="name" type="text" required maxlength="100" value="${v.name ?? ''}">
 <label for="redirect_uris">Redirect URIs, one per line (matched exactly)</label>
 <textarea id="redirect_uris" name="redirect_uris" required>${v.redirectUris ?? ''}</textarea>
-<fieldset><legend>Scopes the application may ask for</legend>${boxes}</fieldset>
+<fieldset><legend>Scopes the application may ask for</legend>
+<p class="muted">Grouped by area; "All of …" asks for every scope of its group.</p>${scopePicker(chosen)}</fieldset>
 <div class="actions"><button type="submit">Register</button> <a href="/developers/apps">Cancel</a></div>
-</form></div>`,
+</form><script>${new Html(SCOPE_PICKER_JS)}</script></div>`,
   });
 }
 

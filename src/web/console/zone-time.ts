@@ -1,0 +1,63 @@
+/**
+ * Times on the console's pages, always in the company's zone and with the zone named: "14:05 CST", the
+ * zone's short name at that instant (so a summer afternoon in Chicago reads CDT). A raw UTC timestamp
+ * beside a local grid is what made the hours-of-service page unreadable.
+ */
+
+export interface ZonedParts {
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM, 24-hour */
+  time: string;
+  hour: number;
+  /** The zone's short name at the instant ("CST", "CDT", "UTC"; "GMT-3" where no abbreviation exists). */
+  abbr: string;
+}
+
+// One formatter per zone: building an Intl.DateTimeFormat costs far more than using one.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+export function zonedParts(ms: number, zone: string): ZonedParts {
+  const parts = formatter(zone).formatToParts(new Date(ms));
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
+  const hour = get('hour');
+  return {
+    date: `${get('year')}-${get('month')}-${get('day')}`,
+    time: `${hour}:${get('minute')}`,
+    hour: Number(hour),
+    abbr: get('timeZoneName'),
+  };
+}
+
+/** "14:05 CST"; with the date in front ("2024-02-09 14:05 CST") when the instant is not on `day`. */
+export function zonedTime(ms: number, zone: string, day?: string): string {
+  const p = zonedParts(ms, zone);
+  return `${p.date === day ? '' : `${p.date} `}${p.time} ${p.abbr}`;
+}
+
+/** "14:05–18:30 CST", or with dates where either end lies outside `day`; an open end reads "now". */
+export function zonedSpan(start: number, end: number | null, zone: string, day?: string): string {
+  const a = zonedParts(start, zone);
+  if (end === null) return `since ${zonedTime(start, zone, day)}`;
+  const b = zonedParts(end, zone);
+  const from = `${a.date === day ? '' : `${a.date} `}${a.time}`;
+  const to = `${b.date === day ? '' : `${b.date} `}${b.time} ${b.abbr}`;
+  return a.abbr === b.abbr ? `${from}–${to}` : `${from} ${a.abbr}–${to}`;
+}
