@@ -9,6 +9,7 @@ import { html, type Html } from '../html.js';
 import { consolePage, type ConsoleUser } from './layout.js';
 import { STATES } from './pages.js';
 import { ago } from './fleet.js';
+import { hoursMinutes } from './zone-time.js';
 import type { Dashboard, LimitClock } from './dashboard-data.js';
 
 const DASHBOARD_LINKS = {
@@ -22,12 +23,6 @@ const DASHBOARD_LINKS = {
 const NAMED = 3;
 
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
-
-/** "0h 30m", as the HOS page writes time left. */
-const hm = (ms: number) => {
-  const m = Math.max(0, Math.round(ms / 60_000));
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-};
 
 const CLOCK_NAMES: Record<LimitClock, string> = { drive: 'drive', shift: 'shift', cycle: 'cycle' };
 const UNIT_NAMES = { mi: 'miles', km: 'kilometres' } as const;
@@ -70,7 +65,7 @@ function nearLimitCard(d: Dashboard): Html {
   const near = d.drivers.nearLimit;
   const named = near
     .slice(0, NAMED)
-    .map((x) => html`<li>${x.name}: ${CLOCK_NAMES[x.clock]} ${hm(x.remainingMs)} left</li>`);
+    .map((x) => html`<li>${x.name}: ${CLOCK_NAMES[x.clock]} ${hoursMinutes(x.remainingMs)} left</li>`);
   const more = near.length > NAMED ? html`<li class="muted">and ${near.length - NAMED} more</li>` : '';
   return card(
     'near-limit',
@@ -115,7 +110,7 @@ function idleCard(d: Dashboard): Html {
     on === 0
       ? html`<p class="dash-figure">No engine-on time today</p>`
       : html`${figure(`${Math.round((idleS / on) * 100)}%`, 'of engine-on time idle')}
-<p class="muted">${hm(idleS * 1000)} idle of ${hm(on * 1000)} with the engine on</p>`;
+<p class="muted">${hoursMinutes(idleS * 1000)} idle of ${hoursMinutes(on * 1000)} with the engine on</p>`;
   return card('idle', 'Idling today', content, {
     href: DASHBOARD_LINKS.utilization,
     text: 'Vehicle utilization in the API reference',

@@ -9,16 +9,12 @@ import { addDays } from '../../core/time-zone.js';
 import { html, type Html } from '../html.js';
 import { consolePage, type ConsoleUser } from './layout.js';
 import { ROWS, type HosDriverView, type HosFilters, type HosOverview } from './hos-data.js';
-import { zonedParts, zonedSpan, zonedTime } from './zone-time.js';
+import { hoursMinutes, zonedParts, zonedSpan, zonedTime } from './zone-time.js';
 
 export { hosOverview } from './hos-data.js';
 
 const H = 3_600_000;
 
-const hm = (ms: number) => {
-  const m = Math.max(0, Math.round(ms / 60_000));
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-};
 /** A row total in the grid's last column, as paper logs write it: "3:30". */
 const hmm = (ms: number) => {
   const m = Math.max(0, Math.round(ms / 60_000));
@@ -78,7 +74,7 @@ function grid(day: NonNullable<HosDriverView['day']>, name: string, zone: string
       html`<rect x="0" y="${i * RH}" width="${W}" height="${RH}" class="lane" vector-effect="non-scaling-stroke"></rect>`,
   );
   const totals = ROWS.map(([k]) => day.segments.filter((s) => s.row === k).reduce((a, s) => a + s.end - s.start, 0));
-  const summary = ROWS.map(([, label], i) => `${label} ${hm(totals[i])}`).join(', ');
+  const summary = ROWS.map(([, label], i) => `${label} ${hoursMinutes(totals[i])}`).join(', ');
   return html`<figure class="hos-log">
 <div class="hos-lanes" aria-hidden="true">${ROWS.map(([, label]) => html`<span>${label}</span>`)}</div>
 <div class="hos-scroll" tabindex="0" role="group" aria-label="Log of ${name}, scrolls sideways"><div class="hos-track">
@@ -93,8 +89,8 @@ function clocks(d: HosDriverView): Html {
   return html`<div class="hos-clocks">${d.clocks.map(
     (
       c,
-    ) => html`<div class="hos-clock"><label for="clock-${d.id}-${c.key}">${c.label}</label> <span class="left">${hm(c.remainingMs)}</span>
-<meter id="clock-${d.id}-${c.key}" min="0" max="${c.limitMs}" low="${Math.round(c.limitMs * 0.15)}" optimum="${c.limitMs}" value="${Math.max(0, c.remainingMs)}">${hm(c.remainingMs)} left</meter></div>`,
+    ) => html`<div class="hos-clock"><label for="clock-${d.id}-${c.key}">${c.label}</label> <span class="left">${hoursMinutes(c.remainingMs)}</span>
+<meter id="clock-${d.id}-${c.key}" min="0" max="${c.limitMs}" low="${Math.round(c.limitMs * 0.15)}" optimum="${c.limitMs}" value="${Math.max(0, c.remainingMs)}">${hoursMinutes(c.remainingMs)} left</meter></div>`,
   )}</div>`;
 }
 
@@ -115,7 +111,7 @@ function driverRow(d: HosDriverView, o: HosOverview): Html {
     : html`<p class="muted small">No violations on ${date}.</p>`;
   return html`<li class="hos-driver${d.open.length ? ' urgent' : ''}" data-driver="${d.id}"><article aria-labelledby="driver-${d.id}">
 <div class="hos-side"><h2 id="driver-${d.id}">${d.name}</h2>
-<p class="muted hos-status">${d.duty_status.replace(/_/g, ' ')} · ${hm(d.leftMs)} left</p>
+<p class="muted hos-status">${d.duty_status.replace(/_/g, ' ')} · ${hoursMinutes(d.leftMs)} left</p>
 ${open}${clocks(d)}</div>
 <div class="hos-day">${d.day ? grid(d.day, d.name, zone) : html`<p class="muted">No log on ${date}.</p>`}${otherZone}${violations}</div>
 </article></li>`;

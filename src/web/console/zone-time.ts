@@ -3,6 +3,7 @@
  * zone's short name at that instant (so a summer afternoon in Chicago reads CDT). A raw UTC timestamp
  * beside a local grid is what made the hours-of-service page unreadable.
  */
+import { zoneFormatter } from '../../core/time-zone.js';
 
 export interface ZonedParts {
   /** YYYY-MM-DD */
@@ -14,28 +15,25 @@ export interface ZonedParts {
   abbr: string;
 }
 
-// One formatter per zone: building an Intl.DateTimeFormat costs far more than using one.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
+/** 24-hour date and time with the zone's short name. */
+const NAMED: Intl.DateTimeFormatOptions = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
+/** "0h 30m": a duration as the console writes time left. */
+export function hoursMinutes(ms: number): string {
+  const m = Math.max(0, Math.round(ms / 60_000));
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
 export function zonedParts(ms: number, zone: string): ZonedParts {
-  const parts = formatter(zone).formatToParts(new Date(ms));
+  const parts = zoneFormatter(zone, 'named', NAMED).formatToParts(new Date(ms));
   const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
   const hour = get('hour');
   return {
