@@ -46,7 +46,7 @@ export function historyTailsV1(driverIds: Array<number | null>, e: Embeds): Map<
 
 /**
  * The points of the v3 answer, comma-separated: `/v3/vehicle_locations/:id` wraps them in
- * `{"vehicle_locations":[…]}`, assembled from the day slices of its window.
+ * `{"vehicle_locations":[…]}`, assembled from the hour slices of its window.
  */
 export function historyPointsV3(rows: HistoryRow[], e: Embeds): string {
   const driver = cached((id: number | null) => JSON.stringify(e.user(id)));

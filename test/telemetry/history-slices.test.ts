@@ -1,7 +1,8 @@
 /**
- * `/v3/vehicle_locations/:id` reads and renders its window a day at a time (vehicleHistorySlices), the
- * event loop free in between: the answer is still every point of the window once, in fix-time order,
- * across the slices' edges and whatever order the records arrived in.
+ * `/v3/vehicle_locations/:id` reads and renders its window an hour at a time (vehicleHistorySlices), the
+ * event loop free in between, and writes the answer as it goes (no Content-Length): the answer is still
+ * every point of the window once, in fix-time order, across the slices' edges and whatever order the
+ * records arrived in, and X-Time-Zone still writes its times in the zone asked for.
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
@@ -10,13 +11,15 @@ import { rig, send, DAY, type Rig } from './fixtures.js';
 import { vehicleHistory } from '../../src/telemetry/queries/locations.js';
 import { historyPointV3 } from '../../src/wire/vehicle-location.js';
 import { loadEmbeds } from '../../src/wire/embeds.js';
+import { zonedTimes } from '../../src/http/plumbing/zoned-times.js';
+import { dateRange } from '../../src/wire/telemetry-dates.js';
 
 const UTC = { 'x-time-zone': 'UTC' };
 const DAY_MS = 86_400_000;
 const day0 = Date.parse(`${DAY}T00:00:00Z`) - 2 * DAY_MS;
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-eachDialect('v3 history in day slices', (dialect) => {
+eachDialect('v3 history in hour slices', (dialect) => {
   const getApp = useApp(dialect, { TELEMETRY_SWEEP_MS: '0' });
   let t: TestApp;
   let r: Rig;
@@ -49,6 +52,8 @@ eachDialect('v3 history in day slices', (dialect) => {
       headers: UTC,
     });
     assert.equal(res.status, 200);
+    assert.equal(res.headers['content-length'], undefined);
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
     const rows = await vehicleHistory(
       t.db,
       { companyId: t.company.id },
@@ -69,6 +74,26 @@ eachDialect('v3 history in day slices', (dialect) => {
       at,
       expected.map((ms) => ms - (ms % 1000)),
     );
+    // The same answer in Chicago's time: every datetime with its offset (-05:00 or -06:00), nothing else changed.
+    const chicago = await t.call({
+      method: 'GET',
+      url: `/v3/vehicle_locations/${r.vehicle.id}?start_date=${dayOf(day0)}&end_date=${dayOf(day0 + 2 * DAY_MS)}`,
+      headers: { 'x-time-zone': 'America/Chicago' },
+    });
+    assert.equal(chicago.status, 200);
+    // X-Time-Zone also makes the days Chicago's: the window is theirs, each time written with its offset.
+    const w = dateRange({ start_date: dayOf(day0), end_date: dayOf(day0 + 2 * DAY_MS) }, 'America/Chicago', {
+      defaultDays: 1,
+      maxMonths: 3,
+      required: true,
+    });
+    const local = await vehicleHistory(t.db, { companyId: t.company.id }, r.vehicle.id, w.start, w.end);
+    assert.ok(local.length > 0 && local.length < rows.length + 1);
+    const utcText = JSON.stringify({
+      vehicle_locations: local.map((x) => ({ vehicle_location: historyPointV3(x, e) })),
+    });
+    assert.deepEqual(chicago.body, JSON.parse(zonedTimes(utcText, 'America/Chicago')));
+    assert.match(chicago.body.vehicle_locations[0].vehicle_location.located_at, /T\d\d:\d\d:\d\d-0[56]:00$/);
     // A window with no points, and another company's vehicle.
     const empty = await t.call({
       method: 'GET',

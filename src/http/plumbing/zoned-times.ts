@@ -11,7 +11,7 @@
  * datetimes inside longer strings (messages, escaped JSON of the delivery log) and webhook deliveries
  * (no request) are left as they are.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requestTimeZone, zoneOffsetMs } from '../../core/time-zone.js';
 
 const UTC_DATETIME = /"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?Z"/g;
@@ -41,15 +41,22 @@ export function zonedTimes(body: string, zone: string): string {
   });
 }
 
+/**
+ * The zone this request's JSON answer writes its datetimes in, or null to leave them in UTC (no
+ * X-Time-Zone, `UTC`, or a zone not known). An answer sent as a stream is not seen by the hook below:
+ * its route applies zonedTimes to each piece (every piece holds whole datetime strings).
+ */
+export function answerZone(req: FastifyRequest): string | null {
+  if (!req.headers['x-time-zone']) return null;
+  const zone = requestTimeZone(req);
+  return zone === 'UTC' || zone === 'Etc/UTC' ? null : zone;
+}
+
 export function installZonedTimes(app: FastifyInstance): void {
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (typeof payload !== 'string' || !req.headers['x-time-zone']) return done(null, payload);
-    const zone = requestTimeZone(req);
-    if (
-      zone === 'UTC' ||
-      zone === 'Etc/UTC' ||
-      !String(reply.getHeader('content-type') ?? '').startsWith('application/json')
-    )
+    if (typeof payload !== 'string') return done(null, payload);
+    const zone = answerZone(req);
+    if (!zone || !String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
       return done(null, payload);
     done(null, zonedTimes(payload, zone));
   });

@@ -3,6 +3,7 @@
  * `vehicle_status`; date parameters ignored) and /v3/vehicle_locations/:id?start_date&end_date
  * (inclusive company-local days, at most 3 months, unpaginated; `updated_after` accepted and ignored).
  */
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { Api } from '../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../plumbing/envelope.js';
@@ -12,7 +13,8 @@ import { HistoryPointV3, LocationVehicleV3, locationVehicleV3 } from '../../wire
 import { historyPointsV3 } from '../../wire/history-json.js';
 import { requestTimeZone } from '../../core/time-zone.js';
 import { dateRange } from '../../wire/telemetry-dates.js';
-import { latestOf, vehicleHistorySlices, vehiclesPage } from '../../telemetry/queries/locations.js';
+import { latestOf, vehicleHistorySlices, vehiclesPage, type HistoryRow } from '../../telemetry/queries/locations.js';
+import { answerZone, zonedTimes } from '../plumbing/zoned-times.js';
 import { describePlace } from '../../telemetry/geocode/places.js';
 import { historyEmbeds, tags } from '../v1/vehicle-locations.js';
 
@@ -78,15 +80,39 @@ export async function vehicleLocationsV3Routes(app: Api) {
       },
     },
     async (req, reply) => {
-      const zone = requestTimeZone(req);
-      const w = dateRange(req.query, zone, { defaultDays: 1, maxMonths: 3, required: true });
-      // Read and rendered a day at a time, the event loop free in between (vehicleHistorySlices).
-      const parts: string[] = [];
-      for await (const rows of vehicleHistorySlices(app.db, req.auth, req.params.id, w.start, w.end)) {
-        if (rows.length > 0) parts.push(historyPointsV3(rows, await historyEmbeds(app, req.auth, rows)));
-      }
-      const body = `{"vehicle_locations":[${parts.join(',')}]}`;
+      const w = dateRange(req.query, requestTimeZone(req), { defaultDays: 1, maxMonths: 3, required: true });
+      const slices = vehicleHistorySlices(app.db, req.auth, req.params.id, w.start, w.end);
+      // The first slice is read before the answer starts, so another company's vehicle is still a 404.
+      const first = await slices.next();
+      const zone = answerZone(req);
+      const render = async (rows: HistoryRow[]) => {
+        const text = historyPointsV3(rows, await historyEmbeds(app, req.auth, rows));
+        return zone ? zonedTimes(text, zone) : text;
+      };
+      const body = Readable.from(streamedHistory(first, slices, render));
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
+}
+
+/**
+ * The answer `{"vehicle_locations":[…]}` written a slice at a time as it is read: up to 3 months of every
+ * point is hundreds of megabytes, which one string would hold whole (and the full garbage collections
+ * of that heap would stop the node for hundreds of milliseconds). A read failing after the first slice
+ * can no longer change the status: the connection is closed mid-answer and the error logged, which a
+ * client sees as a truncated body, never as a complete wrong one.
+ */
+async function* streamedHistory(
+  first: IteratorResult<HistoryRow[]>,
+  rest: AsyncGenerator<HistoryRow[]>,
+  render: (rows: HistoryRow[]) => Promise<string>,
+): AsyncGenerator<string> {
+  yield '{"vehicle_locations":[';
+  let comma = '';
+  for (let slice = first; !slice.done; slice = await rest.next()) {
+    if (slice.value.length === 0) continue;
+    yield comma + (await render(slice.value));
+    comma = ',';
+  }
+  yield ']}';
 }
