@@ -15,7 +15,7 @@ import type { Api } from './api.js';
 import { AppError } from '../core/errors.js';
 import { createVehicle, updateVehicle, type VehicleInput, type VehicleRow } from '../domain/vehicles/service.js';
 import { VEHICLE_STATUSES } from '../domain/vehicles/fields.js';
-import { VehicleBody } from './v1/vehicles.js';
+import { VehicleBody } from '../domain/vehicles/input.js';
 import { validatorCompiler } from './plumbing/validation.js';
 import { describeValidation } from './plumbing/error-handler.js';
 import { field, fields } from './oauth-web.js';

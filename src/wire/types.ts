@@ -13,9 +13,9 @@ export const DateTime = (description?: string) =>
       'ISO-8601 datetime: UTC, e.g. 2016-02-24T06:26:00Z, or with X-Time-Zone in that zone, e.g. 2016-02-23T22:26:00-08:00',
   });
 export const NDateTime = () => Nullable(DateTime());
-/** Ids are 32-bit in storage; a larger value is refused before it reaches the database. */
-export const ID_MAX = 2_147_483_647;
-export const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: ID_MAX, description });
+import { Id } from '../core/ids.js';
+
+export { ID_MAX, Id } from '../core/ids.js';
 export const IdParams = Type.Object({ id: Id('Object id') });
 /** An array query parameter of ids, in any of the accepted syntaxes (x[]=1, x=1,2, x=1&x=2, x[0]=1). */
 export const IdList = (description: string) => Type.Optional(Type.Array(Id(), { description }));

@@ -9,6 +9,7 @@ import type { Tenant } from '../tenant.js';
 import { assertGroups, groupIdsOf, setMemberGroups } from '../groups/membership.js';
 import { VEHICLE_BOOL_FIELDS, VEHICLE_CAMERA_FIELDS, VEHICLE_TEXT_FIELDS } from './fields.js';
 import * as repo from './repository.js';
+import type { VehicleInput } from './input.js';
 import { actingUserId } from '../users/acting.js';
 import { recordEvent } from '../../events/outbox.js';
 import { availabilityChange, availabilityInput, type AvailabilityInput } from './availability.js';
@@ -21,21 +22,7 @@ import {
 } from '../assets/external-ids.js';
 
 export type { VehicleRow, VehicleFilters } from './repository.js';
-
-export interface VehicleInput {
-  number?: string;
-  status?: string;
-  year?: string | number | null;
-  fuel_type?: string | null;
-  permanent_driver_id?: number | null;
-  group_ids?: number[];
-  /** The flat form of availability_details.availability_status. */
-  availability_status?: string;
-  availability_details?: AvailabilityInput;
-  external_ids_attributes?: ExternalId[];
-  carb_ctc_test_enabled?: boolean | null;
-  [field: string]: unknown;
-}
+export type { VehicleInput } from './input.js';
 
 export async function getVehicle(db: Db, t: Tenant, id: number): Promise<repo.VehicleRow> {
   const row = await repo.findVehicle(db.kysely, t.companyId, id);
