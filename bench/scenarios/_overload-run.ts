@@ -7,6 +7,10 @@
  * 429 is sent again at once (the harshest client; OVERLOAD_HONOR_RETRY_AFTER=1 waits as told).
  * Every request has a 10 s deadline; after the run the requests in flight get that long to finish.
  *
+ * OVERLOAD_VIA_NGINX=1 puts deploy/nginx.conf in front (plain HTTP, test/ops/nginx-front.ts): the
+ * clients talk to nginx, which holds their connections and keeps at most 64 of its own to the server;
+ * the probes still ask the server directly, as an orchestrator's would.
+ *
  * Target: every request answered (2xx, 429 or 503) within 2 s, none unanswered, the probes never
  * silent for 2 s. Writes bench/results/overload-<database>.json (and, with BENCH_CPU_PROF=1, a CPU
  * profile of the server over the run to bench/results/profiles/overload-<database>.cpuprofile).
@@ -23,6 +27,7 @@ import { ownRun } from '../lib/own-run.js';
 import { startProber } from '../lib/prober.js';
 import { PROFILE_DIR, startServer } from '../lib/server-process.js';
 import { nextBatch, seedIngest } from './_ingest-run.js';
+import { startNginxFront, type NginxFront } from '../../test/ops/nginx-front.js';
 
 const num = (name: string, def: number) => (process.env[name] ? Number(process.env[name]) : def);
 const ANSWER_WITHIN_MS = 2000;
@@ -164,6 +169,7 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
   const connections = num('OVERLOAD_CONNECTIONS', 500);
   const batchSize = num('OVERLOAD_BATCH', 500);
   const honorRetryAfter = process.env.OVERLOAD_HONOR_RETRY_AFTER === '1';
+  const viaNginx = process.env.OVERLOAD_VIA_NGINX === '1';
   const batchConnections = Math.ceil(connections / 2);
   await ownRun('overload', kind, (seconds + 240) * 1000, async (database, log) => {
     const db = openDb(database.url, { poolSize: 2 });
@@ -175,7 +181,9 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
 
     process.env.METRICS_TOKEN = METRICS_TOKEN;
     const server = await startServer(['app', database.url]);
-    const url = new URL(server.url);
+    let front: NginxFront | null = null;
+    if (viaNginx) front = await startNginxFront(new URL(server.url).host, { tls: false });
+    const url = new URL(front ? `http://127.0.0.1:${front.port}` : server.url);
     const batches = new Tally();
     const lists = new Tally();
     const clientLag = monitorEventLoopDelay({ resolution: 10 });
@@ -274,6 +282,7 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
         batch_connections: batchConnections,
         batch_records: batchSize,
         client: honorRetryAfter ? 'waits Retry-After' : 'sends again at once',
+        front: viaNginx ? 'nginx (deploy/nginx.conf)' : 'none',
         shedding_settings: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_'))),
         ...total,
         by_request: { device_batches: batches.report(), vehicle_pages: lists.report() },
@@ -299,6 +308,7 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
           probeSilence < ANSWER_WITHIN_MS,
       };
     } finally {
+      await front?.stop();
       await server.stop();
     }
   });

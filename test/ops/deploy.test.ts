@@ -6,26 +6,15 @@
  * .ci/run installs nginx; systemd-analyze comes with the machine.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/index.js';
 import { serve, type RunningServer } from '../../src/server.js';
 import { TEST_ENV } from '../test-env.js';
+import { startNginxFront, type NginxFront } from './nginx-front.js';
 
 const DEPLOY = new URL('../../deploy/', import.meta.url);
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as { port: number };
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
 
 function get(
   port: number,
@@ -55,33 +44,11 @@ test('deploy/fleet.service: systemd-analyze verify accepts it without a warning'
 });
 
 describe('deploy/nginx.conf in front of the server', () => {
-  let dir: string;
-  let server: RunningServer;
-  let nginx: ChildProcess | null = null;
+  let server: RunningServer | null = null;
+  let front: NginxFront | null = null;
   let httpsPort: number;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'fleet-nginx-'));
-    const ssl = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=fleet.example.com',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { encoding: 'utf8' },
-    );
-    assert.equal(ssl.status, 0, ssl.stderr);
     server = await serve(
       loadConfig({
         ...TEST_ENV,
@@ -96,47 +63,13 @@ describe('deploy/nginx.conf in front of the server', () => {
       }),
       { handleSignals: false, out: () => {} },
     );
-    httpsPort = await freePort();
-    const site = readFileSync(new URL('nginx.conf', DEPLOY), 'utf8')
-      .replace('server 127.0.0.1:3000;', `server ${new URL(server.url).host};`)
-      .replace(/listen \[::\]:\d+[^;]*;\n/g, '')
-      .replace('listen 80;', `listen 127.0.0.1:${await freePort()};`)
-      .replace('listen 443 ssl http2;', `listen 127.0.0.1:${httpsPort} ssl http2;`)
-      .replace(/\/etc\/letsencrypt\/live\/fleet\.example\.com\/fullchain\.pem/, join(dir, 'cert.pem'))
-      .replace(/\/etc\/letsencrypt\/live\/fleet\.example\.com\/privkey\.pem/, join(dir, 'key.pem'));
-    assert.ok(!site.includes('letsencrypt') && !site.includes(':3000'), site);
-    writeFileSync(join(dir, 'site.conf'), site);
-    // The minimal main configuration around the site, as /etc/nginx/nginx.conf would be.
-    writeFileSync(
-      join(dir, 'nginx.conf'),
-      `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n` +
-        ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};\n`).join('') +
-        `  include ${dir}/site.conf;\n}\n`,
-    );
-    const check = spawnSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { encoding: 'utf8' });
-    assert.equal(check.error, undefined, 'nginx is not installed (.ci/run installs it)');
-    assert.equal(check.status, 0, check.stderr);
-    nginx = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'ignore' });
-    for (let i = 0; i < 100; i++) {
-      if (
-        await get(httpsPort, '/healthz').then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    front = await startNginxFront(new URL(server.url).host, { tls: true });
+    httpsPort = front.port;
   });
 
   after(async () => {
-    if (nginx?.pid) {
-      const exited = new Promise((resolve) => nginx!.once('exit', resolve));
-      nginx.kill('SIGQUIT');
-      await exited;
-    }
+    await front?.stop();
     await server?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   test('the API answers through nginx over TLS; a browser at / is led to the console', async () => {
@@ -153,5 +86,16 @@ describe('deploy/nginx.conf in front of the server', () => {
     }
     // RATE_LIMIT_REQUESTS_PER_IP=3: the fourth sign-in page from the one real address is refused.
     assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+
+  test('with the server unreachable (stopped, or at its connection limit), nginx answers 503 in the API error format with Retry-After', async () => {
+    await server!.close();
+    server = null;
+    const res = await get(httpsPort, '/v1/vehicles', { 'x-api-key': 'any' });
+    assert.deepEqual(
+      [res.status, res.headers['retry-after'], res.headers['content-type'], JSON.parse(res.body)],
+      [503, '1', 'application/json', { error_message: 'server is overloaded or unreachable; retry in 1 s' }],
+    );
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
   });
 });
