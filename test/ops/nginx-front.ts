@@ -2,17 +2,18 @@
  * deploy/nginx.conf run as an operator would run it, on free ports of 127.0.0.1 in front of a server:
  * the certificate paths point at a self-signed certificate made here (or, with `tls: false`, the TLS
  * listener becomes a plain HTTP one, as the overload benchmark uses it), the upstream is the server's
- * address, and a minimal main configuration stands in for /etc/nginx/nginx.conf. Used by
+ * address, and a minimal main configuration with Debian's defaults stands in for /etc/nginx/nginx.conf. Used by
  * test/ops/deploy.test.ts and bench/scenarios/_overload-run.ts. .ci/run installs nginx.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const SITE = new URL('../../deploy/nginx.conf', import.meta.url);
+const TEMP = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'];
 
 export async function freePort(): Promise<number> {
   const s = createServer();
@@ -68,10 +69,17 @@ export async function startNginxFront(upstream: string, opts: { tls: boolean }):
   }
   assert.ok(!site.includes('letsencrypt') && !site.includes(':3000'), site);
   writeFileSync(join(dir, 'site.conf'), site);
+  // Run as root, nginx's workers drop to `nobody`: they must be able to write request bodies larger than
+  // their buffer (a device batch) to the temporary folders.
+  chmodSync(dir, 0o755);
+  for (const t of TEMP) mkdirSync(join(dir, t), { mode: 0o777 });
+  for (const t of TEMP) chmodSync(join(dir, t), 0o777);
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n` +
-      ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${dir}/${t};\n`).join('') +
+    // Debian's defaults: a worker per core, 768 connections each.
+    `worker_processes auto;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents { worker_connections 768; }\n` +
+      `http {\n  access_log off;\n` +
+      TEMP.map((t) => `  ${t}_temp_path ${dir}/${t};\n`).join('') +
       `  include ${dir}/site.conf;\n}\n`,
   );
   const check = spawnSync('nginx', ['-t', '-p', dir, '-c', join(dir, 'nginx.conf')], { encoding: 'utf8' });
