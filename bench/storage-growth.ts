@@ -1,7 +1,11 @@
 /**
  * Storage per vehicle per day: stores VEHICLE_DAYS vehicle-days of 10-second fixes (8,640 a day, with
  * stops) through the ingestion path, processes them, and reports the bytes each table and its indexes
- * grew by, per vehicle-day. SQLite through the dbstat table, PostgreSQL through pg_total_relation_size.
+ * grew by, per vehicle-day. SQLite through the dbstat table, PostgreSQL through pg_total_relation_size,
+ * each partition counted with its table. On PostgreSQL the fixes go to weekly partitions (the seeded
+ * days lie before the partition the migration starts with, so the bench makes weeks for them first),
+ * and the run reports the bytes twice: as stored (the recent weeks' layout, with the history text)
+ * and after compaction (the layout of weeks past RETENTION_COMPACT_AFTER_DAYS; docs/storage.md).
  *
  *   npx tsx bench/storage-growth.ts [sqlite|postgres]     (VEHICLE_DAYS=3 by default)
  */
@@ -11,13 +15,18 @@ import { migrateToLatest } from '../src/storage/migrate.js';
 import { benchCompany } from './lib/fleet.js';
 import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from './lib/databases.js';
 import { POINTS, seedHistory } from './scenarios/_history-run.js';
+import { DAY_MS, WEEK_MS, beforeName, partitionName, weekStart } from '../src/storage/partitions/layout.js';
+import { TELEMETRY, createPartition, telemetryPartitions } from '../src/storage/partitions/telemetry.js';
+import { compactPartition } from '../src/storage/partitions/compact.js';
 
 /** Bytes per table, indexes counted with their table. */
 async function sizes(db: Db): Promise<Map<string, number>> {
   if (db.kind === 'postgres') {
     const r = await sql<{ name: string; bytes: number }>`
-      select c.relname as name, pg_total_relation_size(c.oid)::bigint as bytes from pg_class c
-       where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'`.execute(db.kysely);
+      select coalesce(p.relname, c.relname) as name, sum(pg_total_relation_size(c.oid))::bigint as bytes
+        from pg_class c left join pg_inherits i on i.inhrelid = c.oid left join pg_class p on p.oid = i.inhparent
+       where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r'
+       group by coalesce(p.relname, c.relname)`.execute(db.kysely);
     return new Map(r.rows.map((x) => [x.name, Number(x.bytes)]));
   }
   const r = await sql<{ name: string; tbl: string; bytes: number }>`
@@ -26,6 +35,19 @@ async function sizes(db: Db): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const x of r.rows) out.set(x.tbl, (out.get(x.tbl) ?? 0) + Number(x.bytes));
   return out;
+}
+
+/**
+ * The seeded days (three days ago) lie in the partition of what came before the migration; for the
+ * bench they get weekly partitions of their own, as a database partitioned for some weeks has.
+ */
+async function weeksForTheSeed(db: Db): Promise<void> {
+  const before = beforeName(TELEMETRY);
+  await sql`alter table ${sql.id(TELEMETRY)} detach partition ${sql.id(before)}`.execute(db.kysely);
+  await sql`drop table ${sql.id(before)}`.execute(db.kysely);
+  const first = (await telemetryPartitions(db.kysely))[0].from;
+  for (let w = weekStart(Date.now() - 10 * DAY_MS); w < first; w += WEEK_MS)
+    await createPartition(db.kysely, { name: partitionName(TELEMETRY, w), from: w, to: Math.min(w + WEEK_MS, first) });
 }
 
 async function main() {
@@ -41,32 +63,32 @@ async function main() {
     // a few hundred bytes, left out below with the other tables that do not grow with telemetry.
     const companies = [];
     for (let d = 0; d < days; d++) companies.push((await benchCompany(db, `Storage bench ${d}`)).companyId);
+    if (kind === 'postgres') await weeksForTheSeed(db);
     if (kind === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
     const before = await sizes(db);
     for (const companyId of companies) await seedHistory(db, companyId);
     if (kind === 'postgres') await sql`vacuum analyze`.execute(db.kysely);
-    const after = await sizes(db);
-    const rows = [...after]
-      .map(([table, bytes]) => ({
-        table,
-        bytes_per_vehicle_day: Math.round((bytes - (before.get(table) ?? 0)) / days),
-      }))
-      .filter((x) => x.bytes_per_vehicle_day > 0)
-      .sort((a, b) => b.bytes_per_vehicle_day - a.bytes_per_vehicle_day);
-    const total = rows.reduce((a, x) => a + x.bytes_per_vehicle_day, 0);
+    const report = (after: Map<string, number>) => {
+      const rows = [...after]
+        .map(([table, bytes]) => ({
+          table,
+          bytes_per_vehicle_day: Math.round((bytes - (before.get(table) ?? 0)) / days),
+        }))
+        .filter((x) => x.bytes_per_vehicle_day > 0)
+        .sort((a, b) => b.bytes_per_vehicle_day - a.bytes_per_vehicle_day);
+      const total = rows.reduce((a, x) => a + x.bytes_per_vehicle_day, 0);
+      return { total_bytes_per_vehicle_day: total, bytes_per_point: Math.round(total / POINTS), tables: rows };
+    };
+    const stored = report(await sizes(db));
+    let compacted = null;
+    if (kind === 'postgres') {
+      for (const p of await telemetryPartitions(db.kysely))
+        if (p.name !== beforeName(TELEMETRY)) await compactPartition(db, p.name);
+      await sql`vacuum analyze`.execute(db.kysely);
+      compacted = report(await sizes(db));
+    }
     console.log(
-      JSON.stringify(
-        {
-          database: kind,
-          vehicle_days: days,
-          points_per_day: POINTS,
-          total_bytes_per_vehicle_day: total,
-          bytes_per_point: Math.round(total / POINTS),
-          tables: rows,
-        },
-        null,
-        2,
-      ),
+      JSON.stringify({ database: kind, vehicle_days: days, points_per_day: POINTS, stored, compacted }, null, 2),
     );
   } finally {
     await db.close();

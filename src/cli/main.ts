@@ -24,6 +24,7 @@ import { VEHICLE_COMMANDS } from './vehicles.js';
 import { DEVICE_COMMANDS } from './devices.js';
 import { simulateCommand } from './simulate.js';
 import { replayCommand } from './replay.js';
+import { retentionCommand } from './retention.js';
 import { APP_COMMANDS } from './apps.js';
 import { demoCredentials } from './demo.js';
 import { BACKUP_COMMANDS } from './backup.js';
@@ -86,6 +87,7 @@ export const COMMANDS: Record<string, Command> = {
   ...DEVICE_COMMANDS,
   simulate: simulateCommand,
   replay: replayCommand,
+  retention: retentionCommand,
   'demo credentials': demoCredentials,
   ...APP_COMMANDS,
   ...BACKUP_COMMANDS,

@@ -9,10 +9,13 @@ import { dirname, join } from 'node:path';
 import { whole } from './env.js';
 import { telemetryConfig, type TelemetryConfig } from '../telemetry/thresholds.js';
 import { webhookConfig, type WebhookConfig } from '../events/webhooks/settings.js';
+import { alertConfig, type AlertConfig } from '../events/alerts/settings.js';
 import { limitsConfig, type LimitsConfig } from '../limits/settings.js';
 import { failurePolicy, type FailurePolicy } from '../limits/failures.js';
 import { opsConfig, type OpsConfig } from '../ops/config.js';
 import { sheddingConfig, type SheddingConfig } from '../ops/shedding-config.js';
+import { mapConfig, type MapConfig } from './map.js';
+import { acceptedAgeDays, retentionConfig, type RetentionConfig } from './retention.js';
 
 export interface Config {
   /** TCP port the server listens on. */
@@ -75,6 +78,8 @@ export interface Config {
    * no live speed (CONSOLE_OFFLINE_AFTER_MIN; a tracker that goes silent sends nothing to say so).
    */
   consoleOfflineAfterMin: number;
+  /** The console map's optional tile layer (MAP_TILE_URL, MAP_TILE_ATTRIBUTION; src/config/map.ts). */
+  map: MapConfig;
   /**
    * Key that signs web cookies. Random per process when unset, which is fine for one node; set the
    * same value (32+ characters) on every node behind a load balancer.
@@ -95,6 +100,10 @@ export interface Config {
   telemetry: TelemetryConfig;
   /** Webhook delivery: worker, target policy, timeout, retry schedule, test body (WEBHOOK_*; docs/webhooks.md). */
   webhooks: WebhookConfig;
+  /** How long each growing table is kept, and the maintenance job (RETENTION_*, MAINTENANCE_*; docs/storage.md). */
+  retention: RetentionConfig;
+  /** Alerts: the worker, the feed's size, email over SMTP (ALERT_*, SMTP_*; docs/alerts.md). */
+  alerts: AlertConfig;
   /** Request-rate and concurrency limits, and their Redis (RATE_LIMIT_*, REDIS_*; docs/rate-limits.md). */
   limits: LimitsConfig;
   /** Operations: the /metrics token and the slow-request log (METRICS_TOKEN, SLOW_REQUEST_MS; docs/operations.md). */
@@ -189,6 +198,8 @@ export function loadConfig(
   } catch {
     throw new ConfigError(`PUBLIC_URL must be an absolute URL, got "${publicUrl}"`);
   }
+  const retention = retentionConfig(env, configError);
+  const telemetry = telemetryConfig(env, configError);
   return {
     port,
     trustProxy: trustProxy(env, configError),
@@ -209,13 +220,17 @@ export function loadConfig(
     oauthTokenCacheSize: whole(env, 'OAUTH_TOKEN_CACHE_SIZE', 10_000, 0, 10_000_000, configError),
     webSessionTtlS: whole(env, 'WEB_SESSION_TTL_S', 43_200, 60, 2_592_000, configError),
     consoleOfflineAfterMin: whole(env, 'CONSOLE_OFFLINE_AFTER_MIN', 10, 1, 10_080, configError),
+    map: mapConfig(env, configError),
     cookieSecret: cookieSecret(env),
     authFailures: failurePolicy(env, configError),
     blobDir: blobDir(env, databaseUrl),
     documentMaxBytes: whole(env, 'DOCUMENT_MAX_BYTES', 10_485_760, 1, 1_073_741_824, configError),
     documentContentTypes: contentTypes(env),
-    telemetry: telemetryConfig(env, configError),
+    // The accepted age of a device record stops where raw records are kept (config/retention.ts).
+    telemetry: { ...telemetry, maxAgeDays: acceptedAgeDays(telemetry.maxAgeDays, retention) },
+    retention,
     webhooks: webhookConfig(env, configError),
+    alerts: alertConfig(env, configError),
     limits: limitsConfig(env, configError),
     ops: opsConfig(env, configError),
     shedding: sheddingConfig(env, configError),

@@ -5,6 +5,8 @@
  *   GET /console/api/dispatches              visible dispatches with names
  *   GET /console/api/stream                  server-sent events: `vehicles` whenever a position changes, and
  *                                            when time alone changes a state (offline, "last seen")
+ *                                            (`?feeds=alerts`: instead or as well, `alerts` with the user's
+ *                                            unread count and newest alert, whenever they change: console-alerts.ts)
  * The stream polls the company's latest positions once a second, ends after STREAM_MAX_MS (the browser
  * reconnects by itself), stops on disconnect, and at most STREAM_LIMIT streams are open at a time.
  */
@@ -14,6 +16,7 @@ import { AppError, notFound } from '../core/errors.js';
 import { boardDispatches, positionsVersion, todaysTrack } from '../web/console/data.js';
 import { fleetChangesAt, fleetView } from '../web/console/fleet.js';
 import { consoleCaller } from './console-caller.js';
+import { alertStreamPart, consoleAlertApi, streamFeeds } from './console-alerts.js';
 
 export const STREAM_POLL_MS = 1000;
 export const STREAM_MAX_MS = 5 * 60_000;
@@ -53,8 +56,12 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
     return reply.headers(noStore).send({ dispatches: await boardDispatches(app.db, who.viewer) });
   });
 
+  await consoleAlertApi(app, caller);
+
   app.get('/console/api/stream', { ...hide, config: { longLived: true } }, async (req, reply) => {
     const who = await caller(req);
+    const feeds = streamFeeds(req.query);
+    const alerts = feeds.alerts ? alertStreamPart(app.db, who.viewer.userId) : null;
     if (open >= STREAM_LIMIT)
       throw new AppError('rate_limited', 'Too many live views are open; try again shortly.', { 'Retry-After': '5' });
     open++;
@@ -88,7 +95,13 @@ export async function consoleApiRoutes(app: Api): Promise<void> {
       timer = null;
       if (stopped) return;
       try {
-        const now = await positionsVersion(app.db, who.viewer.companyId);
+        const chunk = alerts ? await alerts() : null;
+        if (stopped) return;
+        if (chunk) {
+          res.write(chunk);
+          lastWrite = Date.now();
+        }
+        const now = feeds.vehicles ? await positionsVersion(app.db, who.viewer.companyId) : version;
         if (stopped) return;
         if (now !== version || Date.now() >= due) {
           version = now;

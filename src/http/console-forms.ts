@@ -9,6 +9,7 @@ import { ID_MAX } from '../wire/types.js';
 import { CONSOLE_HEADERS } from '../web/console/layout.js';
 import { csrfProblem, field } from './oauth-web.js';
 import { consoleCaller, type ConsoleCaller } from './console-caller.js';
+import { unreadCount } from '../domain/alerts/service.js';
 
 export function send(reply: FastifyReply, status: number, body: string) {
   return reply.code(status).headers(CONSOLE_HEADERS).send(body);
@@ -18,8 +19,13 @@ export function send(reply: FastifyReply, status: number, body: string) {
 export function consolePageCaller(app: Api) {
   return async (req: FastifyRequest, reply: FastifyReply): Promise<ConsoleCaller | null> => {
     const who = await consoleCaller(app, req);
-    if (!who) await reply.redirect(`/sign-in?return_to=${encodeURIComponent(req.url)}`, 303);
-    return who;
+    if (!who) {
+      await reply.redirect(`/sign-in?return_to=${encodeURIComponent(req.url)}`, 303);
+      return null;
+    }
+    // The header's unread-alert count (web/console/alerts-badge.ts).
+    const user = { ...who.user, alerts_unread: await unreadCount(app.db, who.viewer.userId) };
+    return { ...who, user };
   };
 }
 

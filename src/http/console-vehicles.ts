@@ -16,8 +16,7 @@ import { AppError } from '../core/errors.js';
 import { createVehicle, updateVehicle, type VehicleInput, type VehicleRow } from '../domain/vehicles/service.js';
 import { VEHICLE_STATUSES } from '../domain/vehicles/fields.js';
 import { VehicleBody } from '../domain/vehicles/input.js';
-import { validatorCompiler } from './plumbing/validation.js';
-import { describeValidation } from './plumbing/error-handler.js';
+import { apiBodyCheck } from './console-body.js';
 import { field, fields } from './oauth-web.js';
 import type { ConsoleCaller } from './console-caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, pathId, send } from './console-forms.js';
@@ -69,23 +68,10 @@ const STATUS_CHANGES = {
   },
 } as const;
 
-type Check = ((data: unknown) => boolean) & { errors?: unknown[] | null };
-
 export async function consoleVehicleRoutes(app: Api): Promise<void> {
   const hide = { schema: { hide: true } };
   const signedIn = consolePageCaller(app);
-  // The validator of the API's own route (memoized by schema: the very same one).
-  const checkBody = validatorCompiler()({
-    schema: VehicleBody as never,
-    httpPart: 'body',
-    method: 'POST',
-    url: '/v1/vehicles',
-  }) as Check;
-  const apiBody = (body: Record<string, unknown>): VehicleInput => {
-    if (!checkBody(body))
-      throw new AppError('validation_failed', describeValidation(checkBody.errors as never, 'body'));
-    return body as VehicleInput;
-  };
+  const apiBody = apiBodyCheck<VehicleInput>(VehicleBody, 'POST', '/v1/vehicles');
   /** The signed-in user acts: the availability's updated_by names them. */
   const actor = (who: ConsoleCaller) => ({ ...who.viewer, actingUserId: who.viewer.userId });
   const valuesOfForm = (body: unknown): VehicleValues => ({

@@ -1,40 +1,51 @@
 /**
  * The fleet console for company admins and fleet managers, signed in with the fleet sign-in (/sign-in):
- *   GET  /console                          the live map
+ *   GET  /console                          the live map (console-map.ts, with its base layer's data)
  *   GET  /console/dashboard                counts of vehicles, drivers, fault codes and today's distance and idling
- *   GET  /console/dispatches               the dispatch board
  *   GET  /console/hos                      drivers' hours-of-service clocks, a day's log and violations
  *                                          (?date=YYYY-MM-DD&q=name&group=id&violations=1)
  *   GET  /console/ifta, /console/ifta.csv  distance and fuel by jurisdiction and vehicle for a quarter, and
  *                                          its CSV (?year=&quarter=&vehicle=id)
- *   POST /console/dispatches/:vendorId/status   activate, cancel or complete through updateDispatch
+ *   /console/dispatches…                   the board; create, edit while planned, activate, cancel and
+ *                                          complete after confirming (console-dispatches.ts)
+ *   /console/devices…                      ELDs and phone trackers: provision, move, revoke (console-devices.ts)
  *   /console/vehicles…                     add, edit, out of service, deactivate (console-vehicles.ts)
  *   /console/api-keys…                     create and revoke API keys, admins only (console-api-keys.ts)
+ *   /console/users…, /set-password         drivers and users, their passwords and invites (console-users.ts)
+ *   /console/groups…                       groups and their members (console-groups.ts)
+ *   /console/geofences…                    list, draw, edit and delete geofences (console-geofences.ts)
+ *   GET  /console/reports, /reports/:name.csv   reports over a range of days, as tables, charts and CSV
+ *                                          (console-reports.ts)
+ *   /console/alerts…                       the user's alert feed, mark read, alert settings (console-alerts.ts)
  *   GET  /console/assets/:file             its style sheet and scripts
  *   /console/api/*                         JSON and server-sent events for the pages (console-api.ts)
  * The installed apps (with revoke) stay at /fleet/apps, linked from the console for admins.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Api } from './api.js';
 import { AppError } from '../core/errors.js';
-import { updateDispatch } from '../domain/dispatch/service.js';
-import { DISPATCH_STATUSES, type DispatchStatus } from '../domain/dispatch/state-machine.js';
-import { boardPage, mapPage } from '../web/console/pages.js';
 import { dashboardPage } from '../web/console/dashboard.js';
 import { dashboardData } from '../web/console/dashboard-data.js';
 import { hosOverview, hosPage } from '../web/console/hos.js';
 import { iftaPage, iftaReport, iftaView } from '../web/console/ifta.js';
 import { quarterlyReportCsv } from '../wire/ifta-report.js';
-import { assertDispatchVisible, boardDispatches } from '../web/console/data.js';
 import { field, installPageErrors } from './oauth-web.js';
 import { consoleApiRoutes } from './console-api.js';
-import type { ConsoleCaller } from './console-caller.js';
-import { consoleFormCaller, consolePageCaller, send } from './console-forms.js';
+import { consolePageCaller, send } from './console-forms.js';
 import { consoleVehicleRoutes } from './console-vehicles.js';
 import { consoleApiKeyRoutes } from './console-api-keys.js';
+import { consoleReportRoutes } from './console-reports.js';
+import { consoleUserRoutes } from './console-users.js';
+import { consoleGroupRoutes } from './console-groups.js';
+import { consoleMapApiRoutes, consoleMapPageRoutes } from './console-map.js';
+import { consoleGeofenceRoutes } from './console-geofences.js';
+import { consoleDeviceRoutes } from './console-devices.js';
+import { consoleDispatchRoutes } from './console-dispatches.js';
+import { consoleAlertPages } from './console-alerts.js';
 
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
@@ -46,8 +57,26 @@ const ASSETS: Record<string, string> = {
   'dashboard.css': 'text/css; charset=utf-8',
   'manage.css': 'text/css; charset=utf-8',
   'copy.js': 'text/javascript; charset=utf-8',
+  'map.css': 'text/css; charset=utf-8',
+  'map-base.js': 'text/javascript; charset=utf-8',
+  'map-vehicles.js': 'text/javascript; charset=utf-8',
+  'geofence-draw.js': 'text/javascript; charset=utf-8',
+  'geofences.js': 'text/javascript; charset=utf-8',
   'hos.css': 'text/css; charset=utf-8',
   'ifta.css': 'text/css; charset=utf-8',
+  'reports.js': 'text/javascript; charset=utf-8',
+  'reports.css': 'text/css; charset=utf-8',
+  'uplot.js': 'text/javascript; charset=utf-8',
+  'uplot.css': 'text/css; charset=utf-8',
+  'alerts.js': 'text/javascript; charset=utf-8',
+  'alerts.css': 'text/css; charset=utf-8',
+  'alerts-badge.js': 'text/javascript; charset=utf-8',
+  'alerts-badge.css': 'text/css; charset=utf-8',
+};
+/** Assets read from an installed package (the chart library), by their path as require resolves it. */
+const PACKAGE_ASSETS: Record<string, string> = {
+  'uplot.js': 'uplot/dist/uPlot.esm.js',
+  'uplot.css': 'uplot/dist/uPlot.min.css',
 };
 const assetDir = new URL('../web/console/assets/', import.meta.url);
 const assetCache = new Map<string, Buffer>();
@@ -57,6 +86,7 @@ export async function consoleRoutes(app: Api): Promise<void> {
   await app.register(cookie, { secret: app.config.cookieSecret, hook: 'onRequest' });
   // JSON endpoints keep the API's error answers; the pages answer errors with a page.
   await app.register(async (api) => consoleApiRoutes(api as unknown as Api));
+  await app.register(async (api) => consoleMapApiRoutes(api as unknown as Api));
   await app.register(async (pages) => consolePages(pages as unknown as Api));
 }
 
@@ -67,24 +97,31 @@ async function consolePages(app: Api): Promise<void> {
   const signedIn = consolePageCaller(app);
   await consoleVehicleRoutes(app);
   await consoleApiKeyRoutes(app);
+  await consoleReportRoutes(app);
+  await consoleUserRoutes(app);
+  await consoleGroupRoutes(app);
+  await consoleMapPageRoutes(app);
+  await consoleGeofenceRoutes(app);
+  await consoleDeviceRoutes(app);
+  await consoleDispatchRoutes(app);
+  await consoleAlertPages(app);
 
   app.get<{ Params: { file: string } }>('/console/assets/:file', hide, async (req, reply) => {
     const file = req.params.file;
     const type = ASSETS[file];
     if (!type) throw new AppError('not_found', `no asset ${file}`);
     let body = assetCache.get(file);
-    if (!body) assetCache.set(file, (body = readFileSync(new URL(file, assetDir))));
+    if (!body) {
+      const from = PACKAGE_ASSETS[file]
+        ? createRequire(import.meta.url).resolve(PACKAGE_ASSETS[file])
+        : new URL(file, assetDir);
+      assetCache.set(file, (body = readFileSync(from)));
+    }
     return reply.type(type).header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(body);
   });
 
   // The server's root is no API resource: a browser that opens the server's address lands in the console.
   app.get('/', hide, async (_req, reply) => reply.redirect('/console', 302));
-
-  app.get('/console', hide, async (req, reply) => {
-    const who = await signedIn(req, reply);
-    if (!who) return reply;
-    return send(reply, 200, mapPage({ user: who.user, csrf: who.csrf }));
-  });
 
   app.get('/console/dashboard', hide, async (req, reply) => {
     const who = await signedIn(req, reply);
@@ -131,44 +168,5 @@ async function consolePages(app: Api): Promise<void> {
       .header('Cache-Control', 'no-store')
       .header('Content-Disposition', `attachment; filename="ifta-${r.quarter.year}-q${r.quarter.quarter}.csv"`)
       .send(quarterlyReportCsv(r.report));
-  });
-
-  async function board(
-    reply: FastifyReply,
-    who: ConsoleCaller,
-    status: number,
-    extra: { error?: string; notice?: string } = {},
-  ) {
-    return send(
-      reply,
-      status,
-      boardPage({ user: who.user, csrf: who.csrf, dispatches: await boardDispatches(app.db, who.viewer), ...extra }),
-    );
-  }
-
-  app.get('/console/dispatches', hide, async (req, reply) => {
-    const who = await signedIn(req, reply);
-    if (!who) return reply;
-    const done = field(req.query, 'done');
-    const notice =
-      done && (DISPATCH_STATUSES as readonly string[]).includes(done) ? `The dispatch is now ${done}.` : undefined;
-    return board(reply, who, 200, { notice });
-  });
-
-  app.post<{ Params: { vendorId: string } }>('/console/dispatches/:vendorId/status', hide, async (req, reply) => {
-    const who = await consoleFormCaller(app, req);
-    const vendorId = req.params.vendorId;
-    const status = field(req.body, 'status');
-    if (status !== 'active' && status !== 'cancelled' && status !== 'completed') {
-      return board(reply, who, 400, { error: 'status must be one of active, cancelled, completed' });
-    }
-    try {
-      await assertDispatchVisible(app.db, who.viewer, vendorId);
-      await updateDispatch(app.db, who.viewer, vendorId, { status: status as DispatchStatus });
-    } catch (err) {
-      if (err instanceof AppError && err.status < 500) return board(reply, who, err.status, { error: err.message });
-      throw err;
-    }
-    return reply.redirect(`/console/dispatches?done=${status}`, 303);
   });
 }

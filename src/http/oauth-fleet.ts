@@ -10,8 +10,8 @@ import { fleetUser } from '../auth/oauth/accounts.js';
 import { installedApps, revokeGrant } from '../auth/oauth/grants.js';
 import { runtimeFor } from '../auth/oauth/runtime.js';
 import { installedAppsPage } from '../web/fleet/pages.js';
-import { signedInAside } from '../web/pages.js';
-import { csrfProblem, field, sendPage, sessionOf } from './oauth-web.js';
+import { csrfProblem, field, sessionOf } from './oauth-web.js';
+import { send } from './console-forms.js';
 
 export async function fleetAppsRoutes(app: Api): Promise<void> {
   const rt = runtimeFor(app.db);
@@ -50,14 +50,13 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
     const who = await admin(req, reply);
     if (!who) return reply;
     const removed = await removedAppName(who.user.company_id, field(req.query, 'removed'));
-    return sendPage(
+    return send(
       reply,
       200,
       installedAppsPage({
-        companyName: who.user.company_name,
+        user: who.user,
         apps: await installedApps(app.db, who.user.company_id),
         csrf: who.session.csrf,
-        aside: signedInAside(who.user.name, '/sign-out', who.session.csrf),
         notice: removed ? `Removed ${removed}. Its access tokens no longer work.` : undefined,
       }),
     );

@@ -25,6 +25,9 @@ import { loadDetails } from './migrations/0021_load_details.js';
 import { documentFields } from './migrations/0022_document_fields.js';
 import { externalIdsNotify } from './migrations/0023_external_ids_notify.js';
 import { deviceActivity } from './migrations/0024_device_activity.js';
+import { telemetryPartitions } from './migrations/0025_telemetry_partitions.js';
+import { alerts } from './migrations/0027_alerts.js';
+import { passwordLinks } from './migrations/0028_password_links.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -55,6 +58,9 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0022_document_fields', documentFields],
   ['0023_external_ids_notify', externalIdsNotify],
   ['0024_device_activity', deviceActivity],
+  ['0025_telemetry_partitions', telemetryPartitions],
+  ['0027_alerts', alerts],
+  ['0028_password_links', passwordLinks],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -14,6 +14,8 @@ import type { WebhookTables } from '../events/webhooks/tables.js';
 import type { TelemetryTables } from '../telemetry/store/tables.js';
 import type { HosTables } from '../domain/hos/tables.js';
 import type { IftaTables } from '../domain/ifta/tables.js';
+import type { UserTables } from '../domain/users/tables.js';
+import type { AlertTables } from '../domain/alerts/tables.js';
 
 export interface CompaniesTable {
   id: Generated<number>;
@@ -162,6 +164,8 @@ export interface DomainEventsTable {
   subject_id: string;
   data: string; // JSON
   occurred_at: string;
+  /** When the alerts worker turned it into alerts (migration 0027; only for the alerting actions). */
+  alerted_at?: string | null;
 }
 
 export interface CoreTables {
@@ -188,4 +192,6 @@ export interface Database
     TelemetryTables,
     WebhookTables,
     HosTables,
-    IftaTables {}
+    IftaTables,
+    UserTables,
+    AlertTables {}

@@ -40,8 +40,8 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 }
 
 export const CSS = `
-:root{color-scheme:light dark;--fg:#1b1f24;--bg:#f6f7f9;--card:#fff;--muted:#5b6470;--line:#d6dae0;--accent:#0b5cad;--danger:#b42318}
-@media (prefers-color-scheme:dark){:root{--fg:#e8eaed;--bg:#15181c;--card:#1e2227;--muted:#a3acb8;--line:#39404a;--accent:#6cb0ff;--danger:#ff8a80}}
+:root{color-scheme:light dark;--fg:#1b1f24;--bg:#f6f7f9;--card:#fff;--muted:#5b6470;--line:#d6dae0;--accent:#0b5cad;--on-accent:#fff;--danger:#b42318}
+@media (prefers-color-scheme:dark){:root{--fg:#e8eaed;--bg:#15181c;--card:#1e2227;--muted:#a3acb8;--line:#39404a;--accent:#6cb0ff;--on-accent:#0d1b2a;--danger:#ff8a80}}
 *{box-sizing:border-box}
 body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 header{padding:.75rem 1.25rem;border-bottom:1px solid var(--line);background:var(--card);display:flex;justify-content:space-between;align-items:center;gap:1rem}
@@ -55,7 +55,7 @@ input[type=email],input[type=password],input[type=text],textarea{width:100%;padd
 textarea{min-height:5rem}
 fieldset{border:1px solid var(--line);border-radius:6px;margin:.75rem 0;padding:.5rem .75rem}
 fieldset label{display:flex;gap:.5rem;font-weight:400;margin:.2rem 0}
-button{font:inherit;padding:.55rem 1.1rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer}
+button{font:inherit;padding:.55rem 1.1rem;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--on-accent);cursor:pointer}
 button.secondary{background:transparent;color:var(--accent)}
 button.danger{border-color:var(--danger);background:transparent;color:var(--danger)}
 button:focus-visible,a:focus-visible,input:focus-visible,textarea:focus-visible{outline:3px solid var(--accent);outline-offset:2px}

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import { L_PER_GAL, kmToMi } from '../telemetry/units.js';
 import { Nullable } from './types.js';
 import type { FuelTypeReport, QuarterlyReport } from '../domain/ifta/quarterly.js';
+import { csvCell } from './csv.js';
 
 const NNum = () => Nullable(Type.Number());
 
@@ -121,17 +122,11 @@ export const CSV_COLUMNS = [
   'fleet_mpg',
 ] as const;
 
-const cell = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /** The report as CSV (RFC 4180, CRLF line ends, a header line first). */
 export function quarterlyReportCsv(rep: QuarterlyReport): string {
   const lines: string[] = [CSV_COLUMNS.join(',')];
   const row = (values: Record<(typeof CSV_COLUMNS)[number], unknown>) =>
-    lines.push(CSV_COLUMNS.map((c) => cell(values[c])).join(','));
+    lines.push(CSV_COLUMNS.map((c) => csvCell(values[c])).join(','));
   for (const ft of rep.fuelTypes) {
     const w = fuelTypeWire(ft);
     const base = { year: rep.year, quarter: rep.quarter, fuel_type: ft.fuelType, fleet_mpg: w.fleet_mpg };

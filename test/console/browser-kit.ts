@@ -4,7 +4,8 @@
  * Without /usr/bin/chromium the test fails: it never skips.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { PASSWORD, type OAuthTestApp } from '../oauth/helper.js';
@@ -78,4 +79,48 @@ export async function shoot(page: Page, name: string, dialect: string): Promise<
   assert.ok(wide <= PHONE.width, `${name}: ${wide} px wide at ${PHONE.width} px`);
   await page.screenshot({ path: `${SHOTS}/${name}-phone-${dialect}.png`, fullPage: true });
   await page.setViewportSize(DESKTOP);
+}
+
+/** One rule axe-core found broken, with the elements that break it. */
+export interface AxeViolation {
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** The WCAG 2.0 and 2.1 success criteria of levels A and AA, by axe-core's tags. */
+export const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+let axeSource: string | undefined;
+
+/**
+ * axe-core (a dev dependency) run on the page as it is now, for the rules tagged `tags`; the violations
+ * as rule, impact, help text and the selectors of the elements, so that a test asserts `[]` and a
+ * failure reads as what to fix. The script goes in through the DevTools protocol (page.evaluate): the
+ * console's policy allows only 'self' scripts, so page.addScriptTag's inline script would be refused,
+ * and the page keeps the policy it is served with (a CSP violation is still one the test sees).
+ */
+export async function axeViolations(page: Page, tags: string[] = WCAG_AA): Promise<AxeViolation[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(axeSource);
+  return page.evaluate(async (values) => {
+    const axe = (window as unknown as { axe: AxeRun }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values }, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      rule: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  }, tags);
+}
+
+/** The part of axe-core's API used above (its own typings describe the module, not the page global). */
+interface AxeRun {
+  run(
+    context: Document,
+    options: { runOnly: { type: 'tag'; values: string[] }; resultTypes: string[] },
+  ): Promise<{
+    violations: Array<{ id: string; impact?: string | null; help: string; nodes: Array<{ target: string[] }> }>;
+  }>;
 }

@@ -37,7 +37,7 @@ export interface DashboardFleet {
 }
 
 /** Records of one vehicle sent through the device API (a device of its own), then processed. */
-async function send(
+export async function send(
   t: OAuthTestApp,
   companyId: number,
   vehicleId: number,

@@ -6,14 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { limitedManager } from './manage-helper.js';
 import { eachDialect } from '../helper.js';
-import { PASSWORD, useOAuthApp, vehicle, type Fleet, type OAuthTestApp } from '../oauth/helper.js';
-import { uniq } from '../http/fixtures.js';
-import { createUser as createAccount } from '../../src/domain/users/service.js';
+import { useOAuthApp, vehicle, type Fleet, type OAuthTestApp } from '../oauth/helper.js';
 import { quarterlyReport } from '../../src/domain/ifta/quarterly.js';
 import { summaryRows } from '../../src/domain/ifta/reports.js';
 import { KM_PER_MI, L_PER_GAL } from '../../src/telemetry/units.js';
-import { consoleBrowser, metricFleet, storeIftaTrack } from './helper.js';
+import { asCompany, consoleBrowser, metricFleet, storeIftaTrack } from './helper.js';
 
 const fixed = (x: number, d: number) =>
   x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
@@ -86,19 +85,7 @@ eachDialect('fleet console IFTA', (dialect) => {
     const foreign = await other.b.get(`/console/ifta?year=2024&quarter=1&vehicle=${id}`);
     assert.equal(foreign.status, 400, "another company's vehicle is none of theirs");
 
-    const email = `limited.${uniq()}@fleet.test`;
-    await createAccount(
-      t.db,
-      { companyId: fleet.companyId },
-      {
-        role: 'fleet_user',
-        email,
-        password: PASSWORD,
-        first_name: 'Lim',
-        last_name: 'Ited',
-        group_visibility: 'limited',
-      },
-    );
+    const { email } = await limitedManager(t, fleet, asCompany(t, fleet));
     const limited = await consoleBrowser(t, email);
     assert.equal((await limited.b.get('/console/ifta?year=2024&quarter=1')).status, 403);
     assert.equal((await limited.b.get('/console/ifta.csv?year=2024&quarter=1')).status, 403);

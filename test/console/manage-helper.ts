@@ -3,7 +3,9 @@
  * next to it, the vehicle and the message the API answers, and where a message stands on a page.
  */
 import assert from 'node:assert/strict';
-import type { Fleet, OAuthTestApp } from '../oauth/helper.js';
+import { PASSWORD, type Fleet, type OAuthTestApp } from '../oauth/helper.js';
+import { uniq } from '../http/fixtures.js';
+import { createUser } from '../../src/domain/users/service.js';
 import { escapeHtml } from '../../src/web/html.js';
 import { asCompany, consoleBrowser } from './helper.js';
 
@@ -45,4 +47,29 @@ export async function createGroup(api: Api, name: string): Promise<number> {
   const res = await api.call({ method: 'POST', url: '/v1/groups', payload: { name } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.group.id;
+}
+
+/**
+ * A fleet manager who sees only the vehicles and drivers of their groups (`group_visibility: limited`),
+ * made a member of `groupIds`: its id and the email to sign in with (the password is PASSWORD).
+ */
+export async function limitedManager(t: OAuthTestApp, fleet: Fleet, api: Api, groupIds: number[] = []) {
+  const email = `limited.${uniq()}@fleet.test`;
+  const user = await createUser(
+    t.db,
+    { companyId: fleet.companyId },
+    {
+      role: 'fleet_user',
+      email,
+      password: PASSWORD,
+      first_name: 'Lim',
+      last_name: 'Ited',
+      group_visibility: 'limited',
+    },
+  );
+  for (const g of groupIds) {
+    const res = await api.call({ method: 'POST', url: `/v1/groups/${g}/users`, payload: { ids: [user.id] } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  }
+  return { id: user.id, email };
 }

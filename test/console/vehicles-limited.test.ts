@@ -6,10 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../helper.js';
-import { PASSWORD, useOAuthApp } from '../oauth/helper.js';
-import { uniq } from '../http/fixtures.js';
-import { createUser as createAccount } from '../../src/domain/users/service.js';
-import { apiVehicle, apiVehicles, assertAlert, consoleAndApi, createGroup } from './manage-helper.js';
+import { useOAuthApp } from '../oauth/helper.js';
+import { apiVehicle, apiVehicles, assertAlert, consoleAndApi, createGroup, limitedManager } from './manage-helper.js';
 import { consoleBrowser } from './helper.js';
 
 eachDialect('console: vehicles of a group-limited fleet manager', (dialect) => {
@@ -21,20 +19,7 @@ eachDialect('console: vehicles of a group-limited fleet manager', (dialect) => {
     const admin = await consoleAndApi(t, fleet, fleet.admin.email);
     const api = admin.api;
     const [mine, theirs] = [await createGroup(api, 'Mine'), await createGroup(api, 'Theirs')];
-    const email = `limited.${uniq()}@fleet.test`;
-    const limited = await createAccount(
-      t.db,
-      { companyId: fleet.companyId },
-      {
-        role: 'fleet_user',
-        email,
-        password: PASSWORD,
-        first_name: 'Lim',
-        last_name: 'Ited',
-        group_visibility: 'limited',
-      },
-    );
-    await api.call({ method: 'POST', url: `/v1/groups/${mine}/users`, payload: { ids: [limited.id] } });
+    const { email } = await limitedManager(t, fleet, api, [mine]);
     const make = async (number: string, group_ids: number[]) =>
       (await api.call({ method: 'POST', url: '/v1/vehicles', payload: { number, group_ids } })).body.vehicle.id;
     const both = await make('L-1', [mine, theirs]);

@@ -1,6 +1,7 @@
 /**
  * The index a vehicle's history is read by (migrations 0015 and 0016): the window of one vehicle, in
- * (fix_time, id) order, comes from the (vehicle_id, fix_time, …) index without a sort step. On
+ * (fix_time, id) order, comes from the (vehicle_id, fix_time, …) index without a sort step (on
+ * PostgreSQL, each weekly partition's own). On
  * PostgreSQL the index holds the id (sorts are forbidden to the planner here, so a plan without a
  * Sort node shows that the index gives the order) and carries the columns the history reads, so the
  * history's own query needs no table page (an index-only scan, once vacuum has marked the pages
@@ -26,19 +27,21 @@ eachDialect('history index', (dialect) => {
   test("a vehicle's window is read in (fix_time, id) order from the index, with no sort", async () => {
     const db = fresh();
     if (dialect === 'postgres') {
-      const indexes = await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
-        where schemaname = current_schema() and tablename = 'telemetry_records' and indexdef like '%(vehicle_id%'`.execute(
-        db.kysely,
-      );
+      // The table is partitioned by week (src/storage/partitions/telemetry.ts): each partition has the
+      // index, the one holding the rows from before the migration under its old name.
+      const indexes = await sql<{ tablename: string; indexname: string; indexdef: string }>`select tablename,
+          indexname, indexdef from pg_indexes
+        where schemaname = current_schema() and tablename like 'telemetry_records%' and indexdef like '%(vehicle_id%'
+        order by tablename`.execute(db.kysely);
+      const defs = indexes.rows.map((r) => [r.tablename, r.indexname, r.indexdef.replace(/.*USING btree /, '')]);
+      const HISTORY = '(vehicle_id, fix_time, id) INCLUDE (lat, type, driver_id, point_json)';
       assert.deepEqual(
-        indexes.rows.map((r) => [r.indexname, r.indexdef.replace(/.*USING btree /, '')]),
-        [
-          [
-            'telemetry_records_vehicle_history_idx',
-            '(vehicle_id, fix_time, id) INCLUDE (lat, type, driver_id, point_json)',
-          ],
-        ],
+        defs.find((r) => r[0] === 'telemetry_records_before'),
+        ['telemetry_records_before', 'telemetry_records_vehicle_history_idx', HISTORY],
       );
+      const weeks = defs.filter((r) => r[0] !== 'telemetry_records_before');
+      assert.ok(weeks.length >= 2, JSON.stringify(defs));
+      for (const [table, name, def] of weeks) assert.deepEqual([name, def], [`${table}_history_idx`, HISTORY]);
       const plan = await db.kysely.transaction().execute(async (trx) => {
         await sql`set local enable_sort = off`.execute(trx);
         await sql`set local enable_seqscan = off`.execute(trx);

@@ -14,6 +14,8 @@ export interface UserFilters {
   ids?: number[];
   group_id?: number;
   roles?: string[];
+  /** Part of the name or the email address (the console's search), any case. */
+  search?: string;
 }
 
 function filtered(db: Kysely<Database>, companyId: number, f: UserFilters) {
@@ -23,6 +25,15 @@ function filtered(db: Kysely<Database>, companyId: number, f: UserFilters) {
   if (f.status) q = q.where('users.status', '=', f.status);
   if (f.duty_status) q = q.where('users.role', '=', 'driver').where('users.duty_status', '=', f.duty_status);
   if (f.name) q = q.where(containsCi(sql`users.first_name || ' ' || users.last_name`, f.name));
+  if (f.search) {
+    const term = f.search;
+    q = q.where((eb) =>
+      eb.or([
+        containsCi(sql`users.first_name || ' ' || users.last_name`, term),
+        containsCi(sql`coalesce(users.email, '')`, term),
+      ]),
+    );
+  }
   if (f.ids) q = q.where('users.id', 'in', f.ids.length ? f.ids : [0]);
   if (f.group_id !== undefined) {
     const gid = f.group_id;

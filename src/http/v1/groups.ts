@@ -35,14 +35,14 @@ export const Group = Type.Object({
   user: Nullable(UserSummary),
 });
 
-const GroupBody = Type.Object({
+export const GroupBody = Type.Object({
   name: opt(Type.String({ maxLength: 255 })),
   parent_id: opt(Nullable(Id())),
   user_id: opt(Nullable(Id())),
 });
 
 const Ids = Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'User or vehicle ids' });
-const IdsBody = Type.Object({ ids: Ids });
+export const IdsBody = Type.Object({ ids: Ids });
 const IdsQuery = Type.Object({ ids: opt(Ids) });
 const OptionalIdsBody = Type.Union([Type.Object({ ids: opt(Ids) }), Type.Null()]);
 

@@ -25,7 +25,7 @@ const S = (max = 255) => Type.String({ maxLength: max });
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 const opt = Type.Optional;
 
-const UserBody = Type.Object({
+export const UserBody = Type.Object({
   first_name: opt(S()),
   last_name: opt(S()),
   role: opt(Enum(ROLES)),

@@ -21,6 +21,24 @@ export interface Totals {
 
 const ZERO: Totals = { driving_s: 0, idle_s: 0, driving_fuel_l: 0, idle_fuel_l: 0, distance_km: 0 };
 
+/** The summed columns of a group of buckets; idle without the PTO part when `excludePto`. */
+const totalsColumns = (excludePto: boolean) => [
+  sql<number>`sum(driving_s)`.as('driving_s'),
+  (excludePto ? sql<number>`sum(idle_s - pto_idle_s)` : sql<number>`sum(idle_s)`).as('idle_s'),
+  sql<number>`sum(driving_fuel_l)`.as('driving_fuel_l'),
+  (excludePto ? sql<number>`sum(idle_fuel_l - pto_idle_fuel_l)` : sql<number>`sum(idle_fuel_l)`).as('idle_fuel_l'),
+  sql<number>`sum(distance_km)`.as('distance_km'),
+];
+
+/** A row of those sums as numbers, whatever type the database answered them in. */
+const totalsOf = (r: Record<keyof Totals, unknown>): Totals => ({
+  driving_s: Number(r.driving_s),
+  idle_s: Number(r.idle_s),
+  driving_fuel_l: Number(r.driving_fuel_l),
+  idle_fuel_l: Number(r.idle_fuel_l),
+  distance_km: Number(r.distance_km),
+});
+
 async function sums(
   db: Db,
   t: Tenant,
@@ -33,14 +51,7 @@ async function sums(
   if (ids.length === 0) return out;
   const rows = await db.kysely
     .selectFrom('utilization_buckets')
-    .select([
-      by,
-      sql<number>`sum(driving_s)`.as('driving_s'),
-      (excludePto ? sql<number>`sum(idle_s - pto_idle_s)` : sql<number>`sum(idle_s)`).as('idle_s'),
-      sql<number>`sum(driving_fuel_l)`.as('driving_fuel_l'),
-      (excludePto ? sql<number>`sum(idle_fuel_l - pto_idle_fuel_l)` : sql<number>`sum(idle_fuel_l)`).as('idle_fuel_l'),
-      sql<number>`sum(distance_km)`.as('distance_km'),
-    ])
+    .select([by, ...totalsColumns(excludePto)])
     .where('company_id', '=', t.companyId)
     .where('bucket_start', '>=', w.start.toISOString())
     .where('bucket_start', '<', w.end.toISOString())
@@ -48,13 +59,7 @@ async function sums(
     .groupBy(by)
     .execute();
   for (const r of rows) {
-    out.set(Number(r[by]), {
-      driving_s: Number(r.driving_s),
-      idle_s: Number(r.idle_s),
-      driving_fuel_l: Number(r.driving_fuel_l),
-      idle_fuel_l: Number(r.idle_fuel_l),
-      distance_km: Number(r.distance_km),
-    });
+    out.set(Number(r[by]), totalsOf(r));
   }
   return out;
 }
@@ -124,4 +129,37 @@ export async function driverUtilization(
 export function utilizationPct(x: Totals): number {
   const on = x.driving_s + x.idle_s;
   return on === 0 ? 0 : Math.round((x.driving_s / on) * 10_000) / 100;
+}
+
+/**
+ * The same sums per vehicle within each of `windows` (consecutive and ascending, such as the local days of
+ * a report) in one query: each bucket counts in the window it starts in. Entry i holds window i's totals
+ * by vehicle id, only vehicles with a bucket there.
+ */
+export async function vehicleUtilizationByWindow(
+  db: Db,
+  t: Tenant,
+  windows: Window[],
+  vehicleIds: number[],
+  excludePto = false,
+): Promise<Array<Map<number, Totals>>> {
+  const out = windows.map(() => new Map<number, Totals>());
+  if (windows.length === 0 || vehicleIds.length === 0) return out;
+  const which = sql<number>`case ${sql.join(
+    windows.map((w, i) => sql`when bucket_start < ${w.end.toISOString()} then ${sql.lit(i)}`),
+    sql` `,
+  )} end`;
+  const rows = await db.kysely
+    .selectFrom('utilization_buckets')
+    .select(['vehicle_id', which.as('w'), ...totalsColumns(excludePto)])
+    .where('company_id', '=', t.companyId)
+    .where('bucket_start', '>=', windows[0].start.toISOString())
+    .where('bucket_start', '<', windows[windows.length - 1].end.toISOString())
+    .where('vehicle_id', 'in', vehicleIds)
+    .groupBy(['vehicle_id', sql.ref('w')]) // the alias: the bound times of `which` would differ
+    .execute();
+  for (const r of rows) {
+    out[Number(r.w)]?.set(Number(r.vehicle_id), totalsOf(r));
+  }
+  return out;
 }

@@ -16,7 +16,7 @@
  *   it), not through Kysely: its per-query machinery cost more than the insert itself.
  * - PostgreSQL: every round trip counts, so the rows go as one JSON parameter of one statement whose
  *   text never changes (`json_to_recordset`), returning the new rows' ids and seqs, handed to Kysely
- *   already compiled (`CompiledQuery.raw`).
+ *   already compiled (`CompiledQuery.raw`). A duplicate is one its week's partition already holds.
  */
 import { CompiledQuery, type Insertable } from 'kysely';
 import type { Db } from '../../storage/db.js';
@@ -51,7 +51,11 @@ const COLUMNS: Array<[keyof TelemetryRecordsTable, string]> = [
 
 const NAMES = COLUMNS.map(([c]) => c).join(', ');
 const CONFLICT = 'on conflict (device_id, channel, seq) do nothing';
-const PG_MANY = `insert into telemetry_records (${NAMES}) select ${NAMES} from json_to_recordset($1::json) as x(${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')}) ${CONFLICT} returning id, seq`;
+/**
+ * PostgreSQL's table is partitioned by week (src/storage/partitions/telemetry.ts): the unique
+ * (device, channel, seq) index is each partition's own, which an ON CONFLICT without a target checks.
+ */
+const PG_MANY = `insert into telemetry_records (${NAMES}) select ${NAMES} from json_to_recordset($1::json) as x(${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')}) on conflict do nothing returning id, seq`;
 /** Rows per PostgreSQL statement. */
 const PG_CHUNK = 500;
 

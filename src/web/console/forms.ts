@@ -82,6 +82,8 @@ export interface Confirmation extends PageBase {
   action: string;
   button: string;
   cancelHref: string;
+  /** The way back's label ("Cancel" unless the change is itself called cancelling). */
+  back?: string;
   danger?: boolean;
 }
 
@@ -91,7 +93,7 @@ export function confirmPage(v: Confirmation): string {
 <p>${v.explanation}</p>
 <form method="post" action="${v.action}" class="actions">${hidden('csrf_token', v.csrf)}
 <button type="submit"${v.danger ? html` class="danger"` : ''}>${v.button}</button>
-<a href="${v.cancelHref}" class="button secondary">Cancel</a></form></section>`;
+<a href="${v.cancelHref}" class="button secondary">${v.back ?? 'Cancel'}</a></form></section>`;
   return consolePage({ title: v.title, section: v.section, user: v.user, csrf: v.csrf, body, styles: ['manage.css'] });
 }
 

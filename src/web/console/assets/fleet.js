@@ -1,10 +1,9 @@
 // The console's map page: the fleet from /console/api/vehicles, kept live by the server-sent events of
-// /console/api/stream, in the list (./fleet-list.js) and on the map (./map.js). Choosing a vehicle
+// /console/api/stream, in the list (./fleet-list.js) and on the map (./map-vehicles.js). Choosing a vehicle
 // shows its details, centres the map on it and marks it in both.
-import { mapView } from './map.js';
+import { fleetMap } from './map-vehicles.js';
 import { el, fleetList } from './fleet-list.js';
 
-const svg = document.getElementById('map');
 const details = document.getElementById('details');
 const live = document.getElementById('live');
 /** The last answer of the server (src/web/console/fleet.ts, FleetView). */
@@ -13,7 +12,7 @@ let selected = null;
 /** Which vehicle and position the drawn track belongs to. */
 let trackKey = null;
 
-const map = mapView(svg, choose);
+const map = fleetMap(document.getElementById('map'), choose);
 const list = fleetList(document.getElementById('fleet'), choose, render);
 
 const find = (id) => view && view.vehicles.find((v) => v.id === id);
