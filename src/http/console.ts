@@ -10,6 +10,7 @@
  *                                          complete after confirming (console-dispatches.ts)
  *   /console/devices…                      ELDs and phone trackers: provision, move, revoke (console-devices.ts)
  *   /console/vehicles…                     add, edit, out of service, deactivate (console-vehicles.ts)
+ *   GET  /console/vehicles/:id/history     a vehicle's day: track, stops, events, replay (console-history.ts)
  *   /console/api-keys…                     create and revoke API keys, admins only (console-api-keys.ts)
  *   /console/users…, /set-password         drivers and users, their passwords and invites (console-users.ts)
  *   /console/groups…                       groups and their members (console-groups.ts)
@@ -46,6 +47,7 @@ import { consoleGeofenceRoutes } from './console-geofences.js';
 import { consoleDeviceRoutes } from './console-devices.js';
 import { consoleDispatchRoutes } from './console-dispatches.js';
 import { consoleAlertPages } from './console-alerts.js';
+import { consoleHistoryApiRoutes, consoleHistoryPageRoutes } from './console-history.js';
 
 const ASSETS: Record<string, string> = {
   'console.css': 'text/css; charset=utf-8',
@@ -72,6 +74,8 @@ const ASSETS: Record<string, string> = {
   'alerts.css': 'text/css; charset=utf-8',
   'alerts-badge.js': 'text/javascript; charset=utf-8',
   'alerts-badge.css': 'text/css; charset=utf-8',
+  'history.js': 'text/javascript; charset=utf-8',
+  'history.css': 'text/css; charset=utf-8',
 };
 /** Assets read from an installed package (the chart library), by their path as require resolves it. */
 const PACKAGE_ASSETS: Record<string, string> = {
@@ -87,6 +91,7 @@ export async function consoleRoutes(app: Api): Promise<void> {
   // JSON endpoints keep the API's error answers; the pages answer errors with a page.
   await app.register(async (api) => consoleApiRoutes(api as unknown as Api));
   await app.register(async (api) => consoleMapApiRoutes(api as unknown as Api));
+  await app.register(async (api) => consoleHistoryApiRoutes(api as unknown as Api));
   await app.register(async (pages) => consolePages(pages as unknown as Api));
 }
 
@@ -101,6 +106,7 @@ async function consolePages(app: Api): Promise<void> {
   await consoleUserRoutes(app);
   await consoleGroupRoutes(app);
   await consoleMapPageRoutes(app);
+  await consoleHistoryPageRoutes(app);
   await consoleGeofenceRoutes(app);
   await consoleDeviceRoutes(app);
   await consoleDispatchRoutes(app);

@@ -3,7 +3,8 @@
  * outlines and place names of the offline base layer are drawn, trucks close together are one cluster
  * that splits as the map zooms in, and choosing a vehicle centres the map on it and marks it on the map
  * and in the list. Then a polygon geofence is drawn on the map, read back through the API, edited
- * (a point moved with the keyboard, renamed) and deleted after confirming. Screenshots at desktop
+ * (a point moved with the keyboard, renamed) and deleted after confirming. A vehicle's day is replayed:
+ * play moves the marker along the track, the slider scrubs by keyboard. Screenshots at desktop
  * width and 390 px go to test-results/.
  */
 import assert from 'node:assert/strict';
@@ -13,6 +14,8 @@ import { eachDialect } from '../helper.js';
 import { useOAuthApp, type OAuthTestApp } from '../oauth/helper.js';
 import { asCompany, ingest } from './helper.js';
 import { openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
+import { startOfDay } from '../../src/core/time-zone.js';
+import { IANA, seedReportFleet } from './reports-fixtures.js';
 
 /** Requests the page made anywhere but the server: each is refused, and listed here. */
 async function offline(page: Page, base: string): Promise<string[]> {
@@ -175,6 +178,54 @@ eachDialect('console map in a real browser, offline', (dialect) => {
     await page.getByRole('status').filter({ hasText: 'The geofence was deleted.' }).waitFor();
     assert.equal((await api.call({ method: 'GET', url: `/v1/geofences/${g.id}` })).status, 404);
     assert.deepEqual(elsewhere, []);
+    assert.deepEqual(web.problemsOf(page), [], 'no script errors or CSP violations');
+    await page.context().close();
+  });
+
+  test("a vehicle's day: its stops and events marked, played, paused and scrubbed by keyboard", async () => {
+    const f = await seedReportFleet(t);
+    const day = f.days[0];
+    const noon = startOfDay(day, IANA).getTime() + 12 * 3_600_000;
+    const path = `/console/vehicles/${f.vehicles.A1}/history?date=${day}`;
+    const page = await web.signedIn(f.admin, path);
+    const elsewhere = await offline(page, web.base);
+    await page.goto(web.base + path);
+    const map = page.locator('#map');
+    const at = async () => Number(await map.getAttribute('data-replay-at'));
+    const clock = page.locator('#replay-time');
+    await page.locator('#map[data-replay-at]').waitFor();
+    assert.equal(await at(), noon);
+    assert.equal(await clock.innerText(), '12:00:00', "times in the company's zone");
+    assert.equal(await page.locator('path.history-dot.stop').count(), 2);
+    assert.equal(await page.locator('path.history-dot.idle').count(), 1);
+    assert.equal(await page.locator('path.history-dot.speeding').count(), 1);
+    const marker = page.locator('.replay-marker');
+    const start = await marker.boundingBox();
+
+    await page.getByLabel('Speed').selectOption('60');
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.waitForFunction((t0) => Number(document.getElementById('map')!.dataset.replayAt) > t0 + 60_000, noon);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const paused = await at();
+    assert.ok(paused > noon + 60_000, 'the replay ran');
+    const moved = await marker.boundingBox();
+    assert.ok(start && moved && moved.y < start.y, 'northward: the marker went up the map');
+    assert.equal(await at(), paused, 'paused, it stays');
+
+    // The slider by keyboard: End, Home, then a second on.
+    const scrub = page.getByLabel('Time of the replay');
+    await scrub.focus();
+    await page.keyboard.press('End');
+    assert.equal(await clock.innerText(), '12:40:30');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await clock.innerText(), '12:00:01');
+    assert.equal(await scrub.getAttribute('aria-valuetext'), '12:00:01');
+    // An event of the list moves the replay to its start.
+    await page.getByRole('button', { name: /^12:32:30 stop, 8 min$/ }).click();
+    assert.equal(await clock.innerText(), '12:32:30');
+    await shoot(page, 'console-history', dialect);
+    assert.deepEqual(elsewhere, [], 'nothing was asked of any other host');
     assert.deepEqual(web.problemsOf(page), [], 'no script errors or CSP violations');
     await page.context().close();
   });

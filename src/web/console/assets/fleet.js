@@ -46,7 +46,9 @@ function showDetails() {
   title.id = 'details-title';
   const dl = document.createElement('dl');
   rows.forEach(([term, value]) => dl.append(el('dt', '', term), el('dd', '', value)));
-  details.replaceChildren(title, dl);
+  const history = el('a', '', 'History and replay');
+  history.href = `/console/vehicles/${v.id}/history`;
+  details.replaceChildren(title, dl, history);
 }
 
 /** Today's track of the chosen vehicle, fetched again only when it has a new position. */
