@@ -111,3 +111,37 @@ export function dayWindow(from: string, to: string, zone: string): { start: Date
 export function localDate(utcMs: number, zone: string): string {
   return new Date(utcMs + zoneOffsetMs(zone, utcMs)).toISOString().slice(0, 10);
 }
+
+export interface ZonedParts {
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM, 24-hour */
+  time: string;
+  hour: number;
+  /** The zone's short name at the instant ("CST", "CDT", "UTC"; "GMT-3" where no abbreviation exists). */
+  abbr: string;
+}
+
+/** 24-hour date and time with the zone's short name. */
+const NAMED: Intl.DateTimeFormatOptions = {
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
+
+/** An instant's date, time and zone name in `zone` (the console's pages, the alerts' text). */
+export function zonedParts(ms: number, zone: string): ZonedParts {
+  const parts = zoneFormatter(zone, 'named', NAMED).formatToParts(new Date(ms));
+  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
+  const hour = get('hour');
+  return {
+    date: `${get('year')}-${get('month')}-${get('day')}`,
+    time: `${hour}:${get('minute')}`,
+    hour: Number(hour),
+    abbr: get('timeZoneName'),
+  };
+}

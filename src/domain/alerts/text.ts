@@ -3,7 +3,7 @@
  * units (mph, or km/h for a company with metric_units) and with every time in the company's zone,
  * the zone named ("2026-11-21 14:05 CST").
  */
-import { zoneFormatter } from '../../core/time-zone.js';
+import { zonedParts } from '../../core/time-zone.js';
 import { kphToMph } from '../../telemetry/units.js';
 import type { AlertFacts, AlertKind } from './kinds.js';
 
@@ -19,21 +19,10 @@ export interface TextOptions {
   zone: string;
 }
 
-const NAMED: Intl.DateTimeFormatOptions = {
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZoneName: 'short',
-};
-
 /** "2026-11-21 14:05 CST": an instant in the zone, the zone named. */
 export function zonedStamp(iso: string, zone: string): string {
-  const parts = zoneFormatter(zone, 'named', NAMED).formatToParts(new Date(iso));
-  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
+  const p = zonedParts(Date.parse(iso), zone);
+  return `${p.date} ${p.time} ${p.abbr}`;
 }
 
 function speed(kph: number | null | undefined, metric: boolean): string | null {

@@ -21,7 +21,7 @@ import { listVehicles } from '../../domain/vehicles/service.js';
 import { listLocations } from '../../domain/dispatch/locations.js';
 import type { DispatchView } from '../../domain/dispatch/service.js';
 import type { Viewer } from './data.js';
-import { zonedParts } from './zone-time.js';
+import { zonedParts } from '../../core/time-zone.js';
 
 /** More than a form can offer in a list; a bigger company plans through the API. */
 const CHOICES_MAX = 2000;

@@ -9,7 +9,8 @@ import { addDays } from '../../core/time-zone.js';
 import { html, type Html } from '../html.js';
 import { consolePage, type ConsoleUser } from './layout.js';
 import { ROWS, type HosDriverView, type HosFilters, type HosOverview } from './hos-data.js';
-import { hoursMinutes, zonedParts, zonedSpan, zonedTime } from './zone-time.js';
+import { hoursMinutes, zonedSpan, zonedTime } from './zone-time.js';
+import { zonedParts } from '../../core/time-zone.js';
 
 export { hosOverview } from './hos-data.js';
 

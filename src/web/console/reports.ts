@@ -8,7 +8,8 @@
 import { html, type Html } from '../html.js';
 import { csvText } from '../../wire/csv.js';
 import { consolePage, type ConsoleUser } from './layout.js';
-import { hoursMinutes, zonedParts, zonedTime } from './zone-time.js';
+import { hoursMinutes, zonedTime } from './zone-time.js';
+import { zonedParts } from '../../core/time-zone.js';
 import { REPORTS, reportTitle, type ReportFilters, type ReportView } from './reports-data.js';
 import type { Column, ReportTable, Value } from './reports-tables.js';
 

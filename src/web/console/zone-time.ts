@@ -3,45 +3,12 @@
  * zone's short name at that instant (so a summer afternoon in Chicago reads CDT). A raw UTC timestamp
  * beside a local grid is what made the hours-of-service page unreadable.
  */
-import { zoneFormatter } from '../../core/time-zone.js';
-
-export interface ZonedParts {
-  /** YYYY-MM-DD */
-  date: string;
-  /** HH:MM, 24-hour */
-  time: string;
-  hour: number;
-  /** The zone's short name at the instant ("CST", "CDT", "UTC"; "GMT-3" where no abbreviation exists). */
-  abbr: string;
-}
-
-/** 24-hour date and time with the zone's short name. */
-const NAMED: Intl.DateTimeFormatOptions = {
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZoneName: 'short',
-};
+import { zonedParts } from '../../core/time-zone.js';
 
 /** "0h 30m": a duration as the console writes time left. */
 export function hoursMinutes(ms: number): string {
   const m = Math.max(0, Math.round(ms / 60_000));
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-}
-
-export function zonedParts(ms: number, zone: string): ZonedParts {
-  const parts = zoneFormatter(zone, 'named', NAMED).formatToParts(new Date(ms));
-  const get = (t: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === t)?.value ?? '';
-  const hour = get('hour');
-  return {
-    date: `${get('year')}-${get('month')}-${get('day')}`,
-    time: `${hour}:${get('minute')}`,
-    hour: Number(hour),
-    abbr: get('timeZoneName'),
-  };
 }
 
 /** "14:05 CST"; with the date in front ("2024-02-09 14:05 CST") when the instant is not on `day`. */
