@@ -199,6 +199,8 @@ eachDialect('console map in a real browser, offline', (dialect) => {
     assert.equal(await page.locator('path.history-dot.stop').count(), 2);
     assert.equal(await page.locator('path.history-dot.idle').count(), 1);
     assert.equal(await page.locator('path.history-dot.speeding').count(), 1);
+    assert.equal(await page.locator('path.history-dot.harsh').count(), 1);
+    await page.getByRole('button', { name: /^12:31:15 hard brake 0\.45 g at 56 mph$/ }).waitFor();
     const marker = page.locator('.replay-marker');
     const start = await marker.boundingBox();
 

@@ -1,7 +1,7 @@
 /**
  * A vehicle's day in the console (/console/vehicles/:id/history and its JSON): for the seeded fleet of
- * ./reports-fixtures.ts, the track of A-1's driving day with its stops, idling and speeding exactly, a
- * geofence visit, the day picker's bounds, a date that is not a day (400 with the API's message), and
+ * ./reports-fixtures.ts, the track of A-1's driving day with its stops, idling, speeding and hard brake
+ * exactly, a geofence visit, the day picker's bounds, a date that is not a day (400 with the API's message), and
  * vehicles the user does not see (another company's; outside a group-limited manager's groups): 404.
  */
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ eachDialect('fleet console: a vehicle day and its replay data', (dialect) => {
     f = await seedReportFleet(t);
   });
 
-  test("A-1's driving day: the track, its stops, idling and speeding, in the company's zone", async () => {
+  test("A-1's driving day: the track, its stops, idling, speeding and hard brake, in the company's zone", async () => {
     const { b } = await consoleBrowser(t, f.admin);
     const [d1] = f.days;
     const noon = startOfDay(d1, IANA).getTime() + 12 * 60 * MIN;
@@ -82,11 +82,26 @@ eachDialect('fleet console: a vehicle day and its replay data', (dialect) => {
         location: '21.6 mi W of Poteau, OK',
       },
     ]);
+    // The hard brake of 12:31:15, as /v1/driver_performance_events has it.
+    assert.deepEqual(day.harsh, [
+      {
+        type: 'hard_brake',
+        start: iso(31.25),
+        lat: (day.points[25 + 2][1] + day.points[25 + 3][1]) / 2,
+        lon: -95,
+        peak_g: -0.45,
+        speed_kph: 90,
+        location: '21.3 mi W of Poteau, OK',
+      },
+    ]);
     assert.deepEqual(day.geofences, []);
 
     // The day after: A-1 did not move; B-2's day is its own.
     const quiet = JSON.parse((await b.get(`/console/api/vehicles/${f.vehicles.A1}/history?date=${f.days[1]}`)).body);
-    assert.deepEqual([quiet.fixes, quiet.points, quiet.stops, quiet.idle, quiet.speeding], [0, [], [], [], []]);
+    assert.deepEqual(
+      [quiet.fixes, quiet.points, quiet.stops, quiet.idle, quiet.speeding, quiet.harsh],
+      [0, [], [], [], [], []],
+    );
     // Without a date: today in the company's zone, and no "next day" past it.
     const today = await b.get(`/console/vehicles/${f.vehicles.B2}/history`);
     assert.equal(today.status, 200);

@@ -3,7 +3,7 @@
  * zone (Central Time), so that every period has ended and the figures do not move while a test runs:
  * - A-1 (group West) with Dana West, two days ago from 12:00: 3 min at 130 km/h (over the 75 mph policy
  *   maximum: a speeding event), 7 min standing with the engine on (an idle event; the trip ends), the
- *   engine off, then a second trip at 12:30 of 2 min at 90 km/h and 8 min standing;
+ *   engine off, then a second trip at 12:30 of 2 min at 90 km/h (with a hard brake at 12:31:15) and 8 min standing;
  * - B-2 (no group) with Bo East, yesterday from 09:00: 3 min at 80 km/h, then 8 min standing;
  * - C-3 never reports;
  * - group West: A-1, Dana West and the fleet manager Lim Ited, whose visibility is limited.
@@ -102,16 +102,34 @@ export async function seedReportFleet(t: OAuthTestApp, metric = false): Promise<
   const fast = leg(noon, 3, 130, 35);
   const stand = fast.at(-1)!.lat;
   const second = leg(noon + 30 * MIN, 2, 90, stand);
-  await send(t, c.id, vehicles.A1, [
-    login(noon, dana.id),
-    ...fixes([
-      ...fast,
-      ...leg(noon + 3.5 * MIN, 7, 0, stand),
-      ...leg(noon + 11 * MIN, 1, 0, stand, false),
-      ...second,
-      ...leg(noon + 32.5 * MIN, 8, 0, second.at(-1)!.lat, false),
-    ]),
-  ]);
+  // A hard brake (0.45 g, 90 to 70 km/h) at 12:31:15, between two fixes of the second trip.
+  const brake = {
+    at: noon + 31.25 * MIN,
+    type: 'acceleration',
+    longitudinal_g: -0.45,
+    duration_ms: 2000,
+    speed_kph: 90,
+    end_speed_kph: 70,
+    lat: (second[2].lat + second[3].lat) / 2,
+    lon: -95,
+    bearing_deg: 0,
+  };
+  await send(
+    t,
+    c.id,
+    vehicles.A1,
+    [
+      login(noon, dana.id),
+      brake,
+      ...fixes([
+        ...fast,
+        ...leg(noon + 3.5 * MIN, 7, 0, stand),
+        ...leg(noon + 11 * MIN, 1, 0, stand, false),
+        ...second,
+        ...leg(noon + 32.5 * MIN, 8, 0, second.at(-1)!.lat, false),
+      ]),
+    ].sort((x, y) => x.at - y.at),
+  );
   const b = leg(nine, 3, 80, 36);
   await send(t, c.id, vehicles.B2, [
     login(nine, bo.id),

@@ -78,7 +78,7 @@ eachDialect('fleet console reports', (dialect) => {
       await csv('drivers'),
       lines(
         'Driver,Distance (mi),Hard brakes,Hard accelerations,Hard corners,Speeding,Safety score',
-        'Dana West,5.9,0,0,0,1,80',
+        'Dana West,5.9,1,0,0,1,70',
         'Bo East,2.5,0,0,0,0,100',
       ),
     );
@@ -149,7 +149,7 @@ eachDialect('fleet console reports', (dialect) => {
       drivers.body,
       lines(
         'Driver,Distance (mi),Hard brakes,Hard accelerations,Hard corners,Speeding,Safety score',
-        'Dana West,5.9,0,0,0,1,80',
+        'Dana West,5.9,1,0,0,1,70',
       ),
     );
     const trips = await b.get(`/console/reports/trips.csv?${range}`);

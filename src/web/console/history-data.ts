@@ -6,8 +6,9 @@
  *   STOP_MIN_S or longer, from the first standing fix to the first fix that moved on (or the last of the
  *   day), so a stop with the device off in between counts whole;
  * - idle events overlapping the day, as /v1/idle_events (without PTO idling under IDLE_EXCLUDE_PTO);
- * - speeding events and geofence visits that began on the day, as /v1/speeding_events and
- *   /v1/geofence_events read them (telemetry/queries/derived.ts), with the geofences' names.
+ * - speeding events, harsh events (hard brake, acceleration, corner) and geofence visits that began on
+ *   the day, as /v1/speeding_events, /v1/driver_performance_events and /v1/geofence_events read them
+ *   (telemetry/queries/derived.ts), with the geofences' names.
  * A day of one-second fixes is 86,400 points: the track sent is thinned evenly to MAX_POINTS (the first
  * and last kept), after the stops were found on every fix.
  */
@@ -61,8 +62,21 @@ export interface DayHistory {
     max_speed_kph: number | null;
     location: string | null;
   }>;
+  /** Hard brakes, accelerations and corners: the peak in g, signed (negative for braking). */
+  harsh: Array<{
+    type: Harsh;
+    start: string;
+    lat: number | null;
+    lon: number | null;
+    peak_g: number | null;
+    speed_kph: number | null;
+    location: string | null;
+  }>;
   geofences: Array<{ geofence_id: number; name: string; start: string; end: string | null }>;
 }
+
+const HARSH = ['hard_brake', 'hard_accel', 'hard_corner'] as const;
+type Harsh = (typeof HARSH)[number];
 
 const iso = (ms: number) => new Date(ms).toISOString();
 /** A stored time as the API writes it (ISO 8601, UTC, milliseconds). */
@@ -126,7 +140,7 @@ export function thin(points: TrackPoint[], max = MAX_POINTS): TrackPoint[] {
   return out;
 }
 
-/** The vehicle's day: track, stops, idling, speeding and geofence visits. */
+/** The vehicle's day: track, stops, idling, speeding, harsh events and geofence visits. */
 export async function dayHistory(
   db: Db,
   v: Viewer,
@@ -142,9 +156,9 @@ export async function dayHistory(
     for (const r of rows)
       if (r.lat !== null && r.lon !== null) all.push([Date.parse(r.fix_time), r.lat, r.lon, r.speed_kph]);
   const f = { window, vehicleIds: [vehicleId] };
-  const [idle, speeding, visits] = await Promise.all([
+  const [idle, performance, visits] = await Promise.all([
     listIdleEvents(db, v, { ...f, excludePto: opts.excludePto }, MAX_EVENTS, 0),
-    listPerformanceEvents(db, v, { ...f, types: ['speeding'] }, MAX_EVENTS, 0),
+    listPerformanceEvents(db, v, { ...f, types: ['speeding', ...HARSH] }, 2 * MAX_EVENTS, 0),
     listGeofenceEvents(db, v, f, MAX_EVENTS, 0),
   ]);
   const names = new Map<number, string>();
@@ -167,15 +181,29 @@ export async function dayHistory(
       lon: e.lon,
       location: e.location,
     })),
-    speeding: speeding.rows.map((e) => ({
-      start: at(e.start_time),
-      end: at(e.end_time),
-      duration_s: secs(e.start_time, e.end_time),
-      lat: e.lat,
-      lon: e.lon,
-      max_speed_kph: e.max_speed_kph,
-      location: e.location,
-    })),
+    speeding: performance.rows
+      .filter((e) => e.type === 'speeding')
+      .map((e) => ({
+        start: at(e.start_time),
+        end: at(e.end_time),
+        duration_s: secs(e.start_time, e.end_time),
+        lat: e.lat,
+        lon: e.lon,
+        max_speed_kph: e.max_speed_kph,
+        location: e.location,
+      })),
+    // The query asked for speeding and HARSH only: whatever is not speeding is harsh.
+    harsh: performance.rows
+      .filter((e) => e.type !== 'speeding')
+      .map((e) => ({
+        type: e.type as Harsh,
+        start: at(e.start_time),
+        lat: e.lat,
+        lon: e.lon,
+        peak_g: e.peak_g,
+        speed_kph: e.start_speed_kph,
+        location: e.location,
+      })),
     geofences: visits.rows.map((g) => ({
       geofence_id: g.geofence_id,
       name: names.get(g.geofence_id)!,

@@ -1,7 +1,7 @@
 /**
  * A vehicle's day in the console (/console/vehicles/:id/history?date=): a day picker, the map with the
  * day's track and what happened on it, a replay (play, pause, a time slider, 1×/10×/60×) and the list
- * of stops, idling, speeding and geofence visits. assets/history.js reads the day from
+ * of stops, idling, speeding, harsh events and geofence visits. assets/history.js reads the day from
  * /console/api/vehicles/:id/history (./history-data.ts) and draws it; times are in the company's zone.
  */
 import type { MapConfig } from '../../config/map.js';
@@ -42,7 +42,7 @@ ${mapElement(v.map, `Track of ${v.vehicle.number} on ${v.date}`, html` data-sour
 <output id="replay-time" for="replay-scrub">--:--:--</output>
 <label for="replay-speed">Speed</label><select id="replay-speed"><option value="1">1×</option><option value="10">10×</option><option value="60" selected>60×</option></select>
 </div>
-<p class="legend"><span class="dot stop"></span> stop (5 min or more) <span class="dot idle"></span> idling <span class="dot speeding"></span> speeding <span class="dot geofence"></span> geofence entry</p>
+<p class="legend"><span class="dot stop"></span> stop (5 min or more) <span class="dot idle"></span> idling <span class="dot speeding"></span> speeding <span class="dot harsh"></span> harsh braking, acceleration or cornering <span class="dot geofence"></span> geofence entry</p>
 </section>
 <aside class="side">
 <section aria-labelledby="history-title"><h2 id="history-title">The day</h2>

@@ -1,6 +1,6 @@
 // A vehicle's day (src/web/console/history.ts): the track from the map element's data-source
-// (/console/api/vehicles/:id/history), its stops, idling, speeding and geofence entries marked, the list of
-// them, and a replay: play and pause, a time slider (arrow keys, Page Up/Down, Home and End), 1×/10×/60×.
+// (/console/api/vehicles/:id/history), its stops, idling, speeding, harsh events and geofence entries
+// marked, the list of them, and a replay: play and pause, a time slider (arrow keys, Page Up/Down, Home and End), 1×/10×/60×.
 // The marker moves along the track between its fixes; every time is written in the company's zone
 // (data-zone). Choosing an event in the list moves the replay to its start.
 import { L, consoleMap } from './map.js';
@@ -23,6 +23,8 @@ const clock = new Intl.DateTimeFormat('en-US', {
 const time = (ms) => clock.format(new Date(ms));
 const minutes = (s) =>
   s < 3600 ? `${Math.round(s / 60)} min` : `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+
+const HARSH = { hard_brake: 'Hard brake', hard_accel: 'Hard acceleration', hard_corner: 'Hard corner' };
 
 const map = consoleMap(mapEl);
 let points = [];
@@ -115,6 +117,12 @@ function draw(day) {
     dot('speeding', e.lat, e.lon, `Speeding ${minutes(e.duration_s)}${top}`);
     events.push([e.start, item('speeding', e.start, `speeding${top}`)]);
   }
+  for (const e of day.harsh) {
+    const g = e.peak_g === null ? '' : ` ${Math.abs(e.peak_g).toFixed(2)} g`;
+    const fast = e.speed_kph === null ? '' : ` at ${speed(e.speed_kph)}`;
+    dot('harsh', e.lat, e.lon, `${HARSH[e.type]}${g}${fast}${e.location ? `, ${e.location}` : ''}`);
+    events.push([e.start, item('harsh', e.start, `${HARSH[e.type].toLowerCase()}${g}${fast}`)]);
+  }
   for (const g of day.geofences) {
     if (points.length) {
       const p = at(Date.parse(g.start));
@@ -138,7 +146,7 @@ function draw(day) {
   scrub.disabled = false;
   play.disabled = points.length < 2;
   const thinned = day.fixes > points.length ? ` (${points.length} of them drawn)` : '';
-  status.textContent = `${day.fixes} positions from ${time(points[0][0])} to ${time(points.at(-1)[0])}${thinned}; ${day.stops.length} stops, ${day.idle.length} idling, ${day.speeding.length} speeding, ${day.geofences.length} geofence visits.`;
+  status.textContent = `${day.fixes} positions from ${time(points[0][0])} to ${time(points.at(-1)[0])}${thinned}; ${day.stops.length} stops, ${day.idle.length} idling, ${day.speeding.length} speeding, ${day.harsh.length} harsh, ${day.geofences.length} geofence visits.`;
   show();
 }
 
