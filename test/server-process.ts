@@ -1,12 +1,12 @@
 /**
  * A real server process (`fleet serve`) for tests that need one: multi-node, SIGKILL, logs. It starts
- * with the given environment, reports the URL it listens on, and keeps its output for assertions.
+ * with the given environment, reports the URL it listens on, and keeps its output for assertions. It runs
+ * the test file's compiled copy of src/ (./cli-process.ts), as the installed command runs dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { TEST_ENV } from './test-env.js';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { BUILD, ROOT } from './cli-process.js';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -21,7 +21,7 @@ export const exited = (c: ChildProcess) =>
   new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
 export function startServer(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [join(BUILD, 'cli/main.js'), 'serve'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...TEST_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

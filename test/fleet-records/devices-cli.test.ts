@@ -4,44 +4,15 @@
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { TEST_ENV } from '../test-env.js';
+import { fleet, TMP } from '../cli-process.js';
 import { openDb } from '../../src/storage/db.js';
 import { authenticateDevice } from '../../src/domain/devices/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { dialects, freshDatabase } from '../helper.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TMP = mkdtempSync(join(tmpdir(), 'fleet-devices-'));
-after(() => rmSync(TMP, { recursive: true, force: true }));
-
-function fleet(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => (child.kill('SIGKILL'), reject(new Error(`fleet ${args.join(' ')} timed out`))),
-      30_000,
-    );
-    child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
-  });
-}
 
 const json = (r: { stdout: string }) => JSON.parse(r.stdout.trim());
 

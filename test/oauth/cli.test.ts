@@ -3,43 +3,19 @@
  * when TEST_POSTGRES_URL is set), checked through the running app.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { TEST_ENV } from '../test-env.js';
+import { fleet as run, TMP } from '../cli-process.js';
 import { openDb } from '../../src/storage/db.js';
 import { eachDialect, freshDatabase } from '../helper.js';
 import { Browser, REDIRECT, TestClock, api, authorize, exchange, type OAuthTestApp } from './helper.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createUser } from '../../src/domain/users/service.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TMP = mkdtempSync(join(tmpdir(), 'fleet-oauth-cli-'));
-after(() => rmSync(TMP, { recursive: true, force: true }));
-
-function fleet(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => (child.kill('SIGKILL'), reject(new Error(`fleet ${args.join(' ')} timed out`))),
-      60_000,
-    );
-    child.on('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
-  });
-}
+const fleet = (args: string[], databaseUrl: string) => run(args, { DATABASE_URL: databaseUrl }, { timeoutMs: 60_000 });
 
 async function json(args: string[], url: string): Promise<any> {
   const r = await fleet([...args, '--json'], url);

@@ -5,12 +5,10 @@
  * an existing backup file, an in-memory database, a backup of the other kind of database.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import pg from 'pg';
 import { eachDialect, freshDatabase, POSTGRES_URL, type Dialect } from '../helper.js';
@@ -25,6 +23,7 @@ import { createApiKey } from '../../src/auth/api-keys.js';
 import { createVehicle } from '../../src/domain/vehicles/service.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { TEST_ENV } from '../test-env.js';
+import { fleet as run } from '../cli-process.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -82,30 +81,10 @@ async function newPlace(dialect: Dialect, schema: string): Promise<Place> {
   };
 }
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
 /** Runs `fleet …` as its own process, as an operator would: exit code, stdout, stderr. */
-function fleet(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'silent', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, err });
-    });
-  });
+async function fleet(args: string[], env: Record<string, string>) {
+  const r = await run(args, { ...TEST_ENV, ...env }, { timeoutMs: 120_000 });
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 /** Rows in every table. */
