@@ -24,7 +24,7 @@ const belowHttp = [
 ];
 
 export default defineConfig(
-  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'data/', 'src/web/console/assets/'] },
+  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'data/', '.tmp*/', 'src/web/console/assets/'] },
   {
     files: ['{src,test,bench,scripts}/**/*.ts', 'scripts/*.mjs', 'bin/*.js'],
     languageOptions: {

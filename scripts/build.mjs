@@ -86,7 +86,7 @@ function packageJsonOf(name) {
  * `name` from node_modules as one ES module in `outdir`/node_modules/`name`: Node finds it there from
  * any compiled file before the package root's node_modules, so the compiled code imports it unchanged.
  */
-async function bundlePackage(esbuild, root, outdir, name) {
+export async function bundlePackage(esbuild, root, outdir, name) {
   const { version } = packageJsonOf(name);
   const dir = join(outdir, 'node_modules', name);
   await esbuild.build({

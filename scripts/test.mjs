@@ -1,4 +1,5 @@
-// Runs every test file under test/ with node's test runner (through tsx for TypeScript).
+// Runs every test file under test/ with node's test runner, compiled first (scripts/test-build.mjs; with
+// TEST_COVERAGE through tsx instead). Files named on the command line run alone: test/x/y.test.ts.
 // PostgreSQL runs too when TEST_POSTGRES_URL is set, Redis when TEST_REDIS_URL is; otherwise the suite says
 // which was skipped.
 //
@@ -12,8 +13,9 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildTestTree } from './test-build.mjs';
 
 function find(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -36,11 +38,21 @@ console.log(
     : 'Redis was skipped: set TEST_REDIS_URL=redis://… to run the limits on Redis too.',
 );
 const coverageDir = process.env.TEST_COVERAGE ? mkdtempSync(join(tmpdir(), 'fleet-coverage-')) : null;
-const res = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: coverageDir ? { ...process.env, NODE_V8_COVERAGE: coverageDir } : process.env },
-);
+// The tests run compiled (scripts/test-build.mjs), except for coverage, which c8 maps through tsx.
+const tree = coverageDir ? null : await buildTestTree();
+if (tree) console.log(`Compiled src/ and test/ into ${relative(process.cwd(), tree.dir)} in ${tree.ms} ms`);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const flags = tree ? ['--enable-source-maps'] : ['--import', 'tsx'];
+const paths = tree ? files.map((f) => join(tree.dir, relative(ROOT, resolve(f))).replace(/\.ts$/, '.js')) : files;
+let res;
+try {
+  res = spawnSync(process.execPath, [...flags, '--test', '--test-concurrency=2', '--test-reporter=spec', ...paths], {
+    stdio: 'inherit',
+    env: coverageDir ? { ...process.env, NODE_V8_COVERAGE: coverageDir } : process.env,
+  });
+} finally {
+  if (tree) rmSync(tree.dir, { recursive: true, force: true });
+}
 if (coverageDir) {
   printCoverage(coverageDir);
   rmSync(coverageDir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase, type Dialect } from './helper.js';
+import { REPO } from './repo.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Beside src/, so that node_modules and paths relative to the package root resolve as from dist/. */
@@ -19,7 +20,11 @@ export const BUILD = join(ROOT, `.tmp-cli-build-${process.pid}`);
 export const TMP = mkdtempSync(join(tmpdir(), 'fleet-cli-'));
 
 before(() => {
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--out', BUILD], { cwd: ROOT, encoding: 'utf8' });
+  // The repository's own script: run through the link of a compiled test tree it would not see itself as main.
+  const r = spawnSync(process.execPath, [join(REPO, 'scripts/build.mjs'), '--out', BUILD], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, `the build failed:\n${r.stderr}`);
 });
 after(() => {

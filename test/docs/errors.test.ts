@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { ERROR_CODES } from '../../src/core/errors.js';
+import { REPO } from '../repo.js';
 
 describe('error catalogue', () => {
   it('docs/errors.md lists every code with its status, and nothing else', () => {
@@ -35,7 +37,7 @@ describe('every status the API can return', () => {
     const used = new Set([
       ...Object.values(ERROR_CODES),
       ...declared,
-      ...statusesInCode(new URL('../../src/', import.meta.url)),
+      ...statusesInCode(pathToFileURL(`${REPO}/src/`)),
     ]);
     assert.deepEqual([...listed].sort(), [...used].sort());
   });

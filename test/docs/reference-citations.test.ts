@@ -8,12 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { REPO } from '../repo.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SELF = relative(ROOT, fileURLToPath(import.meta.url));
+const ROOT = REPO;
+const SELF = 'test/docs/reference-citations.test.ts';
 const REFERENCE_DIR = 'docs/reference';
 const SCANNED = ['src', 'test', 'docs', 'scripts', 'bench', 'README.md'];
 const TEXT_FILE = /\.(ts|mts|cts|js|mjs|cjs|json|md|sql|txt|ya?ml|html|css)$/;

@@ -6,14 +6,14 @@
  * crosses a reference outline, each piece placed by point-in-polygon). docs/ifta.md, "Boundary data".
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import { crossingParam, distanceKm, toX } from '../../src/domain/ifta/geometry.js';
 import { US_DISTRICT, US_STATES } from '../../src/domain/jurisdictions.js';
 import type { LatLon } from './tracks.js';
+import { REPO } from '../repo.js';
 
-export const REFERENCE_DIR =
-  process.env.IFTA_REFERENCE_DIR ?? fileURLToPath(new URL('../../../shared/data/us-states-500k/', import.meta.url));
+export const REFERENCE_DIR = process.env.IFTA_REFERENCE_DIR ?? join(REPO, '../shared/data/us-states-500k/');
 
 /** The 50 states and DC (the reference also has territories, which are not jurisdictions). */
 export const REFERENCE_CODES: readonly string[] = [...US_STATES, ...US_DISTRICT].sort();

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BUILD, ROOT } from '../cli-process.js';
+import { REPO } from '../repo.js';
 import { warmGeography } from '../../src/telemetry/geocode/warm.js';
 import { GRID_CELL_DEG, jurisdictionAt, jurisdictionIndex, loadShapes } from '../../src/domain/ifta/boundaries.js';
 import { JurisdictionIndex } from '../../src/domain/ifta/grid-index.js';
@@ -33,16 +34,25 @@ describe('geography built on a worker thread', () => {
     assert.ok(buildPlaces().places.length > 1000);
   });
 
-  it('runs from a compiled build', () => {
+  // The tests themselves may run either way (scripts/test.mjs compiles them); each of the two is run here.
+  const inProcess = (dir: string, ext: string, flags: string[]) => {
+    const at = (file: string) => JSON.stringify(pathToFileURL(join(dir, `${file}${ext}`)).href);
     const script = [
-      `const { warmGeography } = await import(${JSON.stringify(pathToFileURL(join(BUILD, 'telemetry/geocode/warm.js')).href)});`,
-      `const { jurisdictionAt } = await import(${JSON.stringify(pathToFileURL(join(BUILD, 'domain/ifta/boundaries.js')).href)});`,
-      `const { describe } = await import(${JSON.stringify(pathToFileURL(join(BUILD, 'telemetry/geocode/places.js')).href)});`,
+      `const { warmGeography } = await import(${at('telemetry/geocode/warm')});`,
+      `const { jurisdictionAt } = await import(${at('domain/ifta/boundaries')});`,
+      `const { describe } = await import(${at('telemetry/geocode/places')});`,
       'const where = await warmGeography();',
       'console.log(JSON.stringify({ where, at: jurisdictionAt(38.8977, -77.0365), place: describe(32.2687, -107.7586) }));',
     ].join('\n');
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { where: 'worker', at: 'DC', place: 'Deming, NM' });
-  });
+  };
+
+  it('runs from a compiled build', () => inProcess(BUILD, '.js', []));
+
+  it('runs from the sources through tsx', () => inProcess(join(REPO, 'src'), '.ts', ['--import', 'tsx']));
 });

@@ -8,10 +8,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { REPO } from '../repo.js';
 import { renderedActions } from '../../src/events/webhooks/payloads.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = `${REPO}/`;
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

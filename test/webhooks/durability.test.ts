@@ -14,14 +14,15 @@ import { join } from 'node:path';
 import { eachDialect } from '../helper.js';
 import { openDb } from '../../src/storage/db.js';
 import { createWebhookRuntime } from '../../src/events/webhooks/index.js';
+import { nodeScript } from '../repo.js';
 import { makeHookApp, registerHook, useReceiver, type HookApp, type Receiver } from './helper.js';
 
-const CHILD = new URL('./crash-child.ts', import.meta.url).pathname;
+const CHILD = nodeScript(new URL('./crash-child', import.meta.url).pathname);
 const quiet = { warn() {}, error() {}, child: () => quiet };
 
 /** Starts a doomed node, waits until `ready(stdout)`, then kills it with SIGKILL. */
 async function killWhen(url: string, mode: string, nowMs: number, ready: (out: string) => boolean): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, url, mode, String(nowMs)], {
+  const child = spawn(process.execPath, [...CHILD, url, mode, String(nowMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

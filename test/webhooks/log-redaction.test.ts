@@ -15,8 +15,9 @@ import { migrateToLatest } from '../../src/storage/migrate.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createApiKey } from '../../src/auth/api-keys.js';
 import { startReceiver } from './helper.js';
+import { nodeScript } from '../repo.js';
 
-const SERVER = new URL('../../src/server.ts', import.meta.url).pathname;
+const SERVER = nodeScript(new URL('../../src/server', import.meta.url).pathname);
 
 describe('secrets in the access log', () => {
   it('redacts secret, password, *_secret and *_token query values, in any array or encoded form', () => {
@@ -44,7 +45,7 @@ describe('secrets in the access log', () => {
     const company = await createCompany(db, { name: 'Log Co' });
     const key = await createApiKey(db, company.id, 'test');
     await db.close();
-    const child = spawn(process.execPath, ['--import', 'tsx', SERVER], {
+    const child = spawn(process.execPath, SERVER, {
       env: {
         ...process.env,
         ...TEST_ENV,
