@@ -73,6 +73,7 @@ const ASSETS: Record<string, string> = {
   'alerts.js': 'text/javascript; charset=utf-8',
   'alerts.css': 'text/css; charset=utf-8',
   'alerts-badge.js': 'text/javascript; charset=utf-8',
+  'stream.js': 'text/javascript; charset=utf-8',
   'alerts-badge.css': 'text/css; charset=utf-8',
   'history.js': 'text/javascript; charset=utf-8',
   'history.css': 'text/css; charset=utf-8',

@@ -1,7 +1,9 @@
 /**
  * Accessibility of the console and the pages around it, in a real browser (test/console/browser-kit.ts).
  * Signed in as an admin of a seeded fleet: the dashboard, map, vehicles (list, edit form, confirmation),
- * dispatch board, hours of service, IFTA, API keys and installed apps; then the developer portal (apps,
+ * a vehicle's day, geofences (list, drawing), devices, drivers and users (list, form), groups, the
+ * dispatch board and form, hours of service, IFTA, reports, alerts and their settings, API keys and
+ * installed apps; then the developer portal (apps,
  * registration, an app) and the sign-in page. Each at 1280 px in light mode and at 390 px in dark mode
  * (a phone set to dark; with both databases, the desktop on SQLite and the phone on PostgreSQL), and each
  * must have
@@ -159,6 +161,83 @@ eachDialect('console accessibility at desktop and phone widths', (dialect) => {
       ready: h1('Deactivate N-3?'),
       nav: consoleNav('Vehicles'),
       primary: button('Deactivate N-3'),
+    },
+    {
+      name: 'vehicle day',
+      path: `/console/vehicles/${fleet.vehicles.M1}/history`,
+      ready: (p) => p.locator('#history-status').filter({ hasNotText: 'Loading' }),
+      nav: consoleNav('Map'),
+      primary: button('Play'),
+    },
+    {
+      name: 'geofences',
+      path: '/console/geofences',
+      ready: h1('Geofences'),
+      nav: consoleNav('Geofences'),
+      primary: link('Draw a geofence'),
+    },
+    {
+      name: 'draw a geofence',
+      path: '/console/geofences/new',
+      ready: h1('Draw a geofence'),
+      nav: consoleNav('Geofences'),
+      primary: button('Create geofence'),
+    },
+    {
+      name: 'devices',
+      path: '/console/devices',
+      ready: h1('Devices'),
+      nav: consoleNav('Devices'),
+      primary: button('Provision device'),
+    },
+    {
+      name: 'drivers and users',
+      path: '/console/users',
+      ready: h1('Drivers & users'),
+      nav: consoleNav('Drivers & users'),
+      primary: link('Add user'),
+    },
+    {
+      name: 'add a user',
+      path: '/console/users/new',
+      ready: h1('Add a user'),
+      nav: consoleNav('Drivers & users'),
+      primary: button('Add user'),
+    },
+    {
+      name: 'groups',
+      path: '/console/groups',
+      ready: h1('Groups'),
+      nav: consoleNav('Groups'),
+      primary: button('Create group'),
+    },
+    {
+      name: 'new dispatch',
+      path: '/console/dispatches/new',
+      ready: h1('New dispatch'),
+      nav: consoleNav('Dispatches'),
+      primary: (p) => p.getByRole('button', { name: 'Create dispatch', exact: true }).last(),
+    },
+    {
+      name: 'reports',
+      path: '/console/reports',
+      ready: h1('Reports'),
+      nav: consoleNav('Reports'),
+      primary: button('Show'),
+    },
+    {
+      name: 'alerts',
+      path: '/console/alerts',
+      ready: h1('Alerts'),
+      nav: (p) => p.locator('#alerts-link'),
+      primary: link('Alert settings'),
+    },
+    {
+      name: 'alert settings',
+      path: '/console/alerts/preferences',
+      ready: h1('Alert settings'),
+      nav: (p) => p.locator('#alerts-link'),
+      primary: button('Save'),
     },
     {
       name: 'dispatches',

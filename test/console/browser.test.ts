@@ -73,6 +73,15 @@ eachDialect('fleet console in a real browser', (dialect) => {
     await page.screenshot({ path: `${SHOTS}/console-map-${dialect}.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: `${SHOTS}/console-map-phone-${dialect}.png`, fullPage: true });
+    // One event stream for the page: the map's vehicles and the header's alert count together.
+    const streams: string[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/console/api/stream') streams.push(u.search);
+    });
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    assert.deepEqual(streams, ['?feeds=alerts%2Cvehicles']);
     assert.deepEqual(problemsOf(page), [], 'no script errors or CSP violations');
     await page.context().close();
   });

@@ -45,6 +45,8 @@ export interface ConsoleView {
   scripts?: string[];
   /** Style sheets of /console/assets besides console.css. */
   styles?: string[];
+  /** Feeds of the console's event stream the page's scripts listen to besides `alerts` (assets/stream.js). */
+  streamFeeds?: string[];
 }
 
 const NAV: Array<[Section, string, string]> = [
@@ -78,7 +80,7 @@ export function consolePage(v: ConsoleView): string {
   return `<!doctype html>${
     html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${v.title} · ${v.user.company_name}</title><link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/console/assets/console.css">${ALERTS_HEAD}${styles}${scripts}</head>
-<body><a class="skip" href="#main">Skip to content</a>
+<body data-stream-feeds="${['alerts', ...(v.streamFeeds ?? [])].join(',')}"><a class="skip" href="#main">Skip to content</a>
 <header class="bar"><span class="brand">${v.user.company_name}</span>
 <nav aria-label="Console"><ul>${links}</ul></nav>
 ${alertsLink(v.user.alerts_unread, v.section === 'alerts')}

@@ -74,5 +74,6 @@ ${FILTERS}
     body,
     styles: [...MAP_STYLES, 'fleet.css'],
     scripts: ['fleet.js'],
+    streamFeeds: ['vehicles'],
   });
 }

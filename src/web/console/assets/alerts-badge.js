@@ -1,6 +1,8 @@
-// The header's unread-alert count, kept live by the console's event stream (/console/api/stream with
-// feeds=alerts): every `alerts` event carries {unread, latest}. The alerts page (./alerts.js) hears the
-// same events through the document's `fleet-alerts` event, so one page opens one stream for alerts.
+// The header's unread-alert count, kept live by the page's event stream (./stream.js, feed `alerts`):
+// every `alerts` event carries {unread, latest}. The alerts page (./alerts.js) hears the same events
+// through the document's `fleet-alerts` event.
+import { consoleStream } from './stream.js';
+
 const link = document.getElementById('alerts-link');
 const count = link && link.querySelector('.alerts-count');
 
@@ -12,8 +14,8 @@ function show(unread) {
   link.setAttribute('aria-label', unread === 0 ? 'Alerts' : `Alerts, ${unread} unread`);
 }
 
-if (link && window.EventSource) {
-  const es = new EventSource('/console/api/stream?feeds=alerts');
+const es = link && consoleStream();
+if (es) {
   es.addEventListener('alerts', (e) => {
     const state = JSON.parse(e.data);
     show(state.unread);

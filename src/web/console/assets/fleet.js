@@ -3,6 +3,7 @@
 // shows its details, centres the map on it and marks it in both.
 import { fleetMap } from './map-vehicles.js';
 import { el, fleetList } from './fleet-list.js';
+import { consoleStream } from './stream.js';
 
 const details = document.getElementById('details');
 const live = document.getElementById('live');
@@ -83,8 +84,9 @@ function update(body) {
 fetch('/console/api/vehicles', { credentials: 'same-origin' })
   .then((r) => r.json())
   .then(update);
-if (window.EventSource) {
-  const es = new EventSource('/console/api/stream');
+// The page's stream carries the vehicles as well as the header's alerts (map-page.ts asks for both).
+const es = consoleStream();
+if (es) {
   es.addEventListener('vehicles', (e) => update(JSON.parse(e.data)));
   es.addEventListener('error', () => {
     live.textContent = 'Reconnecting…';
