@@ -28,6 +28,7 @@ import { deviceActivity } from './migrations/0024_device_activity.js';
 import { telemetryPartitions } from './migrations/0025_telemetry_partitions.js';
 import { alerts } from './migrations/0027_alerts.js';
 import { passwordLinks } from './migrations/0028_password_links.js';
+import { retentionHorizons } from './migrations/0029_retention_horizons.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -61,6 +62,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0025_telemetry_partitions', telemetryPartitions],
   ['0027_alerts', alerts],
   ['0028_password_links', passwordLinks],
+  ['0029_retention_horizons', retentionHorizons],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -12,6 +12,7 @@ import type { GeofenceTables } from '../domain/geofences/tables.js';
 import type { RecordTables } from '../domain/assets/tables.js';
 import type { WebhookTables } from '../events/webhooks/tables.js';
 import type { TelemetryTables } from '../telemetry/store/tables.js';
+import type { HorizonTables } from './partitions/horizon.js';
 import type { HosTables } from '../domain/hos/tables.js';
 import type { IftaTables } from '../domain/ifta/tables.js';
 import type { UserTables } from '../domain/users/tables.js';
@@ -194,4 +195,5 @@ export interface Database
     HosTables,
     IftaTables,
     UserTables,
-    AlertTables {}
+    AlertTables,
+    HorizonTables {}

@@ -2,7 +2,8 @@
  * The materialized results and their staleness on both databases: records arriving in pieces, out of
  * order and across midnight, each piece followed by a read, end with exactly the fragments a single
  * computation from scratch gives; a calibration change marks the days after it (and the day before, when
- * it takes effect near midnight) stale.
+ * it takes effect near midnight) stale; once retention has removed a day's raw records, the day keeps
+ * its fragments through a later calibration.
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,9 @@ import { refresh } from '../../src/domain/ifta/recompute.js';
 import { along, slice, insertPoint } from './tracks.js';
 import { store, unit, type Unit } from './http-fixtures.js';
 import { createCalibration } from '../../src/domain/ifta/calibrations.js';
+import { applyRetention } from '../../src/storage/partitions/retention.js';
+import { removedBefore } from '../../src/storage/partitions/horizon.js';
+import { retentionConfig } from '../../src/config/retention.js';
 
 const T0 = Date.parse('2024-06-10T22:15:00Z');
 const WINDOW = { start: new Date('2024-06-01T00:00:00Z'), end: new Date('2024-07-01T00:00:00Z') };
@@ -112,5 +116,32 @@ eachDialect('ifta materialized fragments', (dialect) => {
       else if (f.start_time >= '2024-06-11')
         assert.ok(Math.abs(f.start_calibrated_km! - f.start_odometer_km! - 10) < 1e-6);
     }
+  });
+
+  test('days whose raw records retention removed keep their distances through a later calibration', async () => {
+    const computed = await fragments();
+    // Half a year on, with the default 184 days of raw records and the derived ones kept for ever.
+    const nowMs = Date.parse('2025-01-01T00:00:00Z');
+    const config = { ...retentionConfig({}, (m) => new Error(m)), derivedDays: 0 };
+    await applyRetention(t.db, config, { nowMs, dryRun: false });
+    const left = await t.db.kysely
+      .selectFrom('telemetry_records')
+      .select('id')
+      .where('vehicle_id', '=', u.vehicle.id)
+      .execute();
+    assert.deepEqual(left, [], 'the raw records of June 2024 are gone');
+    assert.equal(await removedBefore(t.db, 'telemetry_records'), new Date(nowMs - 184 * 86_400_000).toISOString());
+
+    // A calibration from before them marks both days stale; they keep what was computed.
+    await createCalibration(t.db, t.company.id, {
+      vehicle_id: u.vehicle.id,
+      effective_from: '2024-06-01T00:00:00Z',
+      offset: 25,
+      unit: 'km',
+    });
+    assert.equal((await t.db.kysely.selectFrom('ifta_stale_days').select('day').execute()).length, 2);
+    assert.deepEqual(await read(), { days: 0 });
+    assert.deepEqual(await fragments(), computed);
+    assert.deepEqual(await t.db.kysely.selectFrom('ifta_stale_days').selectAll().execute(), []);
   });
 });

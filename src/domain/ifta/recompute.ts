@@ -11,6 +11,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { toIso } from '../../storage/values.js';
 import { writeTx } from '../../telemetry/store/tx.js';
+import { removedBefore } from '../../storage/partitions/horizon.js';
 import { allocate } from './allocate.js';
 import { jurisdictionIndex } from './boundaries.js';
 import { contextMs, DEFAULT_RULES, type AllocationRules, type Fragment, type Track } from './rules.js';
@@ -184,6 +185,33 @@ export async function recomputeDays(
   return rows.length;
 }
 
+type StaleMark = { vehicle_id: number; day: string; token: string };
+
+/**
+ * The stale marks to act on. A day whose records (or the context before it that its recompute reads)
+ * retention may have removed, one starting less than contextMs after the raw records' horizon, keeps
+ * the fragments computed while they were there: a recompute from what is left would shrink or erase
+ * distance that IFTA keeps four years after the raw records go (docs/storage.md, Retention). Its mark
+ * is dropped; so a calibration dated before the horizon changes the days after it only.
+ */
+async function unfrozen(db: Db, stale: StaleMark[]): Promise<StaleMark[]> {
+  const horizon = await removedBefore(db, 'telemetry_records');
+  if (!horizon || stale.length === 0) return stale;
+  const limit = Date.parse(horizon) + contextMs(DEFAULT_RULES);
+  const frozen = stale.filter((s) => Date.parse(`${s.day}T00:00:00Z`) < limit);
+  if (frozen.length)
+    await writeTx(db, async (trx) => {
+      for (const s of frozen)
+        await trx
+          .deleteFrom('ifta_stale_days')
+          .where('vehicle_id', '=', s.vehicle_id)
+          .where('day', '=', s.day)
+          .where('token', '=', s.token)
+          .execute();
+    });
+  return stale.filter((s) => !frozen.includes(s));
+}
+
 export interface RefreshScope {
   vehicleIds: number[];
   /** The UTC window the caller will read. */
@@ -201,15 +229,18 @@ export async function refresh(db: Db, companyId: number, scope: RefreshScope): P
   await markNewRecords(db, companyId);
   const first = addDay(toIso(scope.start).slice(0, 10), -1);
   const last = addDay(toIso(new Date(scope.end.getTime() - 1)).slice(0, 10), 1);
-  const stale = await db.kysely
-    .selectFrom('ifta_stale_days')
-    .select(['vehicle_id', 'day', 'token'])
-    .where('company_id', '=', companyId)
-    .where('vehicle_id', 'in', scope.vehicleIds)
-    .where('day', '>=', first)
-    .orderBy('vehicle_id')
-    .orderBy('day')
-    .execute();
+  const stale = await unfrozen(
+    db,
+    await db.kysely
+      .selectFrom('ifta_stale_days')
+      .select(['vehicle_id', 'day', 'token'])
+      .where('company_id', '=', companyId)
+      .where('vehicle_id', 'in', scope.vehicleIds)
+      .where('day', '>=', first)
+      .orderBy('vehicle_id')
+      .orderBy('day')
+      .execute(),
+  );
   const byVehicle = new Map<number, Array<{ day: string; token: string }>>();
   const later = new Map<number, Map<string, string>>();
   for (const s of stale) {

@@ -26,6 +26,7 @@ import { DAY_MS } from './layout.js';
 import type { RetentionConfig } from '../../config/retention.js';
 import { beforeName } from './layout.js';
 import { TELEMETRY, telemetryPartitions } from './telemetry.js';
+import { advanceHorizon } from './horizon.js';
 
 /** Rows per delete statement. */
 export const BATCH_ROWS = 1000;
@@ -158,6 +159,8 @@ async function dropPartition(db: Db, name: string): Promise<void> {
 export async function applyRetention(db: Db, cfg: RetentionConfig, o: RetentionOptions): Promise<RetentionLine[]> {
   const out: RetentionLine[] = [];
   const raw = cutoffOf(cfg.rawDays, o.nowMs);
+  // Said before any row goes, so that no reader rebuilds from a part of what is going (./horizon.ts).
+  if (raw !== null && !o.dryRun) await advanceHorizon(db, TELEMETRY, raw);
   if (raw === null) out.push({ table: TELEMETRY, cutoff: null, rows: 0, partitions: [] });
   else if (db.kind === 'postgres') out.push(await rawPostgres(db, raw, o));
   else out.push({ table: TELEMETRY, cutoff: raw, rows: await rawSqlite(db, raw, o), partitions: [] });
