@@ -30,7 +30,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const STAMP = '.build.json';
 
-function walk(dir, out = []) {
+/** Every file under `dir`, recursively. */
+export function walk(dir, out = []) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
     if (entry.isDirectory()) walk(p, out);

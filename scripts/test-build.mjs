@@ -16,19 +16,10 @@
 // A test that needs the repository itself (the .ts sources) finds it through test/repo.ts.
 import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { BUNDLED, ROOT, bundlePackage } from './build.mjs';
+import { BUNDLED, ROOT, bundlePackage, walk } from './build.mjs';
 
 const COMPILED = ['src', 'test'];
 const PREFIX = '.tmp-test-build-';
-
-function walk(dir, out = []) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) walk(p, out);
-    else if (entry.isFile()) out.push(p);
-  }
-  return out;
-}
 
 const alive = (pid) => {
   try {
