@@ -1,10 +1,12 @@
 /**
  * Three real server processes on one PostgreSQL schema and one Redis, requests spread over all of
- * them: migrations run once, revocations reach every node within a second, one active dispatch per
- * driver holds, each webhook attempt is delivered once, and each vehicle's telemetry is processed in
- * order by one node at a time, also when a node dies in the middle.
+ * them: migrations run once, the storage maintenance job runs on all three at once without a failure,
+ * revocations reach every node within a second, one active dispatch per driver holds, each webhook
+ * attempt is delivered once, and each vehicle's telemetry is processed in order by one node at a time,
+ * also when a node dies in the middle.
  */
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { before, describe, test } from 'node:test';
 import { POSTGRES_URL } from '../helper.js';
 import { asTestApp, call, useCluster, within, type Cluster } from './cluster.js';
@@ -24,12 +26,19 @@ import { provisionDevice } from '../../src/domain/devices/service.js';
 import { replayVehicle } from '../../src/telemetry/store/replay.js';
 import { DEFAULT_THRESHOLDS } from '../../src/telemetry/thresholds.js';
 import type { ServerProcess } from '../server-process.js';
+import { telemetryPartitions, WEEKS_AHEAD } from '../../src/storage/partitions/telemetry.js';
+import { DAY_MS, WEEK_MS } from '../../src/storage/partitions/layout.js';
 
 const NODES = 3;
 
 if (POSTGRES_URL) {
   describe('three nodes on one PostgreSQL and one Redis', () => {
-    const getCluster = useCluster(NODES, { WEBHOOK_RETRY_SCHEDULE_S: '1' });
+    // The storage maintenance job every second on every node (an hour by default), warnings logged.
+    const getCluster = useCluster(NODES, {
+      WEBHOOK_RETRY_SCHEDULE_S: '1',
+      MAINTENANCE_INTERVAL_S: '1',
+      LOG_LEVEL: 'warn',
+    });
     let c: Cluster;
     let company: { id: number; apiKey: string; headers: Record<string, string> };
     const nodes = () => c.nodes.slice(0, NODES);
@@ -48,6 +57,21 @@ if (POSTGRES_URL) {
         .execute()) as Array<{ name: string }>;
       assert.deepEqual(rows.map((r) => r.name).sort(), MIGRATIONS.map(([name]) => name).sort());
       for (const node of nodes()) assert.equal((await call(node, 'GET', '/readyz')).status, 200);
+    });
+
+    test('the maintenance job on every node at once: a missing week is made again once, no gap, no failed run', async () => {
+      // The furthest week ahead goes; the three nodes, each running the job every second, race to make it.
+      const last = (await telemetryPartitions(c.db.kysely)).at(-1)!;
+      await sql`alter table telemetry_records detach partition ${sql.id(last.name)}`.execute(c.db.kysely);
+      await sql`drop table ${sql.id(last.name)}`.execute(c.db.kysely);
+      const made = async () => (await telemetryPartitions(c.db.kysely)).at(-1)!.name === last.name;
+      await within(5000, made, `${last.name} made again`);
+      await new Promise((r) => setTimeout(r, 1500)); // every node's job ran at least once more
+      const weeks = await telemetryPartitions(c.db.kysely);
+      for (let i = 1; i < weeks.length; i++)
+        assert.equal(weeks[i].from, weeks[i - 1].to, `${weeks[i].name} begins where ${weeks[i - 1].name} ends`);
+      assert.ok(weeks.at(-1)!.to >= Date.now() + DAY_MS + WEEKS_AHEAD * WEEK_MS, 'three weeks and a day ahead');
+      for (const node of nodes()) assert.doesNotMatch(node.output(), /storage maintenance failed/);
     });
 
     test('an API key revoked by the CLI stops working on every node within 1 s', async () => {
