@@ -14,7 +14,7 @@ import type { Api } from './api.js';
 import { forbidden } from '../core/errors.js';
 import { changeMembers, createGroup, deleteGroup, updateGroup, type GroupInput } from '../domain/groups/service.js';
 import { getUser } from '../domain/users/service.js';
-import { GroupBody, IdsBody } from './v1/groups.js';
+import { GroupBody, IdsBody } from '../domain/groups/input.js';
 import { apiBodyCheck } from './console-body.js';
 import { field } from './oauth-web.js';
 import type { ConsoleCaller } from './console-caller.js';

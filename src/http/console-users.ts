@@ -18,7 +18,7 @@ import { AppError, forbidden, validation } from '../core/errors.js';
 import { createUser, updateUser, type UserInput, type UserRow } from '../domain/users/service.js';
 import { ROLES, USER_STATUSES } from '../domain/users/fields.js';
 import { inviteUser, passwordLinkUrl, pendingLink, resetPassword } from '../domain/users/password-links.js';
-import { UserBody } from './v1/users.js';
+import { UserBody } from '../domain/users/input.js';
 import { apiBodyCheck } from './console-body.js';
 import { field, fields } from './oauth-web.js';
 import type { ConsoleCaller } from './console-caller.js';

@@ -13,13 +13,14 @@ import {
   Success,
 } from '../plumbing/envelope.js';
 import { validation } from '../../core/errors.js';
-import { Id, IdParams, Nullable } from '../../wire/types.js';
+import { IdParams, Nullable } from '../../wire/types.js';
 import { UserSummary, userSummary } from '../../wire/summaries.js';
 import { vehiclesWire } from '../../wire/vehicle.js';
 import { UserList, usersWire } from './users.js';
 import { VehicleList } from './vehicles.js';
 import { actingUserId } from '../../domain/users/acting.js';
 import * as groups from '../../domain/groups/service.js';
+import { GroupBody, GroupMemberIds, IdsBody } from '../../domain/groups/input.js';
 import { listUsers } from '../../domain/users/service.js';
 import { listVehicles } from '../../domain/vehicles/service.js';
 import { userSummaryRows } from '../../domain/users/summaries.js';
@@ -35,14 +36,7 @@ export const Group = Type.Object({
   user: Nullable(UserSummary),
 });
 
-export const GroupBody = Type.Object({
-  name: opt(Type.String({ maxLength: 255 })),
-  parent_id: opt(Nullable(Id())),
-  user_id: opt(Nullable(Id())),
-});
-
-const Ids = Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'User or vehicle ids' });
-export const IdsBody = Type.Object({ ids: Ids });
+const Ids = GroupMemberIds;
 const IdsQuery = Type.Object({ ids: opt(Ids) });
 const OptionalIdsBody = Type.Union([Type.Object({ ids: opt(Ids) }), Type.Null()]);
 
