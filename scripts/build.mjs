@@ -108,6 +108,32 @@ export async function bundlePackage(esbuild, root, outdir, name) {
 }
 
 /**
+ * Transpiles each .ts file of `files` (under `from`) on its own into `to` at the same relative path with
+ * .js, and copies every other file there as it is; resolves to the counts. `sourcemap`: esbuild's.
+ */
+export async function transpileTree(esbuild, from, to, files, sourcemap) {
+  const ts = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  const other = files.filter((f) => !f.endsWith('.ts'));
+  await esbuild.build({
+    entryPoints: ts,
+    outbase: from,
+    outdir: to,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    bundle: false,
+    sourcemap,
+    logLevel: 'warning',
+  });
+  for (const f of other) {
+    const dest = join(to, relative(from, f));
+    mkdirSync(dirname(dest), { recursive: true });
+    cpSync(f, dest);
+  }
+  return { transpiled: ts.length, copied: other.length };
+}
+
+/**
  * Builds src/ into `outdir`: into a sibling folder first, then swapped in, so a process starting
  * meanwhile finds either the old build or the new one, never half of one. Resolves to the file count
  * and the milliseconds it took.
@@ -115,32 +141,16 @@ export async function bundlePackage(esbuild, root, outdir, name) {
 export async function build(root = ROOT, outdir = join(root, 'dist')) {
   const started = performance.now();
   const { src, files, signature } = sourceState(root);
-  const ts = files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-  const other = files.filter((f) => !f.endsWith('.ts'));
   const tmp = `${outdir}.tmp-${process.pid}`;
   const old = `${outdir}.old-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
+  let counts;
   try {
     const esbuild = await import('esbuild');
-    await esbuild.build({
-      entryPoints: ts,
-      outbase: src,
-      outdir: tmp,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      bundle: false,
-      // Linked .js.map files: free unless Node runs with --enable-source-maps (then stack traces name .ts lines).
-      sourcemap: true,
-      logLevel: 'warning',
-    });
+    // Linked .js.map files: free unless Node runs with --enable-source-maps (then stack traces name .ts lines).
+    counts = await transpileTree(esbuild, src, tmp, files, true);
     for (const name of BUNDLED) await bundlePackage(esbuild, root, tmp, name);
-    for (const f of other) {
-      const to = join(tmp, relative(src, f));
-      mkdirSync(dirname(to), { recursive: true });
-      cpSync(f, to);
-    }
     writeFileSync(
       join(tmp, STAMP),
       `${JSON.stringify({ signature, files: files.length, built_at: new Date().toISOString() })}\n`,
@@ -156,7 +166,7 @@ export async function build(root = ROOT, outdir = join(root, 'dist')) {
     rmSync(tmp, { recursive: true, force: true });
     rmSync(old, { recursive: true, force: true });
   }
-  return { transpiled: ts.length, copied: other.length, ms: Math.round(performance.now() - started) };
+  return { ...counts, ms: Math.round(performance.now() - started) };
 }
 
 /**

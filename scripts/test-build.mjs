@@ -14,9 +14,9 @@
 //                                       does in the repository.
 //
 // A test that needs the repository itself (the .ts sources) finds it through test/repo.ts.
-import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { BUNDLED, ROOT, bundlePackage, walk } from './build.mjs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLED, ROOT, bundlePackage, transpileTree, walk } from './build.mjs';
 
 const COMPILED = ['src', 'test'];
 const PREFIX = '.tmp-test-build-';
@@ -46,24 +46,9 @@ export async function buildTestTree(root = ROOT) {
   const out = join(root, `${PREFIX}${process.pid}`);
   rmSync(out, { recursive: true, force: true });
   const esbuild = await import('esbuild');
-  for (const dir of COMPILED) {
-    const files = walk(join(root, dir));
-    await esbuild.build({
-      entryPoints: files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')),
-      outbase: join(root, dir),
-      outdir: join(out, dir),
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
-      sourcemap: 'inline',
-      logLevel: 'warning',
-    });
-    for (const f of files.filter((f) => !f.endsWith('.ts'))) {
-      const to = join(out, dir, relative(join(root, dir), f));
-      mkdirSync(dirname(to), { recursive: true });
-      cpSync(f, to);
-    }
-  }
+  // Inline source maps: the tree is removed after the run, and stack traces still name .ts lines.
+  for (const dir of COMPILED)
+    await transpileTree(esbuild, join(root, dir), join(out, dir), walk(join(root, dir)), 'inline');
   const modules = join(out, 'node_modules');
   mkdirSync(modules);
   for (const name of readdirSync(join(root, 'node_modules')))

@@ -16,6 +16,7 @@ import {
   type Evaluation,
   type Ruleset,
 } from '../../src/domain/hos/engine/index.js';
+import { zoneOffsetMs } from '../../src/core/time-zone.js';
 
 export interface Check {
   at: string;
@@ -55,31 +56,11 @@ export function instant(s: Scenario, when: string): number {
   return localWall(base.toISOString().slice(0, 10), h % 24, Number(m[3]), s.zone ?? 'UTC');
 }
 
-const fmts = new Map<string, Intl.DateTimeFormat>();
-
 /** The instant the wall clock of `zone` shows `day h:mi` (the later one when skipped by a DST jump). */
 function localWall(day: string, h: number, mi: number, zone: string): number {
-  let f = fmts.get(zone);
-  if (!f)
-    fmts.set(
-      zone,
-      (f = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-      })),
-    );
   const target = Date.UTC(+day.slice(0, 4), +day.slice(5, 7) - 1, +day.slice(8, 10), h, mi);
   let t = target;
-  for (let i = 0; i < 3; i++) {
-    const parts = f.formatToParts(new Date(t));
-    const g = (k: string) => Number(parts.find((p) => p.type === k)!.value);
-    t += target - Date.UTC(g('year'), g('month') - 1, g('day'), g('hour'), g('minute'));
-  }
+  for (let i = 0; i < 3; i++) t = target - zoneOffsetMs(zone, t);
   return t;
 }
 
