@@ -17,7 +17,7 @@ import { installArrayParams } from './http/plumbing/query.js';
 import { installAuth } from './http/plumbing/auth.js';
 import { installPortableInput } from './http/plumbing/portable-input.js';
 import { authenticators } from './auth/authenticators.js';
-import { installOAuth } from './http/oauth.js';
+import { installOAuth } from './http/oauth/install.js';
 import { installWebhooks } from './events/webhooks/index.js';
 import { installRateLimits } from './limits/index.js';
 import { installAppWorkers } from './workers.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { openApiDocument } from '../../src/http/openapi-document.js';
+import { openApiDocument } from '../../src/http/public-api/openapi-document.js';
 import { makeApp } from '../helper.js';
 
 describe('OpenAPI document', () => {

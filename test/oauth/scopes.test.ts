@@ -12,8 +12,8 @@ import { SCOPE_MAP, mappedScope, methodRuleProblem } from '../../src/auth/oauth/
 import { issueTokens } from '../../src/auth/oauth/tokens.js';
 import { runtimeFor } from '../../src/auth/oauth/runtime.js';
 import { json } from '../../src/storage/values.js';
-import { isVersioned } from '../../src/http/oauth.js';
-import { renderScopesDoc } from '../../src/http/oauth-scope-doc.js';
+import { isVersioned } from '../../src/http/oauth/install.js';
+import { renderScopesDoc } from '../../src/http/oauth/scope-doc.js';
 import { api, useOAuthApp, type OAuthTestApp } from './helper.js';
 
 /** The scope list of the specification's Authentication part, and the names docs/reference/wire.md §8.3 adds. */

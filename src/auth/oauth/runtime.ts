@@ -53,7 +53,7 @@ export function detachRuntime(db: Db, rt: OAuthRuntime): void {
 }
 
 /**
- * The runtime of the app using `db`, which buildApp attaches (src/http/oauth.ts). There is no default: a
+ * The runtime of the app using `db`, which buildApp attaches (src/http/oauth/install.ts). There is no default: a
  * runtime built from an empty configuration would carry other token-cache and failure settings than the
  * app's, so a caller without an app builds its own with createRuntime(config), as the CLI does.
  */

@@ -1,7 +1,7 @@
 /**
  * What a client may send to create or change a group and its members: the bodies of `POST`/`PUT
  * /v1/groups` and `POST /v1/groups/:id/users|vehicles`, which the console's group forms are checked
- * against too (src/http/console-groups.ts).
+ * against too (src/http/console/groups.ts).
  */
 import { Type } from 'typebox';
 import { Id } from '../../core/ids.js';

@@ -1,6 +1,6 @@
 /**
  * What a client may send to create or change a user: the body of `POST` and `PUT /v1/users`, which the
- * console's user forms are checked against too (src/http/console-users.ts). Value sets and field lists:
+ * console's user forms are checked against too (src/http/console/users.ts). Value sets and field lists:
  * ./fields.ts; the password's length: src/auth/password-policy.ts.
  */
 import { Type } from 'typebox';

@@ -20,7 +20,7 @@ export interface FeedView extends PageBase {
   notice?: string;
 }
 
-/** One entry of the feed; the live view inserts the same markup (console-alerts.ts). */
+/** One entry of the feed; the live view inserts the same markup (src/http/console/alerts.ts). */
 export function feedEntry(a: FeedItem, csrf: string): Html {
   const mark = a.read
     ? html``
