@@ -137,7 +137,7 @@ const TripBody = Type.Object({
   status: opt(Enum(TRIP_STATUSES)),
 });
 
-function body(version: 1 | 2, vendorId: TSchema) {
+function body<V extends TSchema>(version: 1 | 2, vendorId: V) {
   return Type.Object({
     vendor_id: vendorId,
     status: opt(Enum(DISPATCH_STATUSES)),

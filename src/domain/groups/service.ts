@@ -1,5 +1,6 @@
 /** Use cases on groups: a tree of named groups holding users and vehicles (docs/reference/wire.md §4.18). */
 import type { Selectable } from 'kysely';
+import type { Static } from 'typebox';
 import type { Db } from '../../storage/db.js';
 import type { GroupsTable } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
@@ -7,14 +8,12 @@ import { nowIso } from '../../storage/values.js';
 import { notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { addMembers, removeMembers, type MemberTable } from './membership.js';
+import type { GroupBody } from './input.js';
 
 export type GroupRow = Selectable<GroupsTable>;
 
-export interface GroupInput {
-  name?: string;
-  parent_id?: number | null;
-  user_id?: number | null;
-}
+/** What a client may send to create or change a group: the body `POST` and `PUT /v1/groups` check. */
+export type GroupInput = Static<typeof GroupBody>;
 
 export async function getGroup(db: Db, t: Tenant, id: number): Promise<GroupRow> {
   const row = await db.kysely

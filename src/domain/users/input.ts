@@ -3,7 +3,7 @@
  * console's user forms are checked against too (src/http/console/users.ts). Value sets and field lists:
  * ./fields.ts; the password's length: src/auth/password-policy.ts.
  */
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { Id } from '../../core/ids.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/password-policy.js';
 import {
@@ -22,6 +22,9 @@ import {
 const S = (max = 255) => Type.String({ maxLength: max });
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 const opt = Type.Optional;
+/** The same schema for each of a list of fields, keeping their names in the type (Static<typeof UserBody>). */
+const each = <K extends string, T extends TSchema>(keys: readonly K[], schema: () => T) =>
+  Object.fromEntries(keys.map((k) => [k, schema()])) as { [P in K]: T };
 
 export const UserBody = Type.Object({
   first_name: opt(S()),
@@ -36,11 +39,8 @@ export const UserBody = Type.Object({
   duty_status: opt(Enum(DUTY_STATUSES)),
   eld_mode: opt(Enum(ELD_MODES)),
   violation_alerts: opt(Enum(VIOLATION_ALERTS)),
-  ...Object.fromEntries(
-    [...USER_TEXT_FIELDS, ...MANAGER_TEXT_FIELDS, ...DRIVER_TEXT_FIELDS].map((f) => [
-      f,
-      opt(Type.Union([S(), Type.Null()])),
-    ]),
+  ...each([...USER_TEXT_FIELDS, ...MANAGER_TEXT_FIELDS, ...DRIVER_TEXT_FIELDS], () =>
+    opt(Type.Union([S(), Type.Null()])),
   ),
-  ...Object.fromEntries(DRIVER_FLAGS.map((f) => [f, opt(Type.Boolean())])),
+  ...each(DRIVER_FLAGS, () => opt(Type.Boolean())),
 });

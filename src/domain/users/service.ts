@@ -14,24 +14,13 @@ import * as repo from './repository.js';
 import { recordEvent } from '../../events/outbox.js';
 import { assertGroups, groupIdsOf as memberGroups, setMemberGroups } from '../groups/membership.js';
 import type { Insertable, Updateable } from 'kysely';
+import type { Static } from 'typebox';
+import type { UserBody } from './input.js';
 
 export type { UserRow, UserFilters } from './repository.js';
 
-export interface UserInput {
-  first_name?: string;
-  last_name?: string;
-  role?: string;
-  status?: string;
-  password?: string;
-  metric_units?: boolean;
-  group_ids?: number[];
-  group_visibility?: string;
-  external_ids_attributes?: Array<{ external_id: string; integration_name: string }>;
-  duty_status?: string;
-  eld_mode?: string;
-  violation_alerts?: string;
-  [field: string]: unknown;
-}
+/** What a client may send to create or change a user: the body `POST` and `PUT /v1/users` check. */
+export type UserInput = Static<typeof UserBody>;
 
 export async function getUser(db: Db, t: Tenant, id: number): Promise<repo.UserRow> {
   const row = await repo.findUser(db.kysely, t.companyId, id);
@@ -70,22 +59,25 @@ function validateTimeZone(tz: unknown) {
   }
 }
 
+/** Fields stored as given. */
+const PLAIN_FIELDS = [
+  'first_name',
+  'last_name',
+  'role',
+  'status',
+  'duty_status',
+  'eld_mode',
+  'violation_alerts',
+  'group_visibility',
+] as const;
+
 /** Column values for the fields present in the input (absent fields are left alone). */
 function columns(input: UserInput): Updateable<UsersTable> {
   const out: Record<string, unknown> = {};
   for (const f of [...USER_TEXT_FIELDS, ...MANAGER_TEXT_FIELDS, ...DRIVER_TEXT_FIELDS]) {
     if (input[f] !== undefined) out[f] = input[f] === '' && f !== 'carrier_name' ? null : input[f];
   }
-  for (const f of [
-    'first_name',
-    'last_name',
-    'role',
-    'status',
-    'duty_status',
-    'eld_mode',
-    'violation_alerts',
-    'group_visibility',
-  ]) {
+  for (const f of PLAIN_FIELDS) {
     if (input[f] !== undefined) out[f] = input[f];
   }
   if (input.email !== undefined) out.email = normEmail(input.email);

@@ -29,6 +29,7 @@ import {
   sendPage,
   sessionOf,
 } from '../plumbing/web-pages.js';
+import { objectOf } from '../plumbing/unvalidated.js';
 
 /** Where sign-in lands without a return_to: the fleet console. */
 const DEFAULT_LANDING = '/console';
@@ -64,7 +65,7 @@ export async function authorizeRoutes(app: Api): Promise<void> {
   }
 
   app.get('/oauth/authorize', perIp, async (req, reply) => {
-    const check = await checkAuthorizeRequest(app.db, req.query as Record<string, unknown>);
+    const check = await checkAuthorizeRequest(app.db, objectOf(req.query) ?? {});
     if (check.kind !== 'ok') return settle(reply, check);
     const who = await signedInUser(req);
     if (!who) return showSignIn(req, reply, 200, req.url);
@@ -102,7 +103,7 @@ export async function authorizeRoutes(app: Api): Promise<void> {
       throw new AppError('unauthenticated', 'Your session has ended. Go back to the application and start again.');
     const problem = csrfProblem(who.session.csrf, field(req.body, 'csrf_token'));
     if (problem) throw problem;
-    const check = await checkAuthorizeRequest(app.db, req.body as Record<string, unknown>);
+    const check = await checkAuthorizeRequest(app.db, objectOf(req.body) ?? {});
     if (check.kind !== 'ok') return settle(reply, check);
     const decision = field(req.body, 'decision');
     if (decision === 'deny') {

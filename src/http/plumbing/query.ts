@@ -6,6 +6,7 @@
 import qs from 'qs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { badRequest } from '../../core/errors.js';
+import { objectOf } from './unvalidated.js';
 
 /**
  * At most this many parameters, and items in one array parameter. Parsing costs grow faster than the
@@ -46,14 +47,19 @@ function toArray(v: unknown): unknown {
   return v;
 }
 
+/** Why parseQuery refused the query string, if it did. */
+function refusal(query: unknown): string | undefined {
+  return query !== null && typeof query === 'object' && REFUSED in query ? String(query[REFUSED]) : undefined;
+}
+
 export function installArrayParams(app: FastifyInstance): void {
   app.addHook('preValidation', async (req: FastifyRequest) => {
-    const refused = (req.query as { [REFUSED]?: string } | undefined)?.[REFUSED];
+    const refused = refusal(req.query);
     if (refused) throw badRequest(refused);
     const schema = req.routeOptions.schema?.querystring as SchemaLike | undefined;
     const props = schema?.properties;
-    if (!props || !req.query || typeof req.query !== 'object') return;
-    const q = req.query as Record<string, unknown>;
+    const q = objectOf(req.query);
+    if (!props || !q) return;
     for (const [key, s] of Object.entries(props)) {
       if (s.type === 'array' && q[key] !== undefined) q[key] = toArray(q[key]);
     }

@@ -28,6 +28,7 @@ import { Moment, momentOf } from '../../../wire/record-dates.js';
 import { dayWindow } from '../../../core/time-zone.js';
 import { CompanyWebhook, CompanyWebhookRequest, webhookRequestWire, webhookWire } from '../../../wire/webhook.js';
 import * as webhooks from '../../../events/webhooks/service.js';
+import { objectOf } from '../../plumbing/unvalidated.js';
 
 const opt = Type.Optional;
 const ActionName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 });
@@ -89,9 +90,9 @@ function list(v: unknown): unknown {
 
 /** Fields from the query string, overridden by the body's, with text values made typed. */
 export async function mergeFields(req: FastifyRequest) {
-  const body = req.body as unknown;
+  const body: unknown = req.body;
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) return;
-  const query = (req.query ?? {}) as Record<string, unknown>;
+  const query = objectOf(req.query) ?? {};
   const merged: Record<string, unknown> = {};
   for (const k of Object.keys(FIELDS)) if (query[k] !== undefined) merged[k] = query[k];
   Object.assign(merged, body ?? {});
@@ -102,8 +103,8 @@ export async function mergeFields(req: FastifyRequest) {
 
 /** Form-encoded ids arrive as text (and in any array syntax). */
 async function formIds(req: FastifyRequest) {
-  const body = req.body as Record<string, unknown> | null | undefined;
-  if (!body || typeof body !== 'object' || body.ids === undefined) return;
+  const body = objectOf(req.body);
+  if (!body || body.ids === undefined) return;
   const ids = list(body.ids);
   body.ids = Array.isArray(ids)
     ? ids.map((v) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v))

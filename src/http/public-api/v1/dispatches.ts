@@ -96,8 +96,7 @@ export function registerDispatches(app: Api, version: 1 | 2) {
       },
     },
     async (req) => {
-      const body = req.body as Record<string, unknown> & { vendor_id: string };
-      const view = await dispatches.updateDispatch(app.db, req.auth, body.vendor_id, dispatchInput(body));
+      const view = await dispatches.updateDispatch(app.db, req.auth, req.body.vendor_id, dispatchInput(req.body));
       return one(req.auth.companyId, view);
     },
   );

@@ -22,6 +22,7 @@ import { InspectionReport, inspectionReportsWire } from '../../../wire/inspectio
 import * as reports from '../../../domain/inspections/service.js';
 import { updateInspectionReport } from '../../../domain/inspections/update.js';
 import { DEFECT_STATUSES, SIGN_OFF_STATUSES, STATUS_FILTERS } from '../../../domain/inspections/status.js';
+import { objectOf } from '../../plumbing/unvalidated.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });
@@ -151,16 +152,8 @@ export async function inspectionReportsRoutes(app: Api) {
         config: write,
         // Real clients send defect_statuses as one object; it is read as a list of one.
         preValidation: async (req) => {
-          const body = req.body as { defect_statuses?: unknown } | null;
-          if (
-            body &&
-            typeof body === 'object' &&
-            body.defect_statuses &&
-            typeof body.defect_statuses === 'object' &&
-            !Array.isArray(body.defect_statuses)
-          ) {
-            body.defect_statuses = [body.defect_statuses];
-          }
+          const body = objectOf(req.body);
+          if (body && objectOf(body.defect_statuses)) body.defect_statuses = [body.defect_statuses];
         },
         schema: {
           tags,

@@ -14,6 +14,7 @@ import { Id, IdList } from '../../../wire/types.js';
 import { Message, messagesWire } from '../../../wire/message.js';
 import { Day, windowOf } from '../../../wire/record-dates.js';
 import * as messages from '../../../domain/messages/service.js';
+import { objectOf } from '../../plumbing/unvalidated.js';
 
 const opt = Type.Optional;
 const IdArray = (description: string) => Type.Array(Id(), { minItems: 1, maxItems: 1000, description });
@@ -45,8 +46,8 @@ const tags = ['messages'];
 /** A form-encoded body carries every value as text: ids become numbers before validation. */
 async function formIds(req: FastifyRequest) {
   if (!String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return;
-  const body = req.body as Record<string, unknown> | null;
-  if (!body || typeof body !== 'object') return;
+  const body = objectOf(req.body);
+  if (!body) return;
   const num = (v: unknown) => (typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v);
   if (body.recipient_id !== undefined) body.recipient_id = num(body.recipient_id);
   if (body.recipient_ids !== undefined) {
