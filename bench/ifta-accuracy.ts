@@ -1,5 +1,5 @@
 /**
- * IFTA accuracy on border roads: the tracks of test/ifta/border-tracks.ts (State Line Road 40 m inside
+ * IFTA accuracy on border roads: the tracks of test/domain/ifta/border-tracks.ts (State Line Road 40 m inside
  * Kansas, the Delaware 150 m inside New Jersey, I-95 through NY–CT–RI–MA and PA–DE–MD, the Ambassador
  * Bridge) through the allocator on the shipped boundary data, against the distance per jurisdiction
  * measured on the reference outlines (../shared/data/us-states-500k next to the repository, or
@@ -14,9 +14,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { allocate, DEFAULT_RULES } from '../src/domain/ifta/allocate.js';
 import { jurisdictionIndex } from '../src/domain/ifta/boundaries.js';
 import { kmToMi } from '../src/telemetry/units.js';
-import { BORDER_TRACKS, borderTrack, referenceExpectedKm } from '../test/ifta/border-tracks.js';
-import { REFERENCE_DIR, referenceAvailable } from '../test/ifta/reference.js';
-import { byCode, odoSpan } from '../test/ifta/tracks.js';
+import { BORDER_TRACKS, borderTrack, referenceExpectedKm } from '../test/domain/ifta/border-tracks.js';
+import { REFERENCE_DIR, referenceAvailable } from '../test/domain/ifta/reference.js';
+import { byCode, odoSpan } from '../test/domain/ifta/tracks.js';
 
 const TARGET = 0.005;
 

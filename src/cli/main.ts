@@ -10,7 +10,7 @@
  * on stdout).
  *
  * A command is one entry of COMMANDS below. Its module imports its services inside `run`, not at the
- * top, so that `--help` and usage errors stay fast (src/cli/io.ts; test/cli-startup.test.ts).
+ * top, so that `--help` and usage errors stay fast (src/cli/io.ts; test/cli/startup.test.ts).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,7 @@
  * The Node flags a server process runs with. V8 sizes its heap when the process starts, so these
  * cannot be set from inside the program: they are written out where a server starts — the first line
  * of bin/fleet.js, the `start` and `fleet` scripts of package.json — and the benchmark's server process
- * takes them from here (bench/lib/server-process.ts). test/node-flags.test.ts checks that all agree.
+ * takes them from here (bench/lib/server-process.ts). test/config/node-flags.test.ts checks that all agree.
  *
  * `--max-semi-space-size=32` (MiB): the young generation, where nearly every object of a request is
  * born and dies. Node 20's default is much smaller, so a 500-record device batch (one parsed record,

@@ -4,10 +4,10 @@
  */
 import type { Db } from '../storage/db.js';
 import type { Tenant } from '../domain/tenant.js';
-import { seedDispatchDemo } from '../domain/dispatch/demo.js';
-import { seedRecordsDemo } from '../domain/inspections/demo.js';
+import { seedDispatchDemo } from './dispatch.js';
+import { seedRecordsDemo } from './inspections.js';
 import { seedTelemetryDemo } from '../sim/devices.js';
-import { seedHosDemo } from '../domain/hos/demo.js';
+import { seedHosDemo } from './hos.js';
 
 export const AREA_SEEDERS: Array<{ name: string; seed: (db: Db, t: Tenant) => Promise<unknown> }> = [
   { name: 'dispatch', seed: seedDispatchDemo },

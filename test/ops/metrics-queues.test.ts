@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { eachDialect, makeApp } from '../helper.js';
 import { createVehicle } from '../http/fixtures.js';
 import { rig, send, settle, track } from '../telemetry/fixtures.js';
-import { makeHookApp, registerHook, startReceiver } from '../webhooks/helper.js';
+import { makeHookApp, registerHook, startReceiver } from '../events/webhooks/helper.js';
 import { METRICS_ENV, scrape } from './helper.js';
 
 eachDialect('metrics read from the database', (dialect) => {

@@ -13,7 +13,7 @@ import { after, test } from 'node:test';
 import pg from 'pg';
 import { eachDialect, freshDatabase, POSTGRES_URL, type Dialect } from '../helper.js';
 import { startServer, type ServerProcess } from '../server-process.js';
-import { multipart, PDF } from '../records/fixtures.js';
+import { multipart, PDF } from '../http/record-fixtures.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/index.js';
 import { openDb, type Db } from '../../src/storage/db.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
 import { assertError, assertKeySet, assertList, createUser, USER_SUMMARY_KEYS } from '../http/fixtures.js';
-import { VEHICLE_SUMMARY_KEYS } from '../fleet-records/fixtures.js';
+import { VEHICLE_SUMMARY_KEYS } from '../http/fleet-record-fixtures.js';
 import { vehicleHistory, vehicleHistoryJson } from '../../src/telemetry/queries/locations.js';
 import { historyTailsV1 } from '../../src/wire/history-json.js';
 import { historyPointV1, historyPointV3 } from '../../src/wire/vehicle-location.js';

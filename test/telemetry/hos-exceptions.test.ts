@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { driver } from '../hos/fixtures.js';
+import { driver } from '../domain/hos/fixtures.js';
 import { at, DAY, rig, send, type Rig } from './fixtures.js';
 import { dayEvents, duty } from './hos-fixtures.js';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, makeApp, useApp, type TestApp } from '../helper.js';
-import { driver } from '../hos/fixtures.js';
+import { driver } from '../domain/hos/fixtures.js';
 import { at, DAY, DEG_PER_KM, login, rig, send, track } from './fixtures.js';
 import { announced, dayEvents, duty, restarted } from './hos-fixtures.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { driver } from '../hos/fixtures.js';
+import { driver } from '../domain/hos/fixtures.js';
 import { replayVehicle } from '../../src/telemetry/store/replay.js';
 import { DEFAULT_THRESHOLDS } from '../../src/telemetry/thresholds.js';
 import { at, DAY, login, rig, send, track, type Rig } from './fixtures.js';

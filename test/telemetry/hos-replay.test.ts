@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, runCliStdout, useApp, withSqliteFile, type TestApp } from '../helper.js';
-import { driver } from '../hos/fixtures.js';
+import { driver } from '../domain/hos/fixtures.js';
 import { replayVehicle } from '../../src/telemetry/store/replay.js';
 import { hosSequenceId } from '../../src/telemetry/store/hos-link.js';
 import { rechain } from '../../src/domain/hos/store.js';

@@ -1,6 +1,6 @@
 /**
  * An OAuth access token of a registered app holding exactly `scopes` for the test company, for the
- * scope checks of telemetry endpoints (the consent flow itself is tested in test/oauth).
+ * scope checks of telemetry endpoints (the consent flow itself is tested in test/auth/oauth).
  */
 import type { TestApp } from '../helper.js';
 import { registerApp } from '../../src/auth/oauth/apps.js';

@@ -10,7 +10,7 @@
  * And each is compiled on its first use, not when the app is built (`deferred`): a server that starts
  * then pays nothing for the routes no one has called yet (about 0.7 s of CPU before listening), and a
  * route's first request pays for its own schemas, a few milliseconds. `compilePending` compiles every
- * one that is still waiting, which is how test/plumbing/deferred-schemas.test.ts shows that every
+ * one that is still waiting, which is how test/http/plumbing/deferred-schemas.test.ts shows that every
  * schema of the API compiles.
  */
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';

@@ -176,7 +176,7 @@ type Breakdown = Map<string, Map<number, Map<string, Cell>>>;
 
 /**
  * The quarter per vehicle, grouped as the report groups it: a vehicle's distance under its fuel type,
- * a purchase under its own fuel type or else its vehicle's. test/console/ifta.test.ts checks that these
+ * a purchase under its own fuel type or else its vehicle's. test/http/console/ifta.test.ts checks that these
  * add up to the report's totals.
  */
 async function breakdown(db: Db, v: Viewer, window: ReportWindow): Promise<Breakdown> {
