@@ -78,4 +78,23 @@ export default defineConfig(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
+  {
+    // The wire mappers are pure: they take loaded rows and never the database. What a page embeds is
+    // loaded by src/wire/pages.ts through the one batch loader of summaries (src/wire/embeds.ts).
+    files: ['src/wire/**/*.ts'],
+    ignores: ['src/wire/pages.ts', 'src/wire/embeds.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/storage/db.js'],
+              message: 'A wire mapper takes loaded data; load it in src/wire/pages.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

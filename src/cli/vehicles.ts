@@ -44,7 +44,7 @@ const asInput = (given: Record<string, string>) =>
 
 /** Vehicles as GET /v1/vehicles shows them (driver summaries, groups, ELD, external ids). */
 async function vehiclesJson(db: Db, companyId: number, rows: VehicleRow[]) {
-  const { vehiclesWire } = await import('../wire/vehicle.js');
+  const { vehiclesWire } = await import('../wire/pages.js');
   return vehiclesWire(db, companyId, rows);
 }
 

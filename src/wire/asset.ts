@@ -1,12 +1,11 @@
 /** The asset object (docs/reference/wire.md §4.24) and the asset location objects of /v1/asset_locations. */
 import { Type } from 'typebox';
-import type { Db } from '../storage/db.js';
 import { fromBool, wireTime } from '../storage/values.js';
 import { DateTime, NInt, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, userSummary } from './summaries.js';
-import { userSummaryRows } from '../domain/users/summaries.js';
-import { assetExternalIds, assetGroupIds, type AssetRow } from '../domain/assets/service.js';
-import { boundDevices } from '../domain/devices/service.js';
+import type { UserSummaryRow } from '../domain/users/summaries.js';
+import type { assetExternalIds, assetGroupIds, AssetRow } from '../domain/assets/service.js';
+import type { boundDevices } from '../domain/devices/service.js';
 import type { AssetLocationRow } from '../domain/assets/locations.js';
 
 export const ExternalId = Type.Object({ external_id: Type.String(), integration_name: Type.String() });
@@ -43,52 +42,46 @@ export const Asset = Type.Object({
   external_ids: Type.Array(ExternalId),
 });
 
-/** A page of assets on the wire: groups, external ids, gateways and users loaded in one query each. */
-export async function assetsWire(db: Db, companyId: number, rows: AssetRow[]) {
-  const ids = rows.map((a) => a.id);
-  const [groups, external, gateways, users] = await Promise.all([
-    assetGroupIds(db, ids),
-    assetExternalIds(db, ids),
-    boundDevices(db, 'asset_id', ids),
-    userSummaryRows(
-      db,
-      companyId,
-      rows.map((a) => a.availability_updated_by),
-    ),
-  ]);
-  return rows.map((a) => {
-    const gw = gateways.get(a.id);
-    const by = a.availability_updated_by === null ? undefined : users.get(a.availability_updated_by);
-    return {
-      id: a.id,
-      name: a.name,
-      status: a.status,
-      type: a.type,
-      custom_type: a.custom_type,
-      vin: a.vin,
-      make: a.make,
-      model: a.model,
-      year: a.year,
-      license_plate_state: a.license_plate_state,
-      license_plate_number: a.license_plate_number,
-      gvwr: a.gvwr,
-      gawr: a.gawr,
-      length: a.length,
-      length_metric_units: fromBool(a.length_metric_units),
-      weight_metric_units: fromBool(a.weight_metric_units),
-      axle: a.axle,
-      leased: fromBool(a.leased),
-      notes: a.notes,
-      group_ids: groups.get(a.id) ?? [],
-      asset_gateway: gw ? { id: gw.id, identifier: gw.identifier, active: gw.revoked_at === null } : null,
-      availability_details: {
-        availability_status: a.availability_status,
-        updated_at: wireTime(a.availability_updated_at)!,
-        updated_by_user: by ? userSummary(by) : null,
-      },
-      external_ids: external.get(a.id) ?? [],
-    };
-  });
+/** What a page of assets embeds: groups, external ids and gateways by asset, users (./pages.ts). */
+export interface AssetPage {
+  groups: Awaited<ReturnType<typeof assetGroupIds>>;
+  external: Awaited<ReturnType<typeof assetExternalIds>>;
+  gateways: Awaited<ReturnType<typeof boundDevices>>;
+  users: Map<number, UserSummaryRow>;
+}
+
+export function assetWire(a: AssetRow, { groups, external, gateways, users }: AssetPage) {
+  const gw = gateways.get(a.id);
+  const by = a.availability_updated_by === null ? undefined : users.get(a.availability_updated_by);
+  return {
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    type: a.type,
+    custom_type: a.custom_type,
+    vin: a.vin,
+    make: a.make,
+    model: a.model,
+    year: a.year,
+    license_plate_state: a.license_plate_state,
+    license_plate_number: a.license_plate_number,
+    gvwr: a.gvwr,
+    gawr: a.gawr,
+    length: a.length,
+    length_metric_units: fromBool(a.length_metric_units),
+    weight_metric_units: fromBool(a.weight_metric_units),
+    axle: a.axle,
+    leased: fromBool(a.leased),
+    notes: a.notes,
+    group_ids: groups.get(a.id) ?? [],
+    asset_gateway: gw ? { id: gw.id, identifier: gw.identifier, active: gw.revoked_at === null } : null,
+    availability_details: {
+      availability_status: a.availability_status,
+      updated_at: wireTime(a.availability_updated_at)!,
+      updated_by_user: by ? userSummary(by) : null,
+    },
+    external_ids: external.get(a.id) ?? [],
+  };
 }
 
 /** One fix of an asset. */

@@ -5,12 +5,11 @@
  * v2 adds `dispatch_trips`. Nested collections use the single-key wrapper (§3.2).
  */
 import { Type, type TSchema } from 'typebox';
-import type { Db } from '../storage/db.js';
 import { fromBool, wireTime } from '../storage/values.js';
 import { DateTime, NBool, NDateTime, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from './summaries.js';
-import { vehicleSummaryRows } from '../domain/vehicles/summaries.js';
-import { userSummaryRows } from '../domain/users/summaries.js';
+import type { VehicleSummaryRow } from '../domain/vehicles/summaries.js';
+import type { UserSummaryRow } from '../domain/users/summaries.js';
 import { DISPATCH_STATUSES, STOP_STATUSES } from '../domain/dispatch/state-machine.js';
 import { TRIP_STATUSES, tripStatuses } from '../domain/dispatch/trips.js';
 import type { DispatchInput, DispatchView, Stop } from '../domain/dispatch/service.js';
@@ -217,25 +216,21 @@ export function dispatchInput(b: Record<string, any>): DispatchInput {
   };
 }
 
-/** Dispatches on the wire, with locations, drivers and vehicles loaded in one query each. */
-export async function dispatchesWire(db: Db, companyId: number, views: DispatchView[], version: 1 | 2) {
-  const locationIds = [...new Set(views.flatMap((v) => v.stops.map((s) => s.dispatch_location_id)))];
-  const [locations, drivers, vehicleRows] = await Promise.all([
-    locationIds.length
-      ? db.kysely.selectFrom('dispatch_locations').select(['id', 'vendor_id']).where('id', 'in', locationIds).execute()
-      : [],
-    userSummaryRows(
-      db,
-      companyId,
-      views.map((v) => v.row.driver_id),
-    ),
-    vehicleSummaryRows(
-      db,
-      companyId,
-      views.map((v) => v.row.vehicle_id),
-    ),
-  ]);
-  const locVendor = new Map(locations.map((l) => [l.id, l.vendor_id]));
+/** The dispatch locations a dispatch's stops name (./pages.ts loads them with its driver and vehicle). */
+export const dispatchLocationIds = (v: DispatchView) => v.stops.map((s) => s.dispatch_location_id);
+
+/** What a page of dispatches embeds: the client's ids of their locations, drivers and vehicles. */
+export interface DispatchPage {
+  locVendor: Map<number, string | null>;
+  drivers: Map<number, UserSummaryRow>;
+  vehicles: Map<number, VehicleSummaryRow>;
+}
+
+export function dispatchWire(
+  v: DispatchView,
+  { locVendor, drivers, vehicles: vehicleRows }: DispatchPage,
+  version: 1 | 2,
+) {
   const stop = (s: Stop, number: number) => ({
     id: s.id!,
     vendor_id: s.vendor_id,
@@ -259,39 +254,37 @@ export async function dispatchesWire(db: Db, companyId: number, views: DispatchV
     [`${role}_form_ids`]: s.form_ids,
     ...endDetailsWire(role, s),
   });
-  return views.map((v) => {
-    const r = v.row;
-    const driver = drivers.get(r.driver_id);
-    const vehicle = vehicleRows.get(r.vehicle_id);
-    const out: Record<string, unknown> = {
-      id: r.id,
-      vendor_id: r.vendor_id,
-      status: v.status,
-      driver_id: r.driver_id,
-      vehicle_id: r.vehicle_id,
-      auto_complete_forms: fromBool(r.auto_complete_forms),
-      ...end('shipper', v.stops[0]),
-      ...end('consignee', v.stops[v.stops.length - 1]),
-      ...dispatchDetailsWire(r),
-      driver: driver ? userSummary(driver) : null,
-      vehicle: vehicle ? vehicleSummary(vehicle) : null,
-      dispatch_stops: v.stops.slice(1, -1).map((s, i) => ({ dispatch_stop: stop(s, i + 1) })),
-      created_at: wireTime(r.created_at)!,
-      updated_at: wireTime(r.updated_at)!,
-    };
-    if (version === 2) {
-      const statuses = tripStatuses(v.status, v.trips, new Map(v.stops.map((s) => [s.vendor_id, s.status])));
-      out.dispatch_trips = v.trips.map((t, i) => ({
-        dispatch_trip: {
-          id: t.id!,
-          vendor_id: t.vendor_id,
-          driver_id: r.driver_id,
-          vehicle_id: r.vehicle_id,
-          status: statuses[i],
-          vendor_stop_ids: t.stop_vendor_ids,
-        },
-      }));
-    }
-    return out;
-  });
+  const r = v.row;
+  const driver = drivers.get(r.driver_id);
+  const vehicle = vehicleRows.get(r.vehicle_id);
+  const out: Record<string, unknown> = {
+    id: r.id,
+    vendor_id: r.vendor_id,
+    status: v.status,
+    driver_id: r.driver_id,
+    vehicle_id: r.vehicle_id,
+    auto_complete_forms: fromBool(r.auto_complete_forms),
+    ...end('shipper', v.stops[0]),
+    ...end('consignee', v.stops[v.stops.length - 1]),
+    ...dispatchDetailsWire(r),
+    driver: driver ? userSummary(driver) : null,
+    vehicle: vehicle ? vehicleSummary(vehicle) : null,
+    dispatch_stops: v.stops.slice(1, -1).map((s, i) => ({ dispatch_stop: stop(s, i + 1) })),
+    created_at: wireTime(r.created_at)!,
+    updated_at: wireTime(r.updated_at)!,
+  };
+  if (version === 2) {
+    const statuses = tripStatuses(v.status, v.trips, new Map(v.stops.map((s) => [s.vendor_id, s.status])));
+    out.dispatch_trips = v.trips.map((t, i) => ({
+      dispatch_trip: {
+        id: t.id!,
+        vendor_id: t.vendor_id,
+        driver_id: r.driver_id,
+        vehicle_id: r.vehicle_id,
+        status: statuses[i],
+        vendor_stop_ids: t.stop_vendor_ids,
+      },
+    }));
+  }
+  return out;
 }

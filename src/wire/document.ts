@@ -1,11 +1,11 @@
 /** The document object and its request bodies (docs/reference/wire.md §4.27; fields beyond doc_time are ours, docs/records.md). */
 import { Type } from 'typebox';
-import type { Db } from '../storage/db.js';
 import { wireTime } from '../storage/values.js';
 import { DOCUMENT_STATUSES, type DocumentInput, type DocumentRow } from '../domain/documents/service.js';
 import { DateTime, Id, NDateTime, NInt, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
-import { loadEmbeds } from './embeds.js';
+import type { Embeds } from './embeds.js';
+import type { UploaderRow } from '../domain/users/summaries.js';
 import { DAY_PATTERN, Moment, validDay } from './record-dates.js';
 import { localDate } from '../core/time-zone.js';
 
@@ -96,16 +96,6 @@ export function withDocDate<T extends DocumentInput>(input: T, zone: string, cre
   return { ...input, doc_date: localDate(input.doc_time ? Date.parse(input.doc_time) : Date.now(), zone) };
 }
 
-interface UploaderRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  role: string;
-  status: string;
-  updated_at: string;
-}
-
 /** The uploader of a document; `deactivated_at` is the user's last change while deactivated (docs/records.md). */
 const uploaderOf = (u: UploaderRow | undefined) =>
   u
@@ -118,18 +108,6 @@ const uploaderOf = (u: UploaderRow | undefined) =>
         deactivated_at: u.status === 'deactivated' ? wireTime(u.updated_at) : null,
       }
     : null;
-
-async function uploaders(db: Db, companyId: number, ids: Array<number | null>): Promise<Map<number, UploaderRow>> {
-  const wanted = [...new Set(ids.filter((x): x is number => x !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.kysely
-    .selectFrom('users')
-    .select(['id', 'first_name', 'last_name', 'email', 'role', 'status', 'updated_at'])
-    .where('company_id', '=', companyId)
-    .where('id', 'in', wanted)
-    .execute();
-  return new Map(rows.map((u) => [u.id, u]));
-}
 
 /** JSON create: the two-step upload (the file itself goes to upload_url). */
 export const DocumentCreateBody = Type.Object({
@@ -153,22 +131,17 @@ export const DocumentUpdateBody = Type.Object({
 export const downloadUrl = (publicUrl: string, id: number) => `${publicUrl}/v1/documents/${id}/download`;
 export const uploadUrl = (publicUrl: string, token: string) => `${publicUrl}/uploads/documents/${token}`;
 
-export async function documentsWire(
-  db: Db,
-  companyId: number,
-  publicUrl: string,
-  rows: DocumentRow[],
-  upload?: { id: number; token: string },
-) {
-  const [s, up] = await Promise.all([
-    loadEmbeds(db, companyId, { users: rows.map((d) => d.driver_id), vehicles: rows.map((d) => d.vehicle_id) }),
-    uploaders(
-      db,
-      companyId,
-      rows.map((d) => d.uploader_id ?? null),
-    ),
-  ]);
-  return rows.map((d) => ({
+/** What a page of documents embeds: drivers and vehicles, and the users who uploaded them (./pages.ts). */
+export interface DocumentPage {
+  embeds: Embeds;
+  uploaders: Map<number, UploaderRow>;
+  publicUrl: string;
+  /** The upload link of a document just created for the two-step upload. */
+  upload?: { id: number; token: string };
+}
+
+export function documentWire(d: DocumentRow, { embeds: s, uploaders: up, publicUrl, upload }: DocumentPage) {
+  return {
     id: d.id,
     name: d.name,
     doc_type: d.doc_type,
@@ -191,5 +164,5 @@ export async function documentsWire(
     doc_fields: d.doc_fields ?? null,
     document_form_id: d.document_form_id ?? null,
     uploader: uploaderOf(d.uploader_id === null || d.uploader_id === undefined ? undefined : up.get(d.uploader_id)),
-  }));
+  };
 }

@@ -1,12 +1,12 @@
 /** The fuel_purchase object and its request body (docs/reference/wire.md §4.25). */
 import { Type } from 'typebox';
-import type { Db } from '../storage/db.js';
 import { wireTime } from '../storage/values.js';
 import type { FuelPurchaseRow } from '../domain/fuel/service.js';
 import { FUEL_SOURCES, FUEL_TYPES, FUEL_UNITS, ODOMETER_UNITS } from '../domain/fuel/fields.js';
 import { DateTime, Id, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
-import { loadEmbeds } from './embeds.js';
+import type { Embeds } from './embeds.js';
+import type { ReceiptRow } from '../domain/documents/repository.js';
 import { Moment } from './record-dates.js';
 
 const opt = Type.Optional;
@@ -60,49 +60,37 @@ export const FuelPurchaseBody = Type.Object({
   receipt_document_id: opt(Nullable(Id('A document of the company holding the receipt'))),
 });
 
-/** A page of fuel purchases on the wire: users, vehicles and receipts loaded in one query each. */
-export async function fuelPurchasesWire(db: Db, companyId: number, publicUrl: string, rows: FuelPurchaseRow[]) {
-  const receiptIds = [...new Set(rows.map((r) => r.receipt_document_id).filter((x): x is number => x !== null))];
-  const [s, receipts] = await Promise.all([
-    loadEmbeds(db, companyId, {
-      users: rows.flatMap((r) => [r.uploader_id, r.driver_id]),
-      vehicles: rows.map((r) => r.vehicle_id),
-    }),
-    receiptIds.length
-      ? db.kysely
-          .selectFrom('documents')
-          .select(['id', 'file_name', 'status'])
-          .where('company_id', '=', companyId)
-          .where('id', 'in', receiptIds)
-          .execute()
-      : Promise.resolve([]),
-  ]);
-  const byId = new Map(receipts.map((d) => [d.id, d]));
-  return rows.map((r) => {
-    const receipt = r.receipt_document_id === null ? undefined : byId.get(r.receipt_document_id);
-    const stored = receipt?.status === 'completed';
-    return {
-      id: r.id,
-      offline_id: r.offline_id,
-      purchased_at: wireTime(r.purchased_at)!,
-      jurisdiction: r.jurisdiction,
-      fuel_type: r.fuel_type,
-      ref_no: r.ref_no,
-      vendor: r.vendor,
-      total_cost: r.total_cost,
-      currency: r.currency,
-      fuel: r.fuel,
-      fuel_unit: r.fuel_unit,
-      odometer: r.odometer,
-      odometer_unit: r.odometer_unit,
-      receipt_upload_url: stored ? `${publicUrl}/v1/documents/${receipt.id}/download` : null,
-      receipt_filename: stored ? receipt.file_name : null,
-      source: r.source,
-      uploader: s.user(r.uploader_id),
-      vehicle: s.vehicle(r.vehicle_id),
-      driver: s.user(r.driver_id),
-      created_at: wireTime(r.created_at)!,
-      updated_at: wireTime(r.updated_at)!,
-    };
-  });
+/** What a page of fuel purchases embeds: users and vehicles, and the receipts' documents (./pages.ts). */
+export interface FuelPurchasePage {
+  embeds: Embeds;
+  receipts: Map<number, ReceiptRow>;
+  publicUrl: string;
+}
+
+export function fuelPurchaseWire(r: FuelPurchaseRow, { embeds: s, receipts: byId, publicUrl }: FuelPurchasePage) {
+  const receipt = r.receipt_document_id === null ? undefined : byId.get(r.receipt_document_id);
+  const stored = receipt?.status === 'completed';
+  return {
+    id: r.id,
+    offline_id: r.offline_id,
+    purchased_at: wireTime(r.purchased_at)!,
+    jurisdiction: r.jurisdiction,
+    fuel_type: r.fuel_type,
+    ref_no: r.ref_no,
+    vendor: r.vendor,
+    total_cost: r.total_cost,
+    currency: r.currency,
+    fuel: r.fuel,
+    fuel_unit: r.fuel_unit,
+    odometer: r.odometer,
+    odometer_unit: r.odometer_unit,
+    receipt_upload_url: stored ? `${publicUrl}/v1/documents/${receipt.id}/download` : null,
+    receipt_filename: stored ? receipt.file_name : null,
+    source: r.source,
+    uploader: s.user(r.uploader_id),
+    vehicle: s.vehicle(r.vehicle_id),
+    driver: s.user(r.driver_id),
+    created_at: wireTime(r.created_at)!,
+    updated_at: wireTime(r.updated_at)!,
+  };
 }

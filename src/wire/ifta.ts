@@ -5,14 +5,11 @@
  * degrees; `time_zone` names the zone that formed the days (X-Time-Zone, else the company's zone).
  */
 import { Type } from 'typebox';
-import type { Db } from '../storage/db.js';
-import { requestTimeZone, TIME_ZONES, type WithHeaders } from '../core/time-zone.js';
 import { kmToMi } from '../telemetry/units.js';
 import { wireTime } from '../storage/values.js';
 import { VehicleSummary } from './summaries.js';
 import { DateTime, NNum, NStr } from './types.js';
 import type { Embeds } from './embeds.js';
-import { companyTimeZone } from '../domain/companies/service.js';
 import type { SummaryRow, TripRow } from '../domain/ifta/reports.js';
 import type { CalibrationRow } from '../domain/ifta/calibrations.js';
 import { FROM_THE_START } from '../domain/ifta/calibrations.js';
@@ -57,22 +54,6 @@ export const OdometerCalibration = Type.Object({
 const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
 const mi = (km: number | null) => (km === null ? null : r(kmToMi(km), 2));
 const deg = (x: number) => r(x, 6);
-
-/** The zone that forms the days and the name to send back: X-Time-Zone, else the company's zone. */
-export async function reportZone(
-  req: WithHeaders,
-  db: Db,
-  companyId: number,
-): Promise<{ zone: string; label: string }> {
-  const raw = req.headers['x-time-zone'];
-  const header = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  if (header) {
-    const zone = requestTimeZone(req);
-    return { zone, label: TIME_ZONES[header] || zone === header ? header : 'UTC' };
-  }
-  const c = await companyTimeZone(db, companyId);
-  return c ? { zone: c.zone, label: c.name } : { zone: 'UTC', label: 'UTC' };
-}
 
 export function iftaTrip(row: TripRow, id: number, e: Embeds, timeZone: string) {
   return {

@@ -1,12 +1,11 @@
 /** The inspection_report object (docs/reference/wire.md §4.12), defects nested as `defects[].defect`. */
 import { Type } from 'typebox';
-import type { Db } from '../storage/db.js';
 import { fromJson, wireTime } from '../storage/values.js';
 import { DateTime, NDateTime, NInt, NNum, NStr, Nullable } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import { ExternalId } from './asset.js';
-import { loadEmbeds } from './embeds.js';
-import { reportDefects, reportExternalIds, type ReportRow } from '../domain/inspections/service.js';
+import type { Embeds } from './embeds.js';
+import type { reportDefects, reportExternalIds, ReportRow } from '../domain/inspections/service.js';
 
 export const Defect = Type.Object({
   id: Type.Integer(),
@@ -40,18 +39,15 @@ export const InspectionReport = Type.Object({
   external_ids: Type.Array(ExternalId),
 });
 
-/** A page of reports on the wire: defects, external ids, users and vehicles loaded in one query each. */
-export async function inspectionReportsWire(db: Db, companyId: number, rows: ReportRow[]) {
-  const ids = rows.map((r) => r.id);
-  const [defects, external, summaries] = await Promise.all([
-    reportDefects(db, ids),
-    reportExternalIds(db, ids),
-    loadEmbeds(db, companyId, {
-      users: rows.flatMap((r) => [r.driver_id, r.mechanic_id]),
-      vehicles: rows.map((r) => r.vehicle_id),
-    }),
-  ]);
-  return rows.map((r) => ({
+/** What a page of reports embeds: defects and external ids by report, users and vehicles (./pages.ts). */
+export interface ReportPage {
+  defects: Awaited<ReturnType<typeof reportDefects>>;
+  external: Awaited<ReturnType<typeof reportExternalIds>>;
+  embeds: Embeds;
+}
+
+export function inspectionReportWire(r: ReportRow, { defects, external, embeds: summaries }: ReportPage) {
+  return {
     id: r.id,
     date: r.date,
     time: wireTime(r.time)!,
@@ -76,5 +72,5 @@ export async function inspectionReportsWire(db: Db, companyId: number, rows: Rep
     driver: summaries.user(r.driver_id),
     log_id: r.log_id,
     external_ids: external.get(r.id) ?? [],
-  }));
+  };
 }

@@ -1,12 +1,11 @@
 /** The vehicle object (docs/reference/wire.md §4.3; availability and external ids: docs/vehicles.md). */
 import { Type } from 'typebox';
-import type { Db } from '../storage/db.js';
 import { fromBool, wireTime } from '../storage/values.js';
 import { DateTime, NBool, NStr, Nullable } from './types.js';
 import { UserSummary, userSummary } from './summaries.js';
-import { userSummaryRows } from '../domain/users/summaries.js';
-import { vehicleExternalIds, vehicleGroupIds, type VehicleRow } from '../domain/vehicles/service.js';
-import { boundDevices } from '../domain/devices/service.js';
+import type { UserSummaryRow } from '../domain/users/summaries.js';
+import type { vehicleExternalIds, vehicleGroupIds, VehicleRow } from '../domain/vehicles/service.js';
+import type { boundDevices } from '../domain/devices/service.js';
 import type { ExternalId as ExternalIdValue } from '../domain/assets/external-ids.js';
 import { ExternalId } from './asset.js';
 
@@ -58,40 +57,26 @@ export const Vehicle = Type.Object({
 const eldDevice = (d: { id: number; identifier: string; model: string } | undefined) =>
   d ? { id: d.id, identifier: d.identifier, model: d.model } : null;
 
+/** A vehicle as a webhook snapshot carries it: with its external ids at the time of the change. */
+export type VehicleWithIds = VehicleRow & { external_ids?: ExternalIdValue[] };
+
 /**
- * A page of vehicles on the wire: drivers, groups, ELDs and external ids loaded in one query each. A
+ * What a page of vehicles embeds: users, and groups, ELDs and external ids by vehicle (./pages.ts). A
  * row that carries its `external_ids` (a webhook's snapshot) is shown with those.
  */
-export async function vehiclesWire(
-  db: Db,
-  companyId: number,
-  rows: Array<VehicleRow & { external_ids?: ExternalIdValue[] }>,
-) {
-  const [users, groups, devices, external] = await Promise.all([
-    userSummaryRows(
-      db,
-      companyId,
-      rows.flatMap((v) => [v.permanent_driver_id, v.current_driver_id, v.availability_updated_by]),
-    ),
-    vehicleGroupIds(
-      db,
-      rows.map((v) => v.id),
-    ),
-    boundDevices(
-      db,
-      'vehicle_id',
-      rows.map((v) => v.id),
-    ),
-    vehicleExternalIds(
-      db,
-      rows.filter((v) => !v.external_ids).map((v) => v.id),
-    ),
-  ]);
+export interface VehiclePage {
+  users: Map<number, UserSummaryRow>;
+  groups: Awaited<ReturnType<typeof vehicleGroupIds>>;
+  devices: Awaited<ReturnType<typeof boundDevices>>;
+  external: Awaited<ReturnType<typeof vehicleExternalIds>>;
+}
+
+export function vehicleWire(v: VehicleWithIds, { users, groups, devices, external }: VehiclePage) {
   const summary = (id: number | null) => {
     const u = id === null ? undefined : users.get(id);
     return u ? userSummary(u) : null;
   };
-  return rows.map((v) => ({
+  return {
     id: v.id,
     company_id: v.company_id,
     number: v.number,
@@ -129,5 +114,5 @@ export async function vehiclesWire(
     carb_ctc_emission_status: v.carb_ctc_emission_status,
     registration_expiry_date: v.registration_expiry_date,
     external_ids: v.external_ids ?? external.get(v.id) ?? [],
-  }));
+  };
 }

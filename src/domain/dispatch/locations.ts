@@ -53,6 +53,18 @@ function live(db: Kysely<Database>, companyId: number) {
   return db.selectFrom('dispatch_locations').where('company_id', '=', companyId).where('deleted_at', 'is', null);
 }
 
+/** The client's ids (vendor_id) of dispatch locations, by id, one query. */
+export async function locationVendorIds(db: Kysely<Database>, ids: number[]): Promise<Map<number, string | null>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('dispatch_locations')
+    .select(['id', 'vendor_id'])
+    .where('id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((l) => [l.id, l.vendor_id]));
+}
+
 export async function listLocations(db: Db, t: Tenant, limit: number, offset: number) {
   const base = live(db.kysely, t.companyId);
   const [rows, total] = await Promise.all([

@@ -79,3 +79,27 @@ export async function updateDocument(
 export async function deleteDocument(db: Kysely<Database>, companyId: number, id: number) {
   await db.deleteFrom('documents').where('company_id', '=', companyId).where('id', '=', id).execute();
 }
+
+/** A document as a fuel purchase's receipt shows it. */
+export interface ReceiptRow {
+  id: number;
+  file_name: string | null;
+  status: string;
+}
+
+/** The company's documents among `ids` (repeats ignored) as receipts, one query. */
+export async function receiptRows(
+  db: Kysely<Database>,
+  companyId: number,
+  ids: number[],
+): Promise<Map<number, ReceiptRow>> {
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('documents')
+    .select(['id', 'file_name', 'status'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((d) => [d.id, d]));
+}

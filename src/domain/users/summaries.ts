@@ -58,3 +58,31 @@ export async function userSummaryRows(
   for (const r of rows) out.set(r.id, r);
   return out;
 }
+
+/** The user who uploaded a document, as the document embeds it: a summary with email, role and status. */
+export interface UploaderRow {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  role: string;
+  status: string;
+  updated_at: string;
+}
+
+/** The uploader rows of the company's users among `ids` (nulls and repeats ignored), one query. */
+export async function uploaderRows(
+  db: Pick<Db, 'kysely'>,
+  companyId: number,
+  ids: Array<number | null | undefined>,
+): Promise<Map<number, UploaderRow>> {
+  const wanted = [...new Set(ids.filter((x): x is number => typeof x === 'number'))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.kysely
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email', 'role', 'status', 'updated_at'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((u) => [u.id, u]));
+}

@@ -15,16 +15,20 @@
 import type { Db } from '../../storage/db.js';
 import { fromJson, json } from '../../storage/values.js';
 import { userWire } from '../../wire/user.js';
-import { vehiclesWire } from '../../wire/vehicle.js';
-import { dispatchesWire } from '../../wire/dispatch.js';
+
 import { dispatchLocationWire } from '../../wire/dispatch-location.js';
 import { formEntryWire, formWire } from '../../wire/dispatch-forms.js';
 import { geofenceWire } from '../../wire/geofence.js';
-import { inspectionReportsWire } from '../../wire/inspection-report.js';
-import { messagesWire } from '../../wire/message.js';
-import { fuelPurchasesWire } from '../../wire/fuel-purchase.js';
-import { documentsWire } from '../../wire/document.js';
+
 import { groupIdsOf } from '../../domain/users/service.js';
+import {
+  dispatchesWire,
+  documentsWire,
+  fuelPurchasesWire,
+  inspectionReportsWire,
+  messagesWire,
+  vehiclesWire,
+} from '../../wire/pages.js';
 
 export interface EventForPayload {
   id: number;

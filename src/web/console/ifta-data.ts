@@ -16,7 +16,7 @@ import { UNPLACED } from '../../domain/ifta/recompute.js';
 import { isIftaMember } from '../../domain/jurisdictions.js';
 import { listFuelPurchases } from '../../domain/fuel/service.js';
 import { vehicleSummaryRows } from '../../domain/vehicles/summaries.js';
-import { reportZone } from '../../wire/ifta.js';
+import { reportZone } from '../../domain/companies/date-zone.js';
 import { L_PER_GAL } from '../../telemetry/units.js';
 import type { Viewer } from './data.js';
 

@@ -17,7 +17,7 @@ import {
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { Id, IdList, IdParams } from '../../../wire/types.js';
 import { Day, windowOf } from '../../../wire/record-dates.js';
-import { Asset, AssetLocation, AssetLocationPoint, assetLocationPoint, assetsWire } from '../../../wire/asset.js';
+import { Asset, AssetLocation, AssetLocationPoint, assetLocationPoint } from '../../../wire/asset.js';
 import * as assets from '../../../domain/assets/service.js';
 import { assetLocationHistory, latestAssetLocations } from '../../../domain/assets/locations.js';
 import { boundDevices } from '../../../domain/devices/service.js';
@@ -28,6 +28,7 @@ import {
   ASSET_STATUSES,
   ASSET_TEXT_FIELDS,
 } from '../../../domain/assets/fields.js';
+import { assetsWire } from '../../../wire/pages.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });

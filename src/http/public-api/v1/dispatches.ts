@@ -16,16 +16,9 @@ import {
 } from '../../plumbing/envelope.js';
 import { IdList, StrList } from '../../../wire/types.js';
 import { singleObjectBody } from './dispatch-body.js';
-import {
-  CreateBody,
-  DispatchV1,
-  DispatchV2,
-  UpdateBody,
-  WRAPPED,
-  dispatchInput,
-  dispatchesWire,
-} from '../../../wire/dispatch.js';
+import { CreateBody, DispatchV1, DispatchV2, UpdateBody, WRAPPED, dispatchInput } from '../../../wire/dispatch.js';
 import * as dispatches from '../../../domain/dispatch/service.js';
+import { dispatchesWire } from '../../../wire/pages.js';
 
 const ListQuery = Type.Object({
   ...pageQuery,

@@ -6,8 +6,9 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList, StrList } from '../../../wire/types.js';
-import { EldDeviceItem, eldDevicesWire } from '../../../wire/eld-device.js';
+import { EldDeviceItem } from '../../../wire/eld-device.js';
 import { listEldDevices } from '../../../domain/devices/service.js';
+import { eldDevicesWire } from '../../../wire/pages.js';
 
 const ListQuery = Type.Object({
   ...pageQuery,

@@ -15,7 +15,7 @@ import {
 import { validation } from '../../../core/errors.js';
 import { IdParams, Nullable } from '../../../wire/types.js';
 import { UserSummary, userSummary } from '../../../wire/summaries.js';
-import { vehiclesWire } from '../../../wire/vehicle.js';
+
 import { UserList, usersWire } from './users.js';
 import { VehicleList } from './vehicles.js';
 import { actingUserId } from '../../../domain/users/acting.js';
@@ -25,6 +25,7 @@ import { listUsers } from '../../../domain/users/service.js';
 import { listVehicles } from '../../../domain/vehicles/service.js';
 import { userSummaryRows } from '../../../domain/users/summaries.js';
 import type { Db } from '../../../storage/db.js';
+import { vehiclesWire } from '../../../wire/pages.js';
 
 const opt = Type.Optional;
 

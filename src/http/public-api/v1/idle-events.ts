@@ -8,7 +8,7 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../p
 import { IdList } from '../../../wire/types.js';
 import { Day } from '../../../wire/record-dates.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
-import { companyZone } from '../../../wire/telemetry-common.js';
+import { companyZone } from '../../../domain/companies/date-zone.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { IdleEvent, idleEvent } from '../../../wire/telemetry-events.js';
 import { listIdleEvents } from '../../../telemetry/queries/derived.js';

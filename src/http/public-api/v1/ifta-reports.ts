@@ -21,7 +21,8 @@ import {
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { Id, IdList, IdParams } from '../../../wire/types.js';
 import { Moment, momentOf } from '../../../wire/record-dates.js';
-import { OdometerCalibration, odometerCalibration, reportZone } from '../../../wire/ifta.js';
+import { OdometerCalibration, odometerCalibration } from '../../../wire/ifta.js';
+import { reportZone } from '../../../domain/companies/date-zone.js';
 import { QuarterlyReportSchema, quarterlyReportCsv, quarterlyReportWire } from '../../../wire/ifta-report.js';
 import { FUEL_TYPES } from '../../../domain/vehicles/fields.js';
 import { quarterlyReport } from '../../../domain/ifta/quarterly.js';

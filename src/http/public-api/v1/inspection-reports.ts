@@ -18,11 +18,12 @@ import {
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { Id, IdList, IdParams } from '../../../wire/types.js';
 import { Day, Moment, momentOf, windowOf } from '../../../wire/record-dates.js';
-import { InspectionReport, inspectionReportsWire } from '../../../wire/inspection-report.js';
+import { InspectionReport } from '../../../wire/inspection-report.js';
 import * as reports from '../../../domain/inspections/service.js';
 import { updateInspectionReport } from '../../../domain/inspections/update.js';
 import { DEFECT_STATUSES, SIGN_OFF_STATUSES, STATUS_FILTERS } from '../../../domain/inspections/status.js';
 import { objectOf } from '../../plumbing/unvalidated.js';
+import { inspectionReportsWire } from '../../../wire/pages.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });

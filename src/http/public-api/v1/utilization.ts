@@ -12,7 +12,8 @@ import { IdList, NStr, Nullable } from '../../../wire/types.js';
 import { Day } from '../../../wire/record-dates.js';
 import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from '../../../wire/summaries.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
-import { companyZone, gallons, miles } from '../../../wire/telemetry-common.js';
+import { gallons, miles } from '../../../wire/telemetry-common.js';
+import { companyZone } from '../../../domain/companies/date-zone.js';
 import { wireTime } from '../../../storage/values.js';
 import { driverUtilization, utilizationPct, vehicleUtilization } from '../../../telemetry/queries/utilization.js';
 

@@ -12,10 +12,11 @@ import {
   pageQuery,
 } from '../../plumbing/envelope.js';
 import { Id, IdList, IdParams } from '../../../wire/types.js';
-import { Vehicle, vehiclesWire } from '../../../wire/vehicle.js';
+import { Vehicle } from '../../../wire/vehicle.js';
 import * as vehicles from '../../../domain/vehicles/service.js';
 import { FUEL_TYPES, VEHICLE_STATUSES } from '../../../domain/vehicles/fields.js';
 import { VehicleBody } from '../../../domain/vehicles/input.js';
+import { vehiclesWire } from '../../../wire/pages.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
