@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../storage/query.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { getDevice, type SeenDevice } from './service.js';
+import { vehicleRef } from '../vehicles/refs.js';
 
 /** The model recorded for a phone running OsmAnd or Traccar Client. */
 export const PHONE_MODEL = 'phone';
@@ -44,12 +45,7 @@ async function checkMove(db: Db, t: Tenant, device: SeenDevice, vehicleId: numbe
       'invalid_state',
       `device ${device.id} (${device.identifier}) has been revoked; provision a new device for this vehicle`,
     );
-  const vehicle = await db.kysely
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .where('id', '=', vehicleId)
-    .executeTakeFirst();
+  const vehicle = await vehicleRef(db.kysely, t.companyId, vehicleId);
   if (!vehicle) throw notFound(`vehicle ${vehicleId}`);
   const bound = await vehicleDevice(db, vehicleId);
   if (bound && bound.id !== device.id)

@@ -13,6 +13,7 @@ import { digest, newSecret } from '../../auth/secrets.js';
 import { AppError, duplicate, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { DevicesTable } from './tables.js';
+import { vehicleRef } from '../vehicles/refs.js';
 
 export type DeviceRow = Selectable<DevicesTable>;
 export type DeviceKind = 'eld' | 'asset_gateway';
@@ -80,12 +81,7 @@ async function checkProvision(
   const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', t.companyId).executeTakeFirst();
   if (!company) throw notFound(`company ${t.companyId}`);
   if (input.vehicleId !== undefined) {
-    const v = await db.kysely
-      .selectFrom('vehicles')
-      .select('id')
-      .where('company_id', '=', t.companyId)
-      .where('id', '=', input.vehicleId)
-      .executeTakeFirst();
+    const v = await vehicleRef(db.kysely, t.companyId, input.vehicleId);
     if (!v) throw notFound(`vehicle ${input.vehicleId}`);
     const bound = await liveDeviceOf(db, 'vehicle_id', input.vehicleId);
     if (bound)

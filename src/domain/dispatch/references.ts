@@ -8,6 +8,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { validation } from '../../core/errors.js';
 import type { EndStopInput, MiddleStopInput, StopsChange } from './stops.js';
+import { userRef } from '../users/refs.js';
+import { vehicleRef } from '../vehicles/refs.js';
 
 /**
  * A stop as a request names it: its location by id or by vendor_id, its forms by UUID or by integer id,
@@ -32,12 +34,7 @@ export async function checkDriver(
   id: number,
   field = 'driver_id',
 ): Promise<void> {
-  const u = await db
-    .selectFrom('users')
-    .select(['role'])
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const u = await userRef(db, companyId, id);
   if (!u) throw validation(field, `names no user of this company (${id})`);
   if (u.role !== 'driver') throw validation(field, `must name a driver; user ${id} is a ${u.role}`);
 }
@@ -48,12 +45,7 @@ export async function checkVehicle(
   id: number,
   field = 'vehicle_id',
 ): Promise<void> {
-  const v = await db
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const v = await vehicleRef(db, companyId, id);
   if (!v) throw validation(field, `names no vehicle of this company (${id})`);
 }
 

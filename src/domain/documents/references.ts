@@ -5,6 +5,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { notFound, validation } from '../../core/errors.js';
+import { vehicleRef } from '../vehicles/refs.js';
+import { userRef } from '../users/refs.js';
 
 export async function assertVehicle(
   db: Kysely<Database>,
@@ -12,12 +14,7 @@ export async function assertVehicle(
   id: number,
   field = 'vehicle_id',
 ): Promise<void> {
-  const v = await db
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const v = await vehicleRef(db, companyId, id);
   if (!v) throw notFound(`${field}: vehicle ${id}`);
 }
 
@@ -27,12 +24,7 @@ export async function assertDriver(
   id: number,
   field = 'driver_id',
 ): Promise<void> {
-  const u = await db
-    .selectFrom('users')
-    .select('role')
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const u = await userRef(db, companyId, id);
   if (!u) throw notFound(`${field}: user ${id}`);
   if (u.role !== 'driver') throw validation(field, `must name a driver; user ${id} is a ${u.role}`);
 }

@@ -12,6 +12,7 @@ import type { Tenant } from '../tenant.js';
 import type { FreightSharesTable } from './tables.js';
 import { parseInstant } from '../inspections/instant.js';
 import { findCompanyByRef, parseCompanyRef } from './parties.js';
+import { vehicleRefs } from '../vehicles/refs.js';
 
 export type ShareRow = Selectable<FreightSharesTable>;
 
@@ -31,12 +32,7 @@ export async function createShare(db: Db, t: Tenant, input: ShareInput): Promise
   if (!shipper) throw notFound(`shipper_company_id: company ${String(input.shipper_company_id).trim()}`);
   if (shipper.id === t.companyId) throw validation('shipper_company_id', 'must name another company than your own');
   const ids = [...new Set(input.vehicle_ids)];
-  const found = await db.kysely
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .where('id', 'in', ids)
-    .execute();
+  const found = await vehicleRefs(db.kysely, t.companyId, ids);
   const mine = new Set(found.map((v) => v.id));
   const missing = ids.find((id) => !mine.has(id));
   if (missing !== undefined) throw notFound(`vehicle_ids: vehicle ${missing}`);

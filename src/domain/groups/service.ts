@@ -9,6 +9,7 @@ import { notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { addMembers, removeMembers, type MemberTable } from './membership.js';
 import type { GroupBody } from './input.js';
+import { userRef } from '../users/refs.js';
 
 export type GroupRow = Selectable<GroupsTable>;
 
@@ -49,12 +50,7 @@ async function checkParent(db: Db, t: Tenant, groupId: number | null, parentId: 
 
 async function checkOwner(db: Db, t: Tenant, userId: number | null | undefined) {
   if (userId === undefined || userId === null) return;
-  const u = await db.kysely
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .where('id', '=', userId)
-    .executeTakeFirst();
+  const u = await userRef(db.kysely, t.companyId, userId);
   if (!u) throw notFound(`user ${userId}`);
 }
 

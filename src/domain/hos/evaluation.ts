@@ -18,6 +18,7 @@ import { loadWindows, lockDriver, type DriverWindow } from './store.js';
 import type { Db } from '../../storage/db.js';
 import { AppError } from '../../core/errors.js';
 import { syncViolations } from './violation-store.js';
+import { findUser, updateUser } from '../users/repository.js';
 
 type Trx = Kysely<Database>;
 
@@ -128,17 +129,8 @@ async function updateDutyStatus(trx: Trx, t: Tenant, driver: HosDriver, at: numb
   const status = current?.status ?? 'off_duty';
   if (status === driver.duty_status) return;
   const now = nowIso();
-  await trx
-    .updateTable('users')
-    .set({ duty_status: status, updated_at: now })
-    .where('company_id', '=', t.companyId)
-    .where('id', '=', driver.id)
-    .execute();
-  const { password_hash: _secret, ...user } = await trx
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', driver.id)
-    .executeTakeFirstOrThrow();
+  await updateUser(trx, t.companyId, driver.id, { duty_status: status, updated_at: now });
+  const { password_hash: _secret, ...user } = (await findUser(trx, t.companyId, driver.id))!;
   await recordEvent(trx, {
     companyId: t.companyId,
     action: 'user_duty_status_updated',

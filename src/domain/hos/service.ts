@@ -37,6 +37,7 @@ import { certificationCode, guardCertification } from './certification.js';
 
 export { lockDriver } from './store.js';
 import { reevaluateDriver } from './evaluation.js';
+import { vehicleRefs } from '../vehicles/refs.js';
 
 export type { HosEventInput } from './records.js';
 type Trx = Kysely<Database>;
@@ -65,12 +66,7 @@ export interface RecordResult {
 async function checkVehicles(trx: Trx, companyId: number, events: NormalizedEvent[]): Promise<void> {
   const ids = [...new Set(events.map((e) => e.input.vehicleId).filter((v): v is number => typeof v === 'number'))];
   if (ids.length === 0) return;
-  const found = await trx
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', 'in', ids)
-    .execute();
+  const found = await vehicleRefs(trx, companyId, ids);
   const known = new Set(found.map((r) => r.id));
   for (const id of ids) if (!known.has(id)) throw validation('vehicle_id', `${id} is not a vehicle of this company`);
 }

@@ -22,6 +22,7 @@ import { KM_PER_MI } from '../../telemetry/units.js';
 import { markCalibrationChange } from './staleness.js';
 import type { IftaOdometerCalibrationsTable } from './tables.js';
 import type { Selectable } from 'kysely';
+import { vehicleRef } from '../vehicles/refs.js';
 
 export type CalibrationRow = Selectable<IftaOdometerCalibrationsTable>;
 
@@ -107,12 +108,7 @@ async function ecmReading(k: Kysely<Database>, companyId: number, vehicleId: num
 }
 
 export async function createCalibration(db: Db, companyId: number, input: CalibrationInput): Promise<CalibrationRow> {
-  const vehicle = await db.kysely
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', '=', input.vehicle_id)
-    .executeTakeFirst();
+  const vehicle = await vehicleRef(db.kysely, companyId, input.vehicle_id);
   if (!vehicle) throw notFound('vehicle');
   if ((input.offset === undefined) === (input.dashboard_odometer === undefined)) {
     throw validation('offset', 'or dashboard_odometer is required (exactly one of them)');

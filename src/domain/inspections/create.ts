@@ -20,6 +20,8 @@ import {
 import { parseInstant } from './instant.js';
 import { reportStatus } from './status.js';
 import { announceReport, getReport } from './service.js';
+import { userRef } from '../users/refs.js';
+import { vehicleRef } from '../vehicles/refs.js';
 
 export const INSPECTION_TYPES = ['pre_trip', 'post_trip', 'other'] as const;
 
@@ -102,18 +104,8 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
 
   const k = joined ?? db.kysely;
   const [driver, vehicle, company] = await Promise.all([
-    k
-      .selectFrom('users')
-      .select(['id', 'role', 'carrier_name', 'time_zone'])
-      .where('company_id', '=', t.companyId)
-      .where('id', '=', input.driver_id)
-      .executeTakeFirst(),
-    k
-      .selectFrom('vehicles')
-      .select(['id', 'number'])
-      .where('company_id', '=', t.companyId)
-      .where('id', '=', input.vehicle_id)
-      .executeTakeFirst(),
+    userRef(k, t.companyId, input.driver_id),
+    vehicleRef(k, t.companyId, input.vehicle_id),
     k.selectFrom('companies').select(['name', 'time_zone']).where('id', '=', t.companyId).executeTakeFirstOrThrow(),
   ]);
   if (!driver) throw notFound(`driver_id: user ${input.driver_id}`);

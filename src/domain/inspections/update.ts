@@ -20,6 +20,7 @@ import {
 import { parseInstant } from './instant.js';
 import { isSignedOff, planDefectChanges, reportStatus, type DefectStatus, type SIGN_OFF_STATUSES } from './status.js';
 import { announceReport, getReport, reportDefects } from './service.js';
+import { userRef } from '../users/refs.js';
 
 export interface DefectStatusInput {
   status: DefectStatus;
@@ -44,12 +45,7 @@ export interface ReportUpdate {
 type Caller = Tenant & { actingUserId?: number | null };
 
 async function assertMechanic(db: Db, t: Tenant, field: string, id: number): Promise<void> {
-  const u = await db.kysely
-    .selectFrom('users')
-    .select(['role', 'status'])
-    .where('company_id', '=', t.companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const u = await userRef(db.kysely, t.companyId, id);
   if (!u) throw notFound(`${field}: user ${id}`);
   if (u.role === 'driver') throw validation(field, `must name an admin or fleet user; user ${id} is a driver`);
   if (u.status !== 'active') throw validation(field, `must name an active user; user ${id} is ${u.status}`);

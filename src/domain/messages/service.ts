@@ -10,6 +10,7 @@ import { recordEvent } from '../../events/outbox.js';
 import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';
 import * as repo from './repository.js';
+import { userRefs } from '../users/refs.js';
 
 export type { MessageRow, MessageFilters } from './repository.js';
 
@@ -42,12 +43,7 @@ export async function sendMessage(
   if (input.body === undefined) throw validation('body', 'is required');
   const body = input.body.trim();
   if (body === '') throw validation('body', 'must not be empty');
-  const users = await db.kysely
-    .selectFrom('users')
-    .select(['id', 'status'])
-    .where('company_id', '=', t.companyId)
-    .where('id', 'in', ids)
-    .execute();
+  const users = await userRefs(db.kysely, t.companyId, ids);
   const found = new Map(users.map((u) => [u.id, u]));
   const missing = ids.find((id) => !found.has(id));
   if (missing !== undefined) throw notFound(`recipient ${missing}`);

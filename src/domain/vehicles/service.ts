@@ -20,6 +20,7 @@ import {
   setExternalIds,
   type ExternalId,
 } from '../assets/external-ids.js';
+import { userRef } from '../users/refs.js';
 
 export type { VehicleRow, VehicleFilters } from './repository.js';
 export type { VehicleInput } from './input.js';
@@ -38,12 +39,7 @@ export const vehicleGroupIds = (db: Db, ids: number[]) => groupIdsOf(db.kysely, 
 export const vehicleExternalIds = (db: Pick<Db, 'kysely'>, ids: number[]) => externalIdsOf(db.kysely, 'vehicle', ids);
 
 async function assertDriver(db: Db, t: Tenant, id: number) {
-  const u = await db.kysely
-    .selectFrom('users')
-    .select(['id', 'role'])
-    .where('company_id', '=', t.companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const u = await userRef(db.kysely, t.companyId, id);
   if (!u) throw notFound(`permanent_driver_id: user ${id}`);
   if (u.role !== 'driver') throw validation('permanent_driver_id', `must name a driver; user ${id} is a ${u.role}`);
 }

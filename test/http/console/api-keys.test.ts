@@ -58,10 +58,9 @@ eachDialect('console: API keys', (dialect) => {
     assert.equal(res.statusCode, 401);
     assert.equal(res.body, '{"error_message":"invalid API key"}');
     const after = await b.get(revoked.headers.location);
-    assert.match(
-      after.body,
-      /<p role="status" class="notice">Revoked “Route planner” \(fk_\w{4}…\): requests with it are refused.<\/p>/,
-    );
+    // The key's first seven characters (a random part that may hold - or _).
+    const notice = `<p role="status" class="notice">Revoked “Route planner” (${key!.slice(0, 7)}…): requests with it are refused.</p>`;
+    assert.ok(after.body.includes(notice), after.body);
     assert.match(after.body, new RegExp(`<tr data-id="${id}" class="revoked">`));
     assert.doesNotMatch(after.body, new RegExp(`/console/api-keys/${id}/revoke`), 'no Revoke on a revoked key');
     assert.equal((await b.get(`/console/api-keys/${id}/revoke`)).status, 303, 'already revoked');
