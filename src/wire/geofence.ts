@@ -1,17 +1,13 @@
-/** The geofence object and its request body (docs/reference/wire.md §4.23; circle members are ours, docs/records.md). */
+/**
+ * The geofence object (docs/reference/wire.md §4.23; circle members are ours, docs/records.md); its request
+ * body is the area's (src/domain/geofences/input.ts).
+ */
 import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import { shapeOf, GEOFENCE_STATUSES, type GeofenceRow } from '../domain/geofences/service.js';
-import { MAX_RADIUS_M } from '../domain/geofences/geometry.js';
 import { DateTime, NNum, NStr, Nullable } from './types.js';
 
-const opt = Type.Optional;
-
 const Point = Type.Object({ lat: Type.Number(), lon: Type.Number() });
-const PointIn = Type.Object({
-  lat: Type.Number({ minimum: -90, maximum: 90 }),
-  lon: Type.Number({ minimum: -180, maximum: 180 }),
-});
 
 export const Geofence = Type.Object({
   id: Type.Integer(),
@@ -31,33 +27,6 @@ export const Geofence = Type.Object({
   radius_m: NNum(),
   created_at: DateTime(),
   updated_at: DateTime(),
-});
-
-const Text = (maxLength = 255) => opt(Nullable(Type.String({ maxLength })));
-
-export const GeofenceBody = Type.Object({
-  name: opt(Type.String({ maxLength: 255 })),
-  category: Text(),
-  status: opt(Type.String({ enum: [...GEOFENCE_STATUSES] })),
-  description: Text(2000),
-  address: Text(),
-  location_points: opt(
-    Type.Array(PointIn, {
-      maxItems: 1000,
-      description: 'Polygon: at least 3 distinct points, not crossing itself; the last may repeat the first',
-    }),
-  ),
-  holes: opt(
-    Type.Array(Type.Array(PointIn, { maxItems: 1000 }), {
-      maxItems: 100,
-      description:
-        'Polygon: holes, each a ring by the rules of location_points, inside it and not crossing it or another hole; [] for none',
-    }),
-  ),
-  center: opt(
-    Type.Object({ lat: PointIn.properties.lat, lon: PointIn.properties.lon }, { description: 'Circle: its center' }),
-  ),
-  radius_m: opt(Type.Number({ maximum: MAX_RADIUS_M, description: 'Circle: its radius in meters, greater than 0' })),
 });
 
 export function geofenceWire(row: GeofenceRow) {

@@ -13,22 +13,13 @@ import type { Tenant } from '../tenant.js';
 import { boundsOf, checkHoles, checkPolygon, circleProblem, type GeofenceShape, type LatLon } from './geometry.js';
 import type { GeofencesTable } from './tables.js';
 import * as repo from './repository.js';
+import type { GeofenceInput } from './input.js';
 
 export type { GeofenceRow, GeofenceFilters } from './repository.js';
 
 export const GEOFENCE_STATUSES = ['active', 'inactive'] as const;
 
-export interface GeofenceInput {
-  name?: string;
-  category?: string | null;
-  status?: string;
-  description?: string | null;
-  address?: string | null;
-  location_points?: LatLon[];
-  holes?: LatLon[][];
-  center?: LatLon;
-  radius_m?: number;
-}
+export type { GeofenceInput };
 
 export function shapeOf(row: repo.GeofenceRow): GeofenceShape {
   if (row.shape === 'circle') {

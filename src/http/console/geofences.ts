@@ -25,7 +25,8 @@ import {
   updateGeofence,
   type GeofenceInput,
 } from '../../domain/geofences/service.js';
-import { GeofenceBody, geofenceWire } from '../../wire/geofence.js';
+import { geofenceWire } from '../../wire/geofence.js';
+import { GeofenceBody } from '../../domain/geofences/input.js';
 import { field } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, pathId } from './forms.js';

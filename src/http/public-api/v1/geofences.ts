@@ -16,7 +16,8 @@ import {
   Success,
 } from '../../plumbing/envelope.js';
 import { IdParams } from '../../../wire/types.js';
-import { Geofence, GeofenceBody, geofenceWire } from '../../../wire/geofence.js';
+import { Geofence, geofenceWire } from '../../../wire/geofence.js';
+import { GeofenceBody } from '../../../domain/geofences/input.js';
 import * as geofences from '../../../domain/geofences/service.js';
 
 /** The largest page of a geofence list (docs/reference/api.md §8). */
