@@ -40,11 +40,19 @@ eachDialect('HOS history per driver', (dialect) => {
     await workDays(t, noBreak.id, range(16, 1));
     // On duty again for an hour ending 12 h before now: the rest going on now is a fresh shift (over 10 h)
     // and never 24 h off, whatever the time of day this runs (yesterday's 13:00 alone is 24 h old at 13:00).
+    // Run between 00:00 and 01:00 UTC that hour would fall in yesterday's driving (08:00–12:00), which then
+    // is the recent work itself (it ended 11–12 h ago): the hour is left out.
     const now = Date.now();
-    await log(t, noBreak.id, [
-      [now - 13 * 3_600_000, 'on_duty'],
-      [now - 12 * 3_600_000, 'off_duty'],
-    ]);
+    const start = now - 13 * 3_600_000;
+    const inYesterdaysDriving =
+      new Date(start).toISOString().slice(0, 10) !== new Date(now).toISOString().slice(0, 10) &&
+      (start % 86_400_000) / 3_600_000 > 7 &&
+      (start % 86_400_000) / 3_600_000 < 12;
+    if (!inYesterdaysDriving)
+      await log(t, noBreak.id, [
+        [start, 'on_duty'],
+        [now - 12 * 3_600_000, 'off_duty'],
+      ]);
     // No work 10 days ago: off from 11 days ago 13:00 to 9 days ago 08:00 (43 h).
     await workDays(
       t,
