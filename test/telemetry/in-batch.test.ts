@@ -56,6 +56,14 @@ eachDialect('processing in the batch transaction', (dialect) => {
         .orderBy('id')
         .execute()
     ).map((e) => e.action);
+  const located = async () =>
+    (
+      await t.db.kysely
+        .selectFrom('vehicle_locations_latest')
+        .select('located_at')
+        .where('vehicle_id', '=', v.vehicle.id)
+        .executeTakeFirstOrThrow()
+    ).located_at;
   const state = () =>
     t.db.kysely
       .selectFrom('telemetry_state')
@@ -71,7 +79,8 @@ eachDialect('processing in the batch transaction', (dialect) => {
     assert.equal(await count('telemetry_records'), first.length);
     assert.equal(await count('driving_periods'), 0);
     assert.equal(await count('utilization_buckets'), 0, 'everything processing wrote was rolled back');
-    assert.deepEqual(await actions(), ['vehicle_location_updated'], 'the current location commits with the records');
+    assert.equal(await located(), new Date(at(300)).toISOString(), 'the current location commits with the records');
+    assert.deepEqual(await actions(), [], 'no event of processing stays (no webhook listens to the location events)');
     const pending = await state();
     assert.equal(pending.horizon, null);
     assert.equal(pending.max_fix_time, new Date(at(300)).toISOString());
@@ -86,6 +95,7 @@ eachDialect('processing in the batch transaction', (dialect) => {
     assert.equal(period.start_time, new Date(at(10)).toISOString(), "the period starts at the first batch's first fix");
     assert.equal(period.status, 'in_progress');
     assert.equal((await state()).horizon, new Date(at(400)).toISOString());
-    assert.deepEqual(await actions(), ['vehicle_location_updated', 'vehicle_location_updated', 'engine_toggle_event']);
+    assert.equal(await located(), new Date(at(400)).toISOString());
+    assert.deepEqual(await actions(), ['engine_toggle_event']);
   });
 });

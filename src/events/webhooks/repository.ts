@@ -47,14 +47,14 @@ export async function updateWebhook(
 }
 
 /**
- * Whether an enabled webhook of the company subscribes to `action`. Lets the writer of a high-volume
- * event (vehicle_location_received) skip recording what no webhook would receive; the fan-out still
+ * The actions enabled webhooks of the company subscribe to. Lets the writer of a high-volume event
+ * (the location events) skip recording what no webhook would receive; the fan-out still
  * matches subscriptions when it runs. The company's subscribed actions stay in the read cache while
  * company_webhooks is unchanged; they are read through `q` (the caller's transaction, which holds the
  * connection on SQLite), which must not have written company_webhooks itself.
  */
-export async function anySubscribed(db: Db, q: Kysely<Database>, companyId: number, action: string): Promise<boolean> {
-  const actions = await db.cache.remember(`webhook actions ${companyId}`, async () => {
+export function subscribedActions(db: Db, q: Kysely<Database>, companyId: number): Promise<ReadonlySet<string>> {
+  return db.cache.remember(`webhook actions ${companyId}`, async () => {
     const rows = await q
       .selectFrom('company_webhooks')
       .select('actions')
@@ -63,7 +63,6 @@ export async function anySubscribed(db: Db, q: Kysely<Database>, companyId: numb
       .execute();
     return new Set(rows.flatMap((r) => fromJson<string[]>(r.actions, [])));
   });
-  return actions.has(action);
 }
 
 /** Deletes the webhook and its delivery log (queued deliveries are dropped with it). */

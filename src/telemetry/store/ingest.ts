@@ -23,8 +23,8 @@ import type { TelemetryRecordsTable } from './tables.js';
 import type { ParsedRecord } from '../records.js';
 import { describe } from '../geocode/places.js';
 import type { Thresholds } from '../thresholds.js';
-import { underSavepoint, writeTx, type Trx } from './tx.js';
-import { createState, lockedState, saveIngestState } from './state-row.js';
+import { writeTx, type Trx } from './tx.js';
+import { createState, lockedState, saveIngestState, type IngestChanges } from './state-row.js';
 import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
 import { restampDrivers, restampFrom } from './driver-stamps.js';
@@ -125,8 +125,11 @@ function toRow(
   return row;
 }
 
+/** The subject's state row, locked; created first when the subject has none yet (its first batch). */
 async function lockState(trx: Trx, db: Db, d: DevicePrincipal, now: string) {
   const subject = subjectKey(d);
+  const found = (await lockedState(trx, db.kind, subject)).rows[0];
+  if (found) return found;
   await createState(trx, db.kind, subject, d.companyId, d.vehicleId, d.assetId, now);
   return (await lockedState(trx, db.kind, subject)).rows[0];
 }
@@ -221,6 +224,17 @@ async function toLogs(
 }
 
 /**
+ * Processing failed inside the batch's transaction. The transaction is rolled back and the batch stored
+ * again without processing (storeBatch): a failure is rare, and a savepoint around every processing run
+ * cost two statements a batch.
+ */
+class ProcessingFailed extends Error {
+  constructor(readonly cause: unknown) {
+    super('telemetry processing failed');
+  }
+}
+
+/**
  * Writes the accepted records of one device's batch and, with `process`, processes the subject in the
  * same transaction. Returns, per input index, whether the record was new (accepted, maybe late) or a
  * duplicate.
@@ -235,7 +249,14 @@ export async function storeBatch(
   process?: ProcessOptions,
 ): Promise<Stored> {
   if (accepted.length === 0) return { results: new Map(), fresh: [], inBatch: null };
-  return writeTx(db, (trx) => storeIn(trx, db, d, channel, accepted, th, nowMs, process));
+  try {
+    return await writeTx(db, (trx) => storeIn(trx, db, d, channel, accepted, th, nowMs, process));
+  } catch (err) {
+    if (!(err instanceof ProcessingFailed)) throw err;
+    // Everything was rolled back: the records are stored again on their own, pending.
+    const stored = await writeTx(db, (trx) => storeIn(trx, db, d, channel, accepted, th, nowMs));
+    return { ...stored, inBatch: { error: err.cause } };
+  }
 }
 
 /** The same in the caller's transaction (a record written together with the rows it creates elsewhere). */
@@ -291,19 +312,24 @@ export async function storeIn(
     const from = d.vehicleId !== null ? restampFrom(fresh, state.max_fix_time, state.ingest_driver_at) : null;
     if (from !== null) await restampDrivers(trx, d.vehicleId!, from);
   }
-  const changes = {
+  const changes: IngestChanges = {
     max_fix_time: maxFix,
     last_received_at: now,
-    updated_at: now,
     ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id,
     ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
   };
-  await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
   await markDeviceSeen(db, trx, d.deviceId, now, nowMs);
-  if (!process || fresh.length === 0) return { results: out, fresh, inBatch: null };
-  const batch = { fresh, storedBefore: state.max_fix_time };
-  const run = await underSavepoint(trx, () =>
-    processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch),
-  );
-  return { results: out, fresh, inBatch: run.ok ? { processed: run.value } : { error: run.error } };
+  let processed: number | null = null;
+  if (process && fresh.length > 0) {
+    const batch = { fresh, storedBefore: state.max_fix_time };
+    try {
+      // Saves the state row with `changes` when it processed anything (one update instead of two).
+      processed = await processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch, changes);
+    } catch (err) {
+      throw new ProcessingFailed(err);
+    }
+  }
+  if (!processed)
+    await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
+  return { results: out, fresh, inBatch: processed === null ? null : { processed } };
 }

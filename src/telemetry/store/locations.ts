@@ -1,16 +1,16 @@
 /**
  * What a stored batch says about positions, written in the batch's transaction because it does not
  * depend on processing order:
- * - a vehicle's current location (vehicle_locations_latest) with `vehicle_location_updated` when the
- *   batch brings a newer fix;
- * - `vehicle_location_received` for every location record the batch stored, in fix-time order, but
- *   only while an enabled webhook of the company subscribes to it (docs/webhooks.md: one event per
- *   fix would otherwise double what ingestion writes, for nobody);
+ * - a vehicle's current location (vehicle_locations_latest) when the batch brings a newer fix;
+ * - `vehicle_location_received` for every location record the batch stored, in fix-time order, and
+ *   `vehicle_location_updated` when the current location moved, but each only while an enabled webhook
+ *   of the company subscribes to it (docs/webhooks.md): nothing else reads them, and an event row per
+ *   batch was a third of the pages a small batch writes on SQLite (docs/telemetry.md, Performance);
  * - an asset's positions (asset_locations).
  */
 import { randomUUID } from 'node:crypto';
 import { recordEvent } from '../../events/outbox.js';
-import { anySubscribed } from '../../events/webhooks/repository.js';
+import { subscribedActions } from '../../events/webhooks/repository.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
 import type { Db } from '../../storage/db.js';
 import { pointId } from '../point-id.js';
@@ -71,11 +71,11 @@ export async function vehicleLocations(
   }
 }
 
-const latestFixTime = prepared((db, _kind, vehicleId: number) =>
-  db.selectFrom('vehicle_locations_latest').select('located_at').where('vehicle_id', '=', vehicleId),
-);
-
-/** Upserts the current location (prepared once: it runs for nearly every batch). */
+/**
+ * Makes a fix the current location unless a newer one is already there, in one statement: the upsert
+ * updates only when the stored fix is older, and returns a row only when it wrote (prepared once: it runs
+ * for nearly every batch).
+ */
 const upsertLatest = prepared(
   (
     db,
@@ -115,7 +115,13 @@ const upsertLatest = prepared(
     return db
       .insertInto('vehicle_locations_latest')
       .values({ vehicle_id: vehicleId, ...values })
-      .onConflict((oc) => oc.column('vehicle_id').doUpdateSet(values));
+      .onConflict((oc) =>
+        oc
+          .column('vehicle_id')
+          .doUpdateSet(values)
+          .where('vehicle_locations_latest.located_at', '<', (eb) => eb.ref('excluded.located_at')),
+      )
+      .returning('vehicle_id');
   },
 );
 
@@ -123,7 +129,8 @@ async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: Fres
   const vehicleId = d.vehicleId!;
   const fixes = fresh.filter((r) => r.type === 'location');
   if (fixes.length === 0) return;
-  if (await anySubscribed(db, trx, d.companyId, 'vehicle_location_received')) {
+  const listened = await subscribedActions(db, trx, d.companyId);
+  if (listened.has('vehicle_location_received')) {
     fixes.sort((a, b) => (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id));
     await recordEvent(
       trx,
@@ -137,10 +144,8 @@ async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: Fres
   }
   let newest = fixes[0];
   for (const r of fixes) if (r.fix_time > newest.fix_time) newest = r;
-  const current = (await latestFixTime(trx, db.kind, vehicleId)).rows[0];
-  if (current && current.located_at >= newest.fix_time) return;
   const l = latestOf(vehicleId, newest);
-  await upsertLatest(
+  const wrote = await upsertLatest(
     trx,
     db.kind,
     vehicleId,
@@ -159,6 +164,7 @@ async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: Fres
     l.driver_id,
     newest.received_at,
   );
+  if (wrote.rows.length === 0 || !listened.has('vehicle_location_updated')) return;
   await recordEvent(trx, {
     companyId: d.companyId,
     action: 'vehicle_location_updated',

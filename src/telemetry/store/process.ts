@@ -20,7 +20,7 @@ import { maxSince } from '../processors/geofence.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { detectDriving, recordAutoDuty, autoDutyOf } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
-import { lockedState, saveState } from './state-row.js';
+import { lockedState, saveIngestedState, saveState, type IngestChanges } from './state-row.js';
 import { prepared } from '../../storage/prepared.js';
 import type { TelemetryStateTable } from './tables.js';
 import type { FreshRow } from './ingest.js';
@@ -225,6 +225,8 @@ async function pendingRows(
 /**
  * Processes the pending records of a state row already locked by `trx` (FOR UPDATE on PostgreSQL; the
  * write transaction on SQLite) and saves the state and horizon; returns how many records it processed.
+ * With `ingest` (what the batch being stored changes on the row), the same update saves that too, but
+ * only when something was processed: on 0 the caller saves it.
  */
 export async function processLocked(
   db: Db,
@@ -232,6 +234,7 @@ export async function processLocked(
   st: StateRow,
   opts: ProcessOptions,
   batch?: BatchRows,
+  ingest?: IngestChanges,
 ): Promise<number> {
   if (st.max_fix_time === null) return 0;
   // The window runs back from the newest fix, but from no later than now: a record a device stamps a
@@ -265,7 +268,23 @@ export async function processLocked(
     await writeAssetOutputs(trx, { companyId: st.company_id, assetId: st.asset_id!, announce: true }, run.outputs);
     state = json(run.state);
   }
-  await saveState(trx, db.kind, st.subject, state, rows[rows.length - 1].fix_time, toIso(Date.now()));
+  const horizon = rows[rows.length - 1].fix_time;
+  const savedAt = toIso(Date.now());
+  if (ingest) {
+    const i = ingest;
+    await saveIngestedState(
+      trx,
+      db.kind,
+      st.subject,
+      state,
+      horizon,
+      savedAt,
+      i.max_fix_time,
+      i.last_received_at,
+      i.ingest_driver_id,
+      i.ingest_driver_at,
+    );
+  } else await saveState(trx, db.kind, st.subject, state, horizon, savedAt);
   return rows.length;
 }
 

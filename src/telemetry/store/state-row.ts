@@ -54,6 +54,42 @@ export const saveIngestState = prepared(
       .where('subject', '=', subject),
 );
 
+/** What a stored batch changes on its subject's state row. */
+export interface IngestChanges {
+  max_fix_time: string | null;
+  last_received_at: string;
+  ingest_driver_id: number | null;
+  ingest_driver_at: string | null;
+}
+
+/** saveIngestState and saveState in one statement: a batch processed in the transaction that stored it. */
+export const saveIngestedState = prepared(
+  (
+    db,
+    _kind,
+    subject: string,
+    state: string,
+    horizon: string,
+    now: string,
+    maxFix: string | null,
+    receivedAt: string,
+    driverId: number | null,
+    driverAt: string | null,
+  ) =>
+    db
+      .updateTable('telemetry_state')
+      .set({
+        state,
+        horizon,
+        updated_at: now,
+        max_fix_time: maxFix,
+        last_received_at: receivedAt,
+        ingest_driver_id: driverId,
+        ingest_driver_at: driverAt,
+      })
+      .where('subject', '=', subject),
+);
+
 /** What processing leaves behind: the processors' state and the horizon up to which records are processed. */
 export const saveState = prepared((db, _kind, subject: string, state: string, horizon: string, now: string) =>
   db.updateTable('telemetry_state').set({ state, horizon, updated_at: now }).where('subject', '=', subject),

@@ -6,8 +6,9 @@
  * together with every other write asked for in that turn (the batches of other devices whose requests
  * arrived meanwhile), up to GROUP_MAX. The group is one transaction, BEGIN IMMEDIATE … COMMIT (another
  * process writing the same file, the CLI next to a server, waits on busy_timeout instead of failing
- * mid-transaction), and each write runs under a savepoint of its own: one that fails is rolled back
- * alone and its caller gets the error, the others commit. Every caller is answered after the COMMIT,
+ * mid-transaction), and each write after the first runs under a savepoint of its own: one that fails is
+ * rolled back alone and its caller gets the error, the others commit (a failed first write rolls the
+ * transaction back and ends the group). Every caller is answered after the COMMIT,
  * so nothing is acknowledged before it is on disk, and one commit (one fsync of the log with
  * synchronous=FULL) serves the whole group instead of one per batch.
  *
@@ -72,7 +73,12 @@ class GroupCommit {
     }
   }
 
-  /** Commits the writes at the head of the queue, as many as GROUP_MAX and GROUP_BUDGET_MS allow. */
+  /**
+   * Commits the writes at the head of the queue, as many as GROUP_MAX and GROUP_BUDGET_MS allow. The first
+   * write runs without a savepoint (a group of one, what a quiet server mostly runs, costs no savepoint
+   * statements): when it fails the whole transaction is rolled back, which undoes exactly its writes, and
+   * the group ends there. The writes after it run under savepoints of their own.
+   */
   private async commit(): Promise<void> {
     const jobs: Job[] = [this.queue.shift()!];
     let outcomes: Outcome[];
@@ -81,12 +87,17 @@ class GroupCommit {
         await conn.executeQuery(BEGIN_IMMEDIATE);
         try {
           const out: Outcome[] = [];
+          try {
+            out.push({ ok: true, value: await jobs[0].fn(conn) });
+          } catch (error) {
+            await conn.executeQuery(ROLLBACK);
+            return [{ ok: false, error }];
+          }
           const until = performance.now() + GROUP_BUDGET_MS;
-          for (;;) {
-            const job = jobs[out.length];
+          while (this.queue.length > 0 && jobs.length < GROUP_MAX && performance.now() < until) {
+            const job = this.queue.shift()!;
+            jobs.push(job);
             out.push(await underSavepoint(conn, () => job.fn(conn), 'write_group'));
-            if (this.queue.length === 0 || jobs.length === GROUP_MAX || performance.now() >= until) break;
-            jobs.push(this.queue.shift()!);
           }
           await conn.executeQuery(COMMIT);
           return out;

@@ -48,7 +48,7 @@ eachDialect('telemetry webhooks', (dialect) => {
       .where('seq', '=', seq)
       .executeTakeFirstOrThrow();
 
-  it('vehicle_location_received: nothing is recorded while no enabled webhook of the company listens', async () => {
+  it('the location events: nothing is recorded while no enabled webhook of the company listens', async () => {
     const v = await rig(t as never);
     const other = await t.newCompany('Listening Elsewhere');
     const theirs = await t.call({
@@ -58,14 +58,20 @@ eachDialect('telemetry webhooks', (dialect) => {
       payload: { url: `${r.url}/elsewhere`, actions: ['vehicle_location_received'] },
     });
     assert.equal(theirs.status, 201, theirs.raw);
-    const off = await registerHook(t, r, ['vehicle_location_received']);
+    const off = await registerHook(t, r, ['vehicle_location_received', 'vehicle_location_updated']);
     assert.equal(
       (await t.call({ method: 'PUT', url: `/v1/company_webhooks/${off.id}`, payload: { enabled: false } })).status,
       200,
     );
     await send(t as never, v, track({ fromS: 0, toS: 50, kph: 80 }));
     assert.equal(await eventsOf('vehicle_location_received'), 0);
-    assert.equal(await eventsOf('vehicle_location_updated'), 1, 'the current location is still announced');
+    assert.equal(await eventsOf('vehicle_location_updated'), 0);
+    const latest = await t.db.kysely
+      .selectFrom('vehicle_locations_latest')
+      .select('located_at')
+      .where('vehicle_id', '=', v.vehicle.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(latest.located_at, new Date(at(50)).toISOString(), 'the current location still moves');
     await t.run();
     assert.deepEqual(r.deliveries(off.path), []);
   });
