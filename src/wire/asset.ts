@@ -1,12 +1,13 @@
 /** The asset object (docs/reference/wire.md §4.24) and the asset location objects of /v1/asset_locations. */
 import { Type } from 'typebox';
 import { fromBool, wireTime } from '../storage/values.js';
-import { DateTime, NInt, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NInt, NNum, NStr } from './types.js';
 import { UserSummary, userSummary } from './summaries.js';
 import type { UserSummaryRow } from '../domain/users/summaries.js';
 import type { assetExternalIds, assetGroupIds, AssetRow } from '../domain/assets/service.js';
 import type { boundDevices } from '../domain/devices/service.js';
 import type { AssetLocationRow } from '../domain/assets/locations.js';
+import { Nullable } from '../core/schema.js';
 
 export const ExternalId = Type.Object({ external_id: Type.String(), integration_name: Type.String() });
 

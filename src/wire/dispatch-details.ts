@@ -6,10 +6,11 @@
  * `additional_drops`, `pickup_number`, `loaded_miles`). docs/dispatch-states.md, "Load details".
  */
 import { Type, type TSchema } from 'typebox';
-import { NBool, NDateTime, NInt, NNum, NStr, Nullable } from './types.js';
+import { NBool, NDateTime, NInt, NNum, NStr } from './types.js';
 import { toIso, wireTime } from '../storage/values.js';
 import { DISPATCH_DETAILS, STOP_DETAILS, type DispatchDetails, type StopDetails } from '../domain/dispatch/details.js';
 import type { EndStopInput, Stop } from '../domain/dispatch/stops.js';
+import { Nullable } from '../core/schema.js';
 
 type Role = 'shipper' | 'consignee';
 const opt = Type.Optional;

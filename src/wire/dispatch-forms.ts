@@ -3,9 +3,10 @@
  * `id` and a UUID `form_id`; stops and /v2 entries name forms by the UUID, /v1 entries by the integer.
  */
 import { Type } from 'typebox';
-import { DateTime, NInt, NStr, Nullable } from './types.js';
+import { DateTime, NInt, NStr } from './types.js';
 import { fromBool, fromJson, wireTime } from '../storage/values.js';
 import type { ExternalId, FormEntryRow, FormField, FormRow, ListedFormEntry } from '../domain/dispatch/forms.js';
+import { Nullable } from '../core/schema.js';
 
 const NOT_RECORDED = 'Not recorded with form entries: null';
 const Unrecorded = () => Nullable(Type.Number({ description: NOT_RECORDED }));

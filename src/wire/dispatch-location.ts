@@ -1,7 +1,8 @@
 /** The dispatch_location object and its request body (docs/reference/wire.md §4.20). */
 import { Type } from 'typebox';
-import { NNum, NStr, Nullable } from './types.js';
+import { NNum, NStr } from './types.js';
 import type { LocationRow } from '../domain/dispatch/locations.js';
+import { Nullable } from '../core/schema.js';
 
 const opt = Type.Optional;
 

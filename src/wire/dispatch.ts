@@ -6,7 +6,7 @@
  */
 import { Type, type TSchema } from 'typebox';
 import { fromBool, wireTime } from '../storage/values.js';
-import { DateTime, NBool, NDateTime, NStr, Nullable } from './types.js';
+import { DateTime, NBool, NDateTime, NStr } from './types.js';
 import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from './summaries.js';
 import type { VehicleSummaryRow } from '../domain/vehicles/summaries.js';
 import type { UserSummaryRow } from '../domain/users/summaries.js';
@@ -27,6 +27,7 @@ import {
   stopDetailsOut,
   stopDetailsWire,
 } from './dispatch-details.js';
+import { Nullable } from '../core/schema.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });

@@ -2,12 +2,14 @@
 import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import { DOCUMENT_STATUSES, type DocumentInput, type DocumentRow } from '../domain/documents/service.js';
-import { DateTime, Id, NDateTime, NInt, NStr, Nullable } from './types.js';
+import { DateTime, NDateTime, NInt, NStr } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import type { Embeds } from './embeds.js';
 import type { UploaderRow } from '../domain/users/summaries.js';
-import { DAY_PATTERN, Moment, validDay } from './record-dates.js';
+import { validDay } from './record-dates.js';
 import { localDate } from '../core/time-zone.js';
+import { Id } from '../core/ids.js';
+import { Nullable, DAY_PATTERN, Moment } from '../core/schema.js';
 
 const opt = Type.Optional;
 const Text = (maxLength: number, description?: string) => opt(Nullable(Type.String({ maxLength, description })));

@@ -6,11 +6,12 @@
 import { Type } from 'typebox';
 import { CoreLocation, coreLocation, LOCATION_VEHICLE_KEYS } from './vehicle-location.js';
 import { wireTime } from '../storage/values.js';
-import { DateTime, NDateTime, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NDateTime, NNum, NStr } from './types.js';
 import { UserSummary } from './summaries.js';
 import { dotIds, type CompanyRow } from '../domain/freight/parties.js';
 import type { LatestLocationRow } from '../domain/freight/locations.js';
 import type { ShareRow } from '../domain/freight/shares.js';
+import { Nullable } from '../core/schema.js';
 
 export const FreightCompany = Type.Object({
   id: Type.Integer(),

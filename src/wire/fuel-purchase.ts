@@ -3,11 +3,12 @@ import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import type { FuelPurchaseRow } from '../domain/fuel/service.js';
 import { FUEL_SOURCES, FUEL_TYPES, FUEL_UNITS, ODOMETER_UNITS } from '../domain/fuel/fields.js';
-import { DateTime, Id, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NNum, NStr } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import type { Embeds } from './embeds.js';
 import type { ReceiptRow } from '../domain/documents/repository.js';
-import { Moment } from './record-dates.js';
+import { Id } from '../core/ids.js';
+import { Nullable, Moment } from '../core/schema.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });

@@ -5,7 +5,8 @@
 import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import { shapeOf, GEOFENCE_STATUSES, type GeofenceRow } from '../domain/geofences/service.js';
-import { DateTime, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NNum, NStr } from './types.js';
+import { Nullable } from '../core/schema.js';
 
 const Point = Type.Object({ lat: Type.Number(), lon: Type.Number() });
 

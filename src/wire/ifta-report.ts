@@ -6,9 +6,9 @@
  */
 import { Type } from 'typebox';
 import { L_PER_GAL, kmToMi } from '../telemetry/units.js';
-import { Nullable } from './types.js';
 import type { FuelTypeReport, QuarterlyReport } from '../domain/ifta/quarterly.js';
 import { csvCell } from './csv.js';
+import { Nullable } from '../core/schema.js';
 
 const NNum = () => Nullable(Type.Number());
 

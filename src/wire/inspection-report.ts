@@ -1,11 +1,12 @@
 /** The inspection_report object (docs/reference/wire.md §4.12), defects nested as `defects[].defect`. */
 import { Type } from 'typebox';
 import { fromJson, wireTime } from '../storage/values.js';
-import { DateTime, NDateTime, NInt, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NDateTime, NInt, NNum, NStr } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import { ExternalId } from './asset.js';
 import type { Embeds } from './embeds.js';
 import type { reportDefects, reportExternalIds, ReportRow } from '../domain/inspections/service.js';
+import { Nullable } from '../core/schema.js';
 
 export const Defect = Type.Object({
   id: Type.Integer(),

@@ -2,9 +2,10 @@
 import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import type { MessageRow } from '../domain/messages/service.js';
-import { DateTime, NDateTime, Nullable } from './types.js';
+import { DateTime, NDateTime } from './types.js';
 import { UserSummary } from './summaries.js';
 import type { Embeds } from './embeds.js';
+import { Nullable } from '../core/schema.js';
 
 export const Message = Type.Object({
   id: Type.Integer(),

@@ -1,19 +1,11 @@
 /**
- * Date parameters and date-or-datetime fields shared by the record areas (messages, fuel purchases,
- * documents). A `YYYY-MM-DD` day is read in the request's X-Time-Zone zone (UTC without it); windows
- * are inclusive of both days (docs/reference/wire.md §9).
+ * Dates of the record areas (messages, fuel purchases, documents …) as instants and windows: a
+ * `YYYY-MM-DD` day is read in the request's X-Time-Zone zone (UTC without it); windows are inclusive of
+ * both days (docs/reference/wire.md §9). Their schemas (`Day`, `Moment`) are src/core/schema.ts's.
  */
-import { Type } from 'typebox';
 import { validation } from '../core/errors.js';
 import { dayProblem, instantProblem } from '../storage/portable-values.js';
 import { addDays, dayWindow, localDate, startOfDay } from '../core/time-zone.js';
-
-export const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$';
-/** A day, or a datetime with its offset (`2019-04-23`, `2019-04-23T14:05:00Z`, `2019-04-23T09:05:00-05:00`). */
-export const MOMENT_PATTERN = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2}))?$';
-
-export const Day = (description: string) => Type.Optional(Type.String({ pattern: DAY_PATTERN, description }));
-export const Moment = (description: string) => Type.String({ pattern: MOMENT_PATTERN, description });
 
 /** A real day of the accepted calendar (1970–2199, storage/portable-values.ts), or a 400 naming the field. */
 export function validDay(field: string, v: string): void {

@@ -12,10 +12,11 @@ import { fromJson, wireTime } from '../storage/values.js';
 import type { DriverPerformanceEventsTable } from '../telemetry/store/tables.js';
 import type { SpeedingStats } from '../telemetry/processors/types.js';
 import { kphToMph } from '../telemetry/units.js';
-import { DateTime, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NNum, NStr } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import { EldDeviceSummary, rounded } from './telemetry-common.js';
 import { type Embeds } from './embeds.js';
+import { Nullable } from '../core/schema.js';
 
 export const SpeedingEvent = Type.Object({
   speeding_distance_in_km: NNum(),

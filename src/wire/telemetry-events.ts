@@ -16,10 +16,11 @@ import type {
 } from '../telemetry/store/tables.js';
 import { faultText } from '../telemetry/fault-dictionary.js';
 import { KPHPS_PER_G, kmToMi, round } from '../telemetry/units.js';
-import { DateTime, NDateTime, NInt, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NDateTime, NInt, NNum, NStr } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import { EldDeviceSummary, gallons, rounded } from './telemetry-common.js';
 import { type Embeds } from './embeds.js';
+import { Nullable } from '../core/schema.js';
 
 /** "-10.3 kph/s" (docs/reference/wire.md §2.7). */
 export const intensityText = (g: number | null) =>

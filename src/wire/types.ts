@@ -1,7 +1,7 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import { Id } from '../core/ids.js';
+import { Nullable } from '../core/schema.js';
 
-/** A value that is sent as `null` when empty (docs/reference/wire.md §2.7). */
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 export const NStr = () => Nullable(Type.String());
 export const NInt = () => Nullable(Type.Integer());
 export const NNum = () => Nullable(Type.Number());
@@ -13,9 +13,6 @@ export const DateTime = (description?: string) =>
       'ISO-8601 datetime: UTC, e.g. 2016-02-24T06:26:00Z, or with X-Time-Zone in that zone, e.g. 2016-02-23T22:26:00-08:00',
   });
 export const NDateTime = () => Nullable(DateTime());
-import { Id } from '../core/ids.js';
-
-export { ID_MAX, Id } from '../core/ids.js';
 export const IdParams = Type.Object({ id: Id('Object id') });
 /** An array query parameter of ids, in any of the accepted syntaxes (x[]=1, x=1,2, x=1&x=2, x[0]=1). */
 export const IdList = (description: string) => Type.Optional(Type.Array(Id(), { description }));

@@ -7,11 +7,12 @@ import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import type { LatestLocationRow } from '../domain/freight/locations.js';
 import type { CurrentExtra, HistoryRow } from '../telemetry/queries/locations.js';
-import { DateTime, NNum, NStr, Nullable } from './types.js';
+import { DateTime, NNum, NStr } from './types.js';
 import { UserSummary, userSummary } from './summaries.js';
 import { USER_SUMMARY_COLUMNS, type UserSummaryRow } from '../domain/users/summaries.js';
 import { EldDeviceSummary, coord, gallons, miles, mph, pointId, rounded } from './telemetry-common.js';
 import { type Embeds } from './embeds.js';
+import { Nullable } from '../core/schema.js';
 
 /** The keys every current location carries (also the freight-visibility location). */
 const CORE_LOCATION = {

@@ -1,13 +1,14 @@
 /** The vehicle object (docs/reference/wire.md §4.3; availability and external ids: docs/vehicles.md). */
 import { Type } from 'typebox';
 import { fromBool, wireTime } from '../storage/values.js';
-import { DateTime, NBool, NStr, Nullable } from './types.js';
+import { DateTime, NBool, NStr } from './types.js';
 import { UserSummary, userSummary } from './summaries.js';
 import type { UserSummaryRow } from '../domain/users/summaries.js';
 import type { vehicleExternalIds, vehicleGroupIds, VehicleRow } from '../domain/vehicles/service.js';
 import type { boundDevices } from '../domain/devices/service.js';
 import type { ExternalId as ExternalIdValue } from '../domain/assets/external-ids.js';
 import { ExternalId } from './asset.js';
+import { Nullable } from '../core/schema.js';
 
 export const EldDevice = Type.Object({ id: Type.Integer(), identifier: Type.String(), model: Type.String() });
 

@@ -3,8 +3,9 @@
  * console's user forms are checked against too (src/http/console/users.ts). Value sets and field lists:
  * ./fields.ts; the password's length: src/auth/password-policy.ts.
  */
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import { Id } from '../../core/ids.js';
+import { each } from '../../core/schema.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../auth/password-policy.js';
 import {
   DRIVER_FLAGS,
@@ -22,9 +23,6 @@ import {
 const S = (max = 255) => Type.String({ maxLength: max });
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 const opt = Type.Optional;
-/** The same schema for each of a list of fields, keeping their names in the type (Static<typeof UserBody>). */
-const each = <K extends string, T extends TSchema>(keys: readonly K[], schema: () => T) =>
-  Object.fromEntries(keys.map((k) => [k, schema()])) as { [P in K]: T };
 
 export const UserBody = Type.Object({
   first_name: opt(S()),

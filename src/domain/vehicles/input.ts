@@ -3,8 +3,9 @@
  * the console's vehicle forms are checked against too, and the input of the vehicle services (its type
  * is derived from this schema, so the two cannot drift apart). Value sets and lengths: ./fields.ts.
  */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Id } from '../../core/ids.js';
+import { each } from '../../core/schema.js';
 import {
   AVAILABILITY,
   FUEL_TYPES,
@@ -19,11 +20,6 @@ const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 const Text = (description?: string) =>
   opt(Type.Union([Type.String({ maxLength: VEHICLE_MAX_LENGTH.text, description }), Type.Null()]));
-
-/** One property schema for each of `keys`, typed by name (so the input type names each field). */
-function each<K extends string, T extends TSchema>(keys: readonly K[], schema: () => T): { [P in K]: T } {
-  return Object.fromEntries(keys.map((k) => [k, schema()])) as { [P in K]: T };
-}
 
 /** The nested availability of the real API (docs/vehicles.md). */
 export const AvailabilityBody = Type.Object({

@@ -5,11 +5,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { AppError, notFound } from '../../core/errors.js';
-import { ID_MAX } from '../../wire/types.js';
 import { CONSOLE_HEADERS } from '../../web/console/layout.js';
 import { csrfProblem, field } from '../plumbing/web-pages.js';
 import { consoleCaller, type ConsoleCaller } from './caller.js';
 import { unreadCount } from '../../domain/alerts/service.js';
+import { ID_MAX } from '../../core/ids.js';
 
 export function send(reply: FastifyReply, status: number, body: string) {
   return reply.code(status).headers(CONSOLE_HEADERS).send(body);

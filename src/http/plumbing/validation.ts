@@ -19,7 +19,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { INT32_MAX, INT32_MIN, dayProblem, instantProblem } from '../../storage/portable-values.js';
-import { DAY_PATTERN, MOMENT_PATTERN } from '../../wire/record-dates.js';
+import { DAY_PATTERN, MOMENT_PATTERN } from '../../core/schema.js';
 
 const CALENDAR = 'x-calendar';
 type CalendarKind = 'day' | 'moment';

@@ -15,8 +15,8 @@ import {
   pageQuery,
 } from '../../plumbing/envelope.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
-import { Id, IdList, IdParams } from '../../../wire/types.js';
-import { Day, windowOf } from '../../../wire/record-dates.js';
+import { IdList, IdParams } from '../../../wire/types.js';
+import { windowOf } from '../../../wire/record-dates.js';
 import { Asset, AssetLocation, AssetLocationPoint, assetLocationPoint } from '../../../wire/asset.js';
 import * as assets from '../../../domain/assets/service.js';
 import { assetLocationHistory, latestAssetLocations } from '../../../domain/assets/locations.js';
@@ -29,6 +29,8 @@ import {
   ASSET_TEXT_FIELDS,
 } from '../../../domain/assets/fields.js';
 import { assetsWire } from '../../../wire/pages.js';
+import { Id } from '../../../core/ids.js';
+import { Day } from '../../../core/schema.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });

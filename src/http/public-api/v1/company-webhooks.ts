@@ -23,12 +23,14 @@ import {
 import { parseQuery } from '../../plumbing/query.js';
 import { validation } from '../../../core/errors.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
-import { Id, IdParams } from '../../../wire/types.js';
-import { Moment, momentOf } from '../../../wire/record-dates.js';
+import { IdParams } from '../../../wire/types.js';
+import { momentOf } from '../../../wire/record-dates.js';
 import { dayWindow } from '../../../core/time-zone.js';
 import { CompanyWebhook, CompanyWebhookRequest, webhookRequestWire, webhookWire } from '../../../wire/webhook.js';
 import * as webhooks from '../../../events/webhooks/service.js';
 import { objectOf } from '../../plumbing/unvalidated.js';
+import { Id } from '../../../core/ids.js';
+import { Moment } from '../../../core/schema.js';
 
 const opt = Type.Optional;
 const ActionName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 });

@@ -8,8 +8,7 @@ import type { BlobStore } from '../../../storage/blobs/index.js';
 import { toIso } from '../../../storage/values.js';
 import { findUnportable, textProblem } from '../../../storage/portable-values.js';
 import { AppError, badRequest, validation } from '../../../core/errors.js';
-import { ID_MAX } from '../../../wire/types.js';
-import { MOMENT_PATTERN, momentOf } from '../../../wire/record-dates.js';
+import { momentOf } from '../../../wire/record-dates.js';
 import type { DocumentInput } from '../../../domain/documents/service.js';
 import {
   declaredType,
@@ -18,6 +17,8 @@ import {
   type DocumentLimits,
   type StoredFile,
 } from '../../../domain/documents/files.js';
+import { ID_MAX } from '../../../core/ids.js';
+import { MOMENT_PATTERN } from '../../../core/schema.js';
 
 const MOMENT = new RegExp(MOMENT_PATTERN);
 

@@ -26,12 +26,13 @@ import { requestTimeZone } from '../../../core/time-zone.js';
 import { IdList, IdParams } from '../../../wire/types.js';
 import { Document, DocumentCreateBody, DocumentUpdateBody, withDocDate } from '../../../wire/document.js';
 import { readDocumentForm } from './document-form.js';
-import { Day, momentOf, windowOf } from '../../../wire/record-dates.js';
+import { momentOf, windowOf } from '../../../wire/record-dates.js';
 import * as documents from '../../../domain/documents/service.js';
 import { mediaType, storeFile, tooLarge, type DocumentLimits } from '../../../domain/documents/files.js';
 import { openBlobStore } from '../../../storage/blobs/index.js';
 import { toIso } from '../../../storage/values.js';
 import { documentsWire } from '../../../wire/pages.js';
+import { Day } from '../../../core/schema.js';
 
 const ListQuery = Type.Object({
   ...pageQuery,

@@ -8,11 +8,11 @@ import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { IdList } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { DrivingPeriod, drivingPeriod } from '../../../wire/telemetry-events.js';
 import { listDrivingPeriods } from '../../../telemetry/queries/derived.js';
+import { Day } from '../../../core/schema.js';
 
 const Query = Type.Object({
   ...pageQuery,

@@ -7,11 +7,12 @@ import { sql } from 'kysely';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
-import { Moment, momentOf } from '../../../wire/record-dates.js';
+import { momentOf } from '../../../wire/record-dates.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { FaultCode, faultCode } from '../../../wire/telemetry-events.js';
 import { listFaultCodes } from '../../../telemetry/queries/derived.js';
+import { Moment } from '../../../core/schema.js';
 
 const Query = Type.Object({
   ...pageQuery,

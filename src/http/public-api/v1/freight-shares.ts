@@ -15,10 +15,11 @@ import {
   pageQuery,
   Success,
 } from '../../plumbing/envelope.js';
-import { Id, IdParams } from '../../../wire/types.js';
+import { IdParams } from '../../../wire/types.js';
 import { FreightShare, freightShare } from '../../../wire/freight.js';
 import * as shares from '../../../domain/freight/shares.js';
 import type { Db } from '../../../storage/db.js';
+import { Id } from '../../../core/ids.js';
 
 const ShareBody = Type.Object({
   shipper_company_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 32 })], {

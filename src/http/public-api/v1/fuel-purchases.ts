@@ -19,11 +19,12 @@ import {
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { IdList, IdParams, StrList } from '../../../wire/types.js';
 import { FuelPurchase, FuelPurchaseBody } from '../../../wire/fuel-purchase.js';
-import { Day, momentOf, windowOf } from '../../../wire/record-dates.js';
+import { momentOf, windowOf } from '../../../wire/record-dates.js';
 import * as fuel from '../../../domain/fuel/service.js';
 import { DEFAULT_WINDOW_DAYS, FUEL_SOURCES, FUEL_TYPES, VEHICLE_TYPES } from '../../../domain/fuel/fields.js';
 import { toIso } from '../../../storage/values.js';
 import { fuelPurchasesWire } from '../../../wire/pages.js';
+import { Day } from '../../../core/schema.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });

@@ -7,12 +7,13 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
-import { Day, Moment, momentOf } from '../../../wire/record-dates.js';
+import { momentOf } from '../../../wire/record-dates.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { GeofenceEvent, geofenceEvent } from '../../../wire/telemetry-events.js';
 import { listGeofenceEvents } from '../../../telemetry/queries/derived.js';
+import { Day, Moment } from '../../../core/schema.js';
 
 const Query = Type.Object({
   ...pageQuery,

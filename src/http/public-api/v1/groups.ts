@@ -13,7 +13,7 @@ import {
   Success,
 } from '../../plumbing/envelope.js';
 import { validation } from '../../../core/errors.js';
-import { IdParams, Nullable } from '../../../wire/types.js';
+import { IdParams } from '../../../wire/types.js';
 import { UserSummary, userSummary } from '../../../wire/summaries.js';
 
 import { UserList, usersWire } from './users.js';
@@ -26,6 +26,7 @@ import { listVehicles } from '../../../domain/vehicles/service.js';
 import { userSummaryRows } from '../../../domain/users/summaries.js';
 import type { Db } from '../../../storage/db.js';
 import { vehiclesWire } from '../../../wire/pages.js';
+import { Nullable } from '../../../core/schema.js';
 
 const opt = Type.Optional;
 

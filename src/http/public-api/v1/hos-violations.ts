@@ -9,9 +9,10 @@ import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../p
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { validation } from '../../../core/errors.js';
 import { IdList, StrList } from '../../../wire/types.js';
-import { Moment, momentOf } from '../../../wire/record-dates.js';
+import { momentOf } from '../../../wire/record-dates.js';
 import { HosViolation, hosViolationWire } from '../../../wire/hos.js';
 import { listViolations } from '../../../domain/hos/queries.js';
+import { Moment } from '../../../core/schema.js';
 
 const DAY_MS = 86_400_000;
 

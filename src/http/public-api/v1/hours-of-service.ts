@@ -6,9 +6,9 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { HoursOfService, hoursOfServiceWire } from '../../../wire/hos.js';
 import { listLogs } from '../../../domain/hos/queries.js';
+import { Day } from '../../../core/schema.js';
 
 const Query = Type.Object({
   ...pageQuery,

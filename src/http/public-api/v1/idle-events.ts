@@ -6,12 +6,12 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { companyZone } from '../../../domain/companies/date-zone.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { IdleEvent, idleEvent } from '../../../wire/telemetry-events.js';
 import { listIdleEvents } from '../../../telemetry/queries/derived.js';
+import { Day } from '../../../core/schema.js';
 
 const Query = Type.Object({
   ...pageQuery,

@@ -19,8 +19,8 @@ import {
   Success,
 } from '../../plumbing/envelope.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
-import { Id, IdList, IdParams } from '../../../wire/types.js';
-import { Moment, momentOf } from '../../../wire/record-dates.js';
+import { IdList, IdParams } from '../../../wire/types.js';
+import { momentOf } from '../../../wire/record-dates.js';
 import { OdometerCalibration, odometerCalibration } from '../../../wire/ifta.js';
 import { reportZone } from '../../../domain/companies/date-zone.js';
 import { QuarterlyReportSchema, quarterlyReportCsv, quarterlyReportWire } from '../../../wire/ifta-report.js';
@@ -28,6 +28,8 @@ import { FUEL_TYPES } from '../../../domain/vehicles/fields.js';
 import { quarterlyReport } from '../../../domain/ifta/quarterly.js';
 import { createCalibration, deleteCalibration, listCalibrations } from '../../../domain/ifta/calibrations.js';
 import { toIso } from '../../../storage/values.js';
+import { Id } from '../../../core/ids.js';
+import { Moment } from '../../../core/schema.js';
 
 const ReportQuery = Type.Object({
   year: Type.Integer({ minimum: 2000, maximum: 2100, description: 'Calendar year' }),

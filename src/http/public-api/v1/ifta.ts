@@ -11,7 +11,6 @@ import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { validation } from '../../../core/errors.js';
 import { IdList, StrList } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { IftaSummaryItem, IftaTrip, iftaSummaryItem, iftaTrip } from '../../../wire/ifta.js';
@@ -19,6 +18,7 @@ import { reportZone } from '../../../domain/companies/date-zone.js';
 import { FUEL_TYPES } from '../../../domain/vehicles/fields.js';
 import { isJurisdiction, normalizeJurisdiction } from '../../../domain/jurisdictions.js';
 import { summaryRows, tripIds, tripRows, type ReportQuery } from '../../../domain/ifta/reports.js';
+import { Day } from '../../../core/schema.js';
 
 export const DEFAULT_DAYS = 7;
 

@@ -16,14 +16,16 @@ import {
   pageQuery,
 } from '../../plumbing/envelope.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
-import { Id, IdList, IdParams } from '../../../wire/types.js';
-import { Day, Moment, momentOf, windowOf } from '../../../wire/record-dates.js';
+import { IdList, IdParams } from '../../../wire/types.js';
+import { momentOf, windowOf } from '../../../wire/record-dates.js';
 import { InspectionReport } from '../../../wire/inspection-report.js';
 import * as reports from '../../../domain/inspections/service.js';
 import { updateInspectionReport } from '../../../domain/inspections/update.js';
 import { DEFECT_STATUSES, SIGN_OFF_STATUSES, STATUS_FILTERS } from '../../../domain/inspections/status.js';
 import { objectOf } from '../../plumbing/unvalidated.js';
 import { inspectionReportsWire } from '../../../wire/pages.js';
+import { Id } from '../../../core/ids.js';
+import { Day, Moment } from '../../../core/schema.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });

@@ -8,11 +8,11 @@ import type { Api } from '../../api.js';
 import type { Db } from '../../../storage/db.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { vehicleSummaryRows, type VehicleSummaryRow } from '../../../domain/vehicles/summaries.js';
 import { Log, logWire } from '../../../wire/hos.js';
 import { listLogs, type LogPage } from '../../../domain/hos/queries.js';
 import { LOG_STATUSES, type LogStatus } from '../../../domain/hos/log-days.js';
+import { Day } from '../../../core/schema.js';
 
 export const LogsQuery = Type.Object({
   ...pageQuery,

@@ -10,12 +10,14 @@ import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery, Success } from '../../plumbing/envelope.js';
 import { parseQuery } from '../../plumbing/query.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
-import { Id, IdList } from '../../../wire/types.js';
+import { IdList } from '../../../wire/types.js';
 import { Message } from '../../../wire/message.js';
-import { Day, windowOf } from '../../../wire/record-dates.js';
+import { windowOf } from '../../../wire/record-dates.js';
 import * as messages from '../../../domain/messages/service.js';
 import { objectOf } from '../../plumbing/unvalidated.js';
 import { messagesWire } from '../../../wire/pages.js';
+import { Id } from '../../../core/ids.js';
+import { Day } from '../../../core/schema.js';
 
 const opt = Type.Optional;
 const IdArray = (description: string) => Type.Array(Id(), { minItems: 1, maxItems: 1000, description });

@@ -9,12 +9,12 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { UserSummary, userSummary } from '../../../wire/summaries.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { rounded } from '../../../wire/telemetry-common.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { scorecardSummary } from '../../../telemetry/queries/scorecard.js';
+import { Day } from '../../../core/schema.js';
 
 const Query = Type.Object({
   ...pageQuery,

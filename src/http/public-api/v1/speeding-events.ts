@@ -8,12 +8,12 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, Pagination, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { SpeedingEvent, speedingEvent } from '../../../wire/speeding-event.js';
 import { listPerformanceEvents } from '../../../telemetry/queries/derived.js';
+import { Day } from '../../../core/schema.js';
 
 const Query = Type.Object({
   ...pageQuery,

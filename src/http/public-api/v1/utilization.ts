@@ -8,14 +8,14 @@
 import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
-import { IdList, NStr, Nullable } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
+import { IdList, NStr } from '../../../wire/types.js';
 import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from '../../../wire/summaries.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { gallons, miles } from '../../../wire/telemetry-common.js';
 import { companyZone } from '../../../domain/companies/date-zone.js';
 import { wireTime } from '../../../storage/values.js';
 import { driverUtilization, utilizationPct, vehicleUtilization } from '../../../telemetry/queries/utilization.js';
+import { Nullable, Day } from '../../../core/schema.js';
 
 const window = {
   start_date: Day('First day (YYYY-MM-DD), company-local, inclusive; default 6 days before end_date'),

@@ -7,7 +7,6 @@ import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList, IdParams } from '../../../wire/types.js';
-import { DAY_PATTERN } from '../../../wire/record-dates.js';
 import { HistoryPointV1, LocationVehicle, locationVehicle } from '../../../wire/vehicle-location.js';
 import { historyJsonV1, historyTailsV1 } from '../../../wire/history-json.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
@@ -16,6 +15,7 @@ import { dateRange } from '../../../wire/telemetry-dates.js';
 import { validDay } from '../../../wire/record-dates.js';
 import { latestOf, vehicleHistory, vehicleHistoryJson, vehiclesPage } from '../../../telemetry/queries/locations.js';
 import type { Tenant } from '../../../domain/tenant.js';
+import { DAY_PATTERN } from '../../../core/schema.js';
 
 const ListQuery = Type.Object({ ...pageQuery, vehicle_ids: IdList('Only these vehicles') });
 const HistoryQuery = Type.Object({

@@ -11,12 +11,13 @@ import {
   pageOf,
   pageQuery,
 } from '../../plumbing/envelope.js';
-import { Id, IdList, IdParams } from '../../../wire/types.js';
+import { IdList, IdParams } from '../../../wire/types.js';
 import { Vehicle } from '../../../wire/vehicle.js';
 import * as vehicles from '../../../domain/vehicles/service.js';
 import { FUEL_TYPES, VEHICLE_STATUSES } from '../../../domain/vehicles/fields.js';
 import { VehicleBody } from '../../../domain/vehicles/input.js';
 import { vehiclesWire } from '../../../wire/pages.js';
+import { Id } from '../../../core/ids.js';
 
 const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });

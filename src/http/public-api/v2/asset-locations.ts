@@ -11,10 +11,10 @@ import { errorResponses, pageOf } from '../../plumbing/envelope.js';
 import { validation } from '../../../core/errors.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { IdParams } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
 import { dateRange } from '../../../wire/telemetry-dates.js';
 import { AssetLocationPoint, assetLocationPoint } from '../../../wire/asset.js';
 import { assetLocationPage, type HistoryCursor } from '../../../domain/assets/locations.js';
+import { Day } from '../../../core/schema.js';
 
 export const ASSET_HISTORY_MAX_PER_PAGE = 500;
 

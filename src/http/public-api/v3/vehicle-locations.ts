@@ -7,8 +7,7 @@ import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
-import { Id, IdParams } from '../../../wire/types.js';
-import { Day } from '../../../wire/record-dates.js';
+import { IdParams } from '../../../wire/types.js';
 import { HistoryPointV3, LocationVehicleV3, locationVehicleV3 } from '../../../wire/vehicle-location.js';
 import { historyPointsV3 } from '../../../wire/history-json.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
@@ -17,6 +16,8 @@ import { latestOf, vehicleHistorySlices, vehiclesPage, type HistoryRow } from '.
 import { answerZone, zonedTimes } from '../../plumbing/zoned-times.js';
 import { describePlace } from '../../../telemetry/geocode/places.js';
 import { historyEmbeds, tags } from '../v1/vehicle-locations.js';
+import { Id } from '../../../core/ids.js';
+import { Day } from '../../../core/schema.js';
 
 const ListQuery = Type.Object({
   ...pageQuery,
