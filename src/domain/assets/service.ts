@@ -19,20 +19,9 @@ import {
   type ExternalId,
 } from './external-ids.js';
 import * as repo from './repository.js';
+import type { AssetInput } from './input.js';
 
 export type { AssetRow, AssetFilters } from './repository.js';
-
-export interface AssetInput {
-  name?: string;
-  status?: string;
-  type?: string;
-  year?: string | number | null;
-  axle?: number | null;
-  group_ids?: number[];
-  availability_status?: string;
-  external_ids_attributes?: ExternalId[];
-  [field: string]: unknown;
-}
 
 export async function getAsset(db: Db, t: Tenant, id: number): Promise<repo.AssetRow> {
   const row = await repo.findAsset(db.kysely, t.companyId, id);
@@ -83,11 +72,14 @@ async function addGroups(trx: Kysely<Database>, companyId: number, assetId: numb
 function columns(input: AssetInput): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const f of ASSET_TEXT_FIELDS) {
-    const v = input[f] as string | null | undefined;
+    const v = input[f];
     if (v !== undefined) out[f] = v === null || v.trim() === '' ? null : v.trim();
   }
   for (const f of ASSET_NUMBER_FIELDS) if (input[f] !== undefined) out[f] = input[f];
-  for (const f of ASSET_BOOL_FIELDS) if (input[f] !== undefined) out[f] = bool(input[f] as boolean);
+  for (const f of ASSET_BOOL_FIELDS) {
+    const v = input[f];
+    if (v !== undefined) out[f] = bool(v);
+  }
   if (input.status !== undefined) out.status = input.status;
   if (input.type !== undefined) out.type = input.type.trim();
   if (input.year !== undefined) out.year = input.year === null ? null : String(input.year);

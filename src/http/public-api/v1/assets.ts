@@ -21,43 +21,12 @@ import { Asset, AssetLocation, AssetLocationPoint, assetLocationPoint } from '..
 import * as assets from '../../../domain/assets/service.js';
 import { assetLocationHistory, latestAssetLocations } from '../../../domain/assets/locations.js';
 import { boundDevices } from '../../../domain/devices/service.js';
-import {
-  ASSET_AVAILABILITY,
-  ASSET_BOOL_FIELDS,
-  ASSET_NUMBER_FIELDS,
-  ASSET_STATUSES,
-  ASSET_TEXT_FIELDS,
-} from '../../../domain/assets/fields.js';
+import { ASSET_STATUSES } from '../../../domain/assets/fields.js';
+import { AssetBody } from '../../../domain/assets/input.js';
 import { assetsWire } from '../../../wire/pages.js';
-import { Id } from '../../../core/ids.js';
-import { Day } from '../../../core/schema.js';
+import { Day, Enum } from '../../../core/schema.js';
 
 const opt = Type.Optional;
-const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
-const S = (max = 255) => Type.String({ maxLength: max });
-
-const AssetBody = Type.Object({
-  name: S(),
-  status: opt(Enum(ASSET_STATUSES)),
-  type: opt(
-    Type.String({
-      maxLength: 64,
-      description: 'e.g. flatbed, dry_van, reefer, tanker, chassis, other (default other)',
-    }),
-  ),
-  year: opt(Type.Union([Type.String({ maxLength: 8 }), Type.Integer({ minimum: 0, maximum: 9999 }), Type.Null()])),
-  axle: opt(Type.Union([Type.Integer({ minimum: 1, maximum: 20 }), Type.Null()])),
-  group_ids: opt(Type.Array(Id(), { maxItems: 1000 })),
-  availability_status: opt(Enum(ASSET_AVAILABILITY)),
-  external_ids_attributes: opt(Type.Array(Type.Object({ external_id: S(), integration_name: S() }), { maxItems: 50 })),
-  ...Object.fromEntries(
-    ASSET_TEXT_FIELDS.map((f) => [f, opt(Type.Union([S(f === 'notes' ? 2000 : 255), Type.Null()]))]),
-  ),
-  ...Object.fromEntries(
-    ASSET_NUMBER_FIELDS.map((f) => [f, opt(Type.Union([Type.Number({ minimum: 0, maximum: 1e7 }), Type.Null()]))]),
-  ),
-  ...Object.fromEntries(ASSET_BOOL_FIELDS.map((f) => [f, opt(Type.Boolean())])),
-});
 
 const ListQuery = Type.Object({
   ...pageQuery,
