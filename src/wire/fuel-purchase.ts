@@ -1,18 +1,15 @@
-/** The fuel_purchase object and its request body (docs/reference/wire.md §4.25). */
+/**
+ * The fuel_purchase object (docs/reference/wire.md §4.25); its request body is the area's
+ * (src/domain/fuel/input.ts).
+ */
 import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
 import type { FuelPurchaseRow } from '../domain/fuel/service.js';
-import { FUEL_SOURCES, FUEL_TYPES, FUEL_UNITS, ODOMETER_UNITS } from '../domain/fuel/fields.js';
 import { DateTime, NNum, NStr } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import type { Embeds } from './embeds.js';
 import type { ReceiptRow } from '../domain/documents/repository.js';
-import { Id } from '../core/ids.js';
-import { Nullable, Moment } from '../core/schema.js';
-
-const opt = Type.Optional;
-const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });
-const Text = (maxLength = 255) => Nullable(Type.String({ maxLength }));
+import { Nullable } from '../core/schema.js';
 
 export const FuelPurchase = Type.Object({
   id: Type.Integer(),
@@ -36,29 +33,6 @@ export const FuelPurchase = Type.Object({
   driver: Nullable(UserSummary),
   created_at: DateTime(),
   updated_at: DateTime(),
-});
-
-export const FuelPurchaseBody = Type.Object({
-  offline_id: opt(
-    Nullable(
-      Type.String({ maxLength: 255, description: "The client's own id of the purchase, unique in the company" }),
-    ),
-  ),
-  purchased_at: opt(Moment('A day (YYYY-MM-DD, read in X-Time-Zone) or a datetime with its offset')),
-  jurisdiction: opt(Type.String({ maxLength: 8, description: 'e.g. "TX", "ON"' })),
-  fuel_type: opt(Nullable(Enum(FUEL_TYPES))),
-  ref_no: opt(Text()),
-  vendor: opt(Text()),
-  total_cost: opt(Nullable(Type.Number({ minimum: 0 }))),
-  currency: opt(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code; default USD' })),
-  fuel: opt(Type.Number({ description: 'Quantity bought, in fuel_unit; greater than 0' })),
-  fuel_unit: opt(Enum(FUEL_UNITS, 'gal (default) or l')),
-  odometer: opt(Nullable(Type.Number({ minimum: 0 }))),
-  odometer_unit: opt(Nullable(Enum(ODOMETER_UNITS, 'mi (default) or km'))),
-  source: opt(Enum(FUEL_SOURCES, 'How the purchase was recorded; default api')),
-  vehicle_id: opt(Nullable(Id())),
-  driver_id: opt(Nullable(Id())),
-  receipt_document_id: opt(Nullable(Id('A document of the company holding the receipt'))),
 });
 
 /** What a page of fuel purchases embeds: users and vehicles, and the receipts' documents (./pages.ts). */

@@ -16,28 +16,9 @@ import { assertReferences } from '../documents/references.js';
 import type { Tenant } from '../tenant.js';
 import type { FuelPurchasesTable } from './tables.js';
 import * as repo from './repository.js';
+import type { FuelPurchaseInput } from './input.js';
 
 export type { FuelPurchaseRow, FuelFilters } from './repository.js';
-
-export interface FuelPurchaseInput {
-  offline_id?: string | null;
-  /** ISO-8601 instant (the route reads dates in the request's time zone). */
-  purchased_at?: string;
-  jurisdiction?: string;
-  fuel_type?: string | null;
-  ref_no?: string | null;
-  vendor?: string | null;
-  total_cost?: number | null;
-  currency?: string;
-  fuel?: number;
-  fuel_unit?: string;
-  odometer?: number | null;
-  odometer_unit?: string | null;
-  source?: string;
-  vehicle_id?: number | null;
-  driver_id?: number | null;
-  receipt_document_id?: number | null;
-}
 
 const PLAIN = [
   'fuel_type',

@@ -18,16 +18,16 @@ import {
 } from '../../plumbing/envelope.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { IdList, IdParams, StrList } from '../../../wire/types.js';
-import { FuelPurchase, FuelPurchaseBody } from '../../../wire/fuel-purchase.js';
+import { FuelPurchase } from '../../../wire/fuel-purchase.js';
+import { FuelPurchaseBody, type FuelPurchaseInput } from '../../../domain/fuel/input.js';
 import { momentOf, windowOf } from '../../../wire/record-dates.js';
 import * as fuel from '../../../domain/fuel/service.js';
 import { DEFAULT_WINDOW_DAYS, FUEL_SOURCES, FUEL_TYPES, VEHICLE_TYPES } from '../../../domain/fuel/fields.js';
 import { toIso } from '../../../storage/values.js';
 import { fuelPurchasesWire } from '../../../wire/pages.js';
-import { Day } from '../../../core/schema.js';
+import { Day, Enum } from '../../../core/schema.js';
 
 const opt = Type.Optional;
-const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });
 
 const ListQuery = Type.Object({
   ...pageQuery,
@@ -49,7 +49,7 @@ const tags = ['fuel_purchases'];
 type Body = Static<typeof FuelPurchaseBody>;
 
 /** The body with purchased_at as an instant: a bare day is the start of that day in X-Time-Zone. */
-function input(req: FastifyRequest, body: Body): fuel.FuelPurchaseInput {
+function input(req: FastifyRequest, body: Body): FuelPurchaseInput {
   const { purchased_at, ...rest } = body;
   if (purchased_at === undefined) return rest;
   return { ...rest, purchased_at: toIso(momentOf('purchased_at', purchased_at, requestTimeZone(req))) };
