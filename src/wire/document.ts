@@ -1,18 +1,18 @@
-/** The document object and its request bodies (docs/reference/wire.md §4.27; fields beyond doc_time are ours, docs/records.md). */
+/**
+ * The document object (docs/reference/wire.md §4.27; fields beyond doc_time are ours, docs/records.md); its
+ * request bodies are the area's (src/domain/documents/input.ts).
+ */
 import { Type } from 'typebox';
 import { wireTime } from '../storage/values.js';
-import { DOCUMENT_STATUSES, type DocumentInput, type DocumentRow } from '../domain/documents/service.js';
+import { DOCUMENT_STATUSES, type DocumentRow } from '../domain/documents/service.js';
+import type { DocumentInput } from '../domain/documents/input.js';
 import { DateTime, NDateTime, NInt, NStr } from './types.js';
 import { UserSummary, VehicleSummary } from './summaries.js';
 import type { Embeds } from './embeds.js';
 import type { UploaderRow } from '../domain/users/summaries.js';
 import { validDay } from './record-dates.js';
 import { localDate } from '../core/time-zone.js';
-import { Id } from '../core/ids.js';
-import { Nullable, DAY_PATTERN, Moment } from '../core/schema.js';
-
-const opt = Type.Optional;
-const Text = (maxLength: number, description?: string) => opt(Nullable(Type.String({ maxLength, description })));
+import { Nullable } from '../core/schema.js';
 
 export const Document = Type.Object({
   id: Type.Integer(),
@@ -61,30 +61,6 @@ export const Document = Type.Object({
   ),
 });
 
-const Fields = {
-  name: opt(Type.String({ maxLength: 255, description: 'Title; defaults to the file name' })),
-  doc_type: Text(64, 'Free text, e.g. bill_of_lading, proof_of_delivery, fuel_receipt'),
-  notes: Text(2000),
-  doc_time: opt(Moment('A day (YYYY-MM-DD, read in X-Time-Zone) or a datetime with its offset; default now')),
-  driver_id: opt(Nullable(Id())),
-  vehicle_id: opt(Nullable(Id())),
-  category: Text(64, 'Free text, e.g. dispatch, notes'),
-  ref_no: Text(255),
-  doc_date: opt(
-    Nullable(
-      Type.String({ pattern: DAY_PATTERN, description: 'YYYY-MM-DD; default: the day of doc_time in X-Time-Zone' }),
-    ),
-  ),
-  doc_fields: opt(
-    Nullable(
-      Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.String({ maxLength: 10_000 })], {
-        description: 'An object, or the JSON text of one',
-      }),
-    ),
-  ),
-  document_form_id: opt(Nullable(Id())),
-};
-
 /**
  * doc_date follows doc_time unless sent: when doc_time is sent without it, and on a create, it is the
  * day of doc_time (default now) in the request's time zone.
@@ -110,25 +86,6 @@ const uploaderOf = (u: UploaderRow | undefined) =>
         deactivated_at: u.status === 'deactivated' ? wireTime(u.updated_at) : null,
       }
     : null;
-
-/** JSON create: the two-step upload (the file itself goes to upload_url). */
-export const DocumentCreateBody = Type.Object({
-  ...Fields,
-  file_name: opt(Type.String({ maxLength: 255, description: 'Two-step upload: the name of the file to come' })),
-  content_type: opt(
-    Type.String({ maxLength: 255, description: 'Two-step upload: its media type, one of DOCUMENT_CONTENT_TYPES' }),
-  ),
-});
-
-export const DocumentUpdateBody = Type.Object({
-  ...Fields,
-  status: opt(
-    Type.String({
-      enum: ['completed', 'failed'],
-      description: 'Ends a two-step upload: completed (the file is there) or failed',
-    }),
-  ),
-});
 
 export const downloadUrl = (publicUrl: string, id: number) => `${publicUrl}/v1/documents/${id}/download`;
 export const uploadUrl = (publicUrl: string, token: string) => `${publicUrl}/uploads/documents/${token}`;

@@ -18,31 +18,13 @@ import { assertReferences } from './references.js';
 import { acceptedType, cleanFileName, type DocumentLimits, type StoredFile } from './files.js';
 import type { DocumentsTable } from './tables.js';
 import * as repo from './repository.js';
+import type { DocumentInput, PendingDocumentInput } from './input.js';
 
 export type { DocumentRow, DocumentFilters } from './repository.js';
 
 /** How long a two-step upload URL works, seconds. */
 export const UPLOAD_URL_TTL_S = 3600;
 export const DOCUMENT_STATUSES = ['pending', 'completed', 'failed'] as const;
-
-export interface DocumentInput {
-  name?: string;
-  doc_type?: string | null;
-  notes?: string | null;
-  /** ISO-8601 instant (the route reads dates in the request's time zone). */
-  doc_time?: string;
-  driver_id?: number | null;
-  vehicle_id?: number | null;
-  category?: string | null;
-  ref_no?: string | null;
-  /** YYYY-MM-DD; the routes fill it in from doc_time when only that is sent (docs/records.md). */
-  doc_date?: string | null;
-  /** An object, or the JSON text of one. */
-  doc_fields?: Record<string, unknown> | string | null;
-  document_form_id?: number | null;
-  /** PUT only: `completed` or `failed` (the last step of the two-step upload). */
-  status?: string;
-}
 
 const LIMITS = { name: 255, doc_type: 64, notes: 2000, category: 64, ref_no: 255 } as const;
 /** Longest doc_fields, as JSON text. */
@@ -156,7 +138,7 @@ export async function createPending(
   db: Db,
   limits: DocumentLimits,
   t: Tenant & { actingUserId?: number | null },
-  input: DocumentInput & { file_name?: string; content_type?: string },
+  input: PendingDocumentInput,
 ): Promise<{ row: repo.DocumentRow; token: string }> {
   if (input.file_name === undefined || input.file_name.trim() === '') throw validation('file_name', 'is required');
   const contentType = acceptedType(limits, 'content_type', input.content_type);

@@ -9,7 +9,7 @@ import { toIso } from '../../../storage/values.js';
 import { findUnportable, textProblem } from '../../../storage/portable-values.js';
 import { AppError, badRequest, validation } from '../../../core/errors.js';
 import { momentOf } from '../../../wire/record-dates.js';
-import type { DocumentInput } from '../../../domain/documents/service.js';
+import type { DocumentInput } from '../../../domain/documents/input.js';
 import {
   declaredType,
   storeFile,

@@ -24,7 +24,8 @@ import {
 import { validation } from '../../../core/errors.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { IdList, IdParams } from '../../../wire/types.js';
-import { Document, DocumentCreateBody, DocumentUpdateBody, withDocDate } from '../../../wire/document.js';
+import { Document, withDocDate } from '../../../wire/document.js';
+import { DocumentCreateBody, DocumentUpdateBody } from '../../../domain/documents/input.js';
 import { readDocumentForm } from './document-form.js';
 import { momentOf, windowOf } from '../../../wire/record-dates.js';
 import * as documents from '../../../domain/documents/service.js';
