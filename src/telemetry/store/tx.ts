@@ -87,13 +87,13 @@ class GroupCommit {
         await conn.executeQuery(BEGIN_IMMEDIATE);
         try {
           const out: Outcome[] = [];
+          const until = performance.now() + GROUP_BUDGET_MS;
           try {
             out.push({ ok: true, value: await jobs[0].fn(conn) });
           } catch (error) {
             await conn.executeQuery(ROLLBACK);
             return [{ ok: false, error }];
           }
-          const until = performance.now() + GROUP_BUDGET_MS;
           while (this.queue.length > 0 && jobs.length < GROUP_MAX && performance.now() < until) {
             const job = this.queue.shift()!;
             jobs.push(job);
