@@ -11,14 +11,9 @@ import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';
 import * as repo from './repository.js';
 import { userRefs } from '../users/refs.js';
+import type { SendInput } from './input.js';
 
 export type { MessageRow, MessageFilters } from './repository.js';
-
-export interface SendInput {
-  recipient_id?: number;
-  recipient_ids?: number[];
-  body?: string;
-}
 
 export function listMessages(db: Db, t: Tenant, f: repo.MessageFilters, limit: number, offset: number) {
   return repo.listMessages(db.kysely, t.companyId, f, limit, offset);

@@ -14,24 +14,12 @@ import { IdList } from '../../../wire/types.js';
 import { Message } from '../../../wire/message.js';
 import { windowOf } from '../../../wire/record-dates.js';
 import * as messages from '../../../domain/messages/service.js';
+import { MarkBody, SendBody } from '../../../domain/messages/input.js';
 import { objectOf } from '../../plumbing/unvalidated.js';
 import { messagesWire } from '../../../wire/pages.js';
-import { Id } from '../../../core/ids.js';
 import { Day } from '../../../core/schema.js';
 
 const opt = Type.Optional;
-const IdArray = (description: string) => Type.Array(Id(), { minItems: 1, maxItems: 1000, description });
-
-const SendBody = Type.Object({
-  recipient_id: opt(Id('The user who receives the message')),
-  recipient_ids: opt(IdArray('Several recipients: one message each (instead of recipient_id)')),
-  body: opt(Type.String({ maxLength: 10_000, description: 'The text of the message' })),
-});
-
-const MarkBody = Type.Object({
-  ids: IdArray('The messages to mark'),
-  read: opt(Type.Boolean({ description: 'true (the default) marks the messages read, false unread' })),
-});
 
 const ListQuery = Type.Object({
   ...pageQuery,
