@@ -11,36 +11,12 @@ import { isUniqueViolation } from '../../storage/query.js';
 import { badRequest, notFound, validation } from '../../core/errors.js';
 import { actingUserId } from '../users/acting.js';
 import type { Tenant } from '../tenant.js';
-import {
-  assertExternalIdsFree,
-  normalizeExternalIds,
-  setExternalIds,
-  type ExternalId,
-} from '../assets/external-ids.js';
+import { assertExternalIdsFree, normalizeExternalIds, setExternalIds } from '../assets/external-ids.js';
 import { parseInstant } from './instant.js';
-import { isSignedOff, planDefectChanges, reportStatus, type DefectStatus, type SIGN_OFF_STATUSES } from './status.js';
+import { isSignedOff, planDefectChanges, reportStatus } from './status.js';
 import { announceReport, getReport, reportDefects } from './service.js';
 import { userRef } from '../users/refs.js';
-
-export interface DefectStatusInput {
-  status: DefectStatus;
-  resolved_defects: number[];
-  mechanic_id?: number;
-  /** Accepted for compatibility; a name does not identify a user, so it is not stored. */
-  mechanic_name?: string;
-  mechanic_note?: string | null;
-  mechanic_signed_at?: string;
-}
-
-export interface ReportUpdate {
-  external_ids_attributes?: ExternalId[];
-  status?: (typeof SIGN_OFF_STATUSES)[number];
-  defect_statuses?: DefectStatusInput[];
-  mechanic_id?: number;
-  mechanic_signed_at?: string;
-  mechanic_note?: string | null;
-  mechanic_signature_url?: string | null;
-}
+import type { ReportUpdate } from './input.js';
 
 type Caller = Tenant & { actingUserId?: number | null };
 

@@ -21,15 +21,13 @@ import { momentOf, windowOf } from '../../../wire/record-dates.js';
 import { InspectionReport } from '../../../wire/inspection-report.js';
 import * as reports from '../../../domain/inspections/service.js';
 import { updateInspectionReport } from '../../../domain/inspections/update.js';
-import { DEFECT_STATUSES, SIGN_OFF_STATUSES, STATUS_FILTERS } from '../../../domain/inspections/status.js';
+import { STATUS_FILTERS } from '../../../domain/inspections/status.js';
+import { InspectionReportUpdateBody } from '../../../domain/inspections/input.js';
 import { objectOf } from '../../plumbing/unvalidated.js';
 import { inspectionReportsWire } from '../../../wire/pages.js';
-import { Id } from '../../../core/ids.js';
-import { Day, Moment } from '../../../core/schema.js';
+import { Day, Enum, Moment } from '../../../core/schema.js';
 
 const opt = Type.Optional;
-const Enum = (values: readonly string[], description?: string) => Type.String({ enum: [...values], description });
-const S = (max = 255) => Type.String({ maxLength: max });
 
 /** One week: the default window when neither dates nor updated_after are given. */
 const DEFAULT_DAYS = 7;
@@ -49,44 +47,6 @@ const ListQuery = Type.Object({
 const LookupQuery = Type.Object({
   external_id: Type.String({ minLength: 1, maxLength: 255 }),
   integration_name: Type.String({ minLength: 1, maxLength: 255 }),
-});
-
-const DefectStatusEntry = Type.Object({
-  status: Enum(DEFECT_STATUSES),
-  resolved_defects: Type.Array(Id('Defect id of this report'), { minItems: 1, maxItems: 500 }),
-  mechanic_id: opt(Id('The mechanic (an admin or fleet user); default the acting admin')),
-  mechanic_name: opt(
-    Type.String({ maxLength: 255, description: 'Accepted; the mechanic is identified by mechanic_id' }),
-  ),
-  mechanic_note: opt(Type.Union([S(2000), Type.Null()])),
-  mechanic_signed_at: opt(Type.String({ maxLength: 64 })),
-});
-
-const UpdateBody = Type.Object({
-  external_ids_attributes: opt(
-    Type.Array(Type.Object({ external_id: S(), integration_name: S() }), {
-      maxItems: 50,
-      description: 'Replaces the external ids',
-    }),
-  ),
-  status: opt(
-    Enum(
-      SIGN_OFF_STATUSES,
-      'Mechanic sign-off for every open defect: corrected (repaired) or harmless (no repair needed)',
-    ),
-  ),
-  inspection_report: opt(Type.Object({ status: opt(Enum(SIGN_OFF_STATUSES)) })),
-  defect_statuses: opt(
-    Type.Array(DefectStatusEntry, {
-      maxItems: 100,
-      description: 'Per-defect sign-off; a single entry object is accepted too',
-    }),
-  ),
-  mechanic_id: opt(Id('The mechanic signing off (an admin or fleet user); default the acting admin')),
-  mechanic_signed_at: opt(Type.String({ maxLength: 64 })),
-  mechanic_note: opt(Type.Union([S(2000), Type.Null()])),
-  mechanic_signature_url: opt(Type.Union([S(2000), Type.Null()])),
-  time: opt(Type.String({ maxLength: 64, description: 'Accepted and ignored' })),
 });
 
 const ReportList = listSchema('inspection_reports', 'inspection_report', InspectionReport);
@@ -119,7 +79,7 @@ export async function inspectionReportsRoutes(app: Api) {
       const filters = {
         driver_ids: q.driver_ids,
         vehicle_ids: q.vehicle_ids,
-        status: q.status as reports.ReportFilters['status'],
+        status: q.status,
         window,
         updatedAfter,
       };
@@ -163,20 +123,15 @@ export async function inspectionReportsRoutes(app: Api) {
           summary:
             'Update an inspection report: external ids and the mechanic sign-off (docs/assets-inspections-devices.md)',
           params: IdParams,
-          body: UpdateBody,
+          body: InspectionReportUpdateBody,
           response: { 200: ReportOne, ...errorResponses },
         },
       },
       async (req) => {
-        const b = req.body;
+        const { inspection_report, time: _ignored, ...update } = req.body;
         const row = await updateInspectionReport(app.db, req.auth, req.params.id, {
-          external_ids_attributes: b.external_ids_attributes,
-          status: (b.status ?? b.inspection_report?.status) as (typeof SIGN_OFF_STATUSES)[number] | undefined,
-          defect_statuses: b.defect_statuses as Parameters<typeof updateInspectionReport>[3]['defect_statuses'],
-          mechanic_id: b.mechanic_id,
-          mechanic_signed_at: b.mechanic_signed_at,
-          mechanic_note: b.mechanic_note,
-          mechanic_signature_url: b.mechanic_signature_url,
+          ...update,
+          status: update.status ?? inspection_report?.status,
         });
         return one(req.auth.companyId, row);
       },
