@@ -13,15 +13,9 @@ import type { FreightSharesTable } from './tables.js';
 import { parseInstant } from '../inspections/instant.js';
 import { findCompanyByRef, parseCompanyRef } from './parties.js';
 import { vehicleRefs } from '../vehicles/refs.js';
+import type { ShareInput } from './input.js';
 
 export type ShareRow = Selectable<FreightSharesTable>;
-
-export interface ShareInput {
-  shipper_company_id: string | number;
-  vehicle_ids: number[];
-  start_time: string;
-  end_time: string;
-}
 
 export async function createShare(db: Db, t: Tenant, input: ShareInput): Promise<ShareRow> {
   const start = parseInstant('start_time', input.start_time);

@@ -12,28 +12,12 @@ import { AppError, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { FreightSubscriptionsTable } from './tables.js';
 import { parseInstant } from '../inspections/instant.js';
-import { resolveCarrier, type CarrierRef } from './parties.js';
+import { resolveCarrier } from './parties.js';
 import { sharesOfVehicles } from './shares.js';
 import { overlaps, shareCovering, windowProblem } from './visibility.js';
+import type { CancelInput, ModifyInput, SubscribeInput } from './input.js';
 
 export type SubscriptionRow = Selectable<FreightSubscriptionsTable>;
-
-export interface SubscribeInput extends CarrierRef {
-  vehicle_id?: string | number;
-  vehicle_name?: string;
-  driver_id?: string | number;
-  asset_id?: string | number;
-  start_time?: string;
-  end_time?: string;
-  load_id?: string;
-  load_details?: string;
-}
-
-export interface ModifyInput {
-  tracking_subscription_id?: string | number;
-  start_time?: string;
-  end_time?: string;
-}
 
 const present = (v: unknown) => v !== undefined && v !== null && String(v).trim() !== '';
 
@@ -215,7 +199,11 @@ export async function modifySubscription(db: Db, t: Tenant, input: ModifyInput):
 }
 
 /** `DELETE …/subscribe`: cancels a subscription that has not ended; it shows nothing from then on. */
-export async function cancelSubscription(db: Db, t: Tenant, raw: string | number | undefined): Promise<void> {
+export async function cancelSubscription(
+  db: Db,
+  t: Tenant,
+  raw: CancelInput['tracking_subscription_id'],
+): Promise<void> {
   const sub = await ownLiveSubscription(db, t, raw, 'cancelled');
   const now = nowIso();
   await db.kysely

@@ -18,17 +18,8 @@ import {
 import { IdParams } from '../../../wire/types.js';
 import { FreightShare, freightShare } from '../../../wire/freight.js';
 import * as shares from '../../../domain/freight/shares.js';
+import { ShareBody } from '../../../domain/freight/input.js';
 import type { Db } from '../../../storage/db.js';
-import { Id } from '../../../core/ids.js';
-
-const ShareBody = Type.Object({
-  shipper_company_id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ maxLength: 32 })], {
-    description: 'The shipper or broker: its company id (5) or company code (FP0000005)',
-  }),
-  vehicle_ids: Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'Your vehicles to share' }),
-  start_time: Type.String({ maxLength: 64, description: 'ISO-8601 datetime the share starts' }),
-  end_time: Type.String({ maxLength: 64, description: 'ISO-8601 datetime the share ends; in the future' }),
-});
 
 const ListQuery = Type.Object({
   ...pageQuery,

@@ -2,9 +2,10 @@
  * /v1/freight_visibility: a shipper or broker tracking vehicles that carriers share with it
  * (scopes freight_visibility_vehicle_locations.read and .manage; docs/freight-visibility.md).
  * The subscribe operations take their parameters from the query string, as the real API documents
- * them, or from a JSON body; a field in both places is taken from the body.
+ * them, or from a JSON body; a field in both places is taken from the body (the schemas of both:
+ * src/domain/freight/input.ts).
  */
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery, Success } from '../../plumbing/envelope.js';
 import { validation } from '../../../core/errors.js';
@@ -22,6 +23,14 @@ import { userSummaryRows } from '../../../domain/users/summaries.js';
 import { dotIds, resolveCarrier, sharingCarriers } from '../../../domain/freight/parties.js';
 import { liveVehicleLocations, vehicleAssociation } from '../../../domain/freight/locations.js';
 import {
+  CancelBody,
+  CancelQuery,
+  ModifyBody,
+  ModifyQuery,
+  SubscribeBody,
+  SubscribeQuery,
+} from '../../../domain/freight/input.js';
+import {
   activeSubscriptions,
   cancelSubscription,
   modifySubscription,
@@ -32,41 +41,14 @@ import type { Db } from '../../../storage/db.js';
 
 const opt = Type.Optional;
 const Str = (max: number, description?: string) => Type.String({ maxLength: max, description });
-/** A parameter that is text in the query string and text or a number in a JSON body. */
-const IdParam = (description: string, inBody: boolean) =>
-  opt(inBody ? Type.Union([Str(32), Type.Integer()], { description }) : Str(32, description));
 
-function subscribeParams(inBody: boolean) {
-  return {
-    company_id: IdParam('The carrier: its company id (5) or company code (FP0000005)', inBody),
-    dot_id: opt(Str(32, 'The carrier, by one of its DOT ids (instead of company_id)')),
-    vehicle_id: IdParam('The vehicle to track', inBody),
-    vehicle_name: opt(Str(255, 'The vehicle to track, by its number')),
-    driver_id: IdParam('The vehicle to track, by its current driver', inBody),
-    asset_id: IdParam('Not supported: only vehicles can be tracked', inBody),
-    start_time: opt(Str(64, 'ISO-8601 datetime; at most 2 weeks from now')),
-    end_time: opt(Str(64, 'ISO-8601 datetime; 1 hour to 5 days after start_time')),
-    load_id: opt(Str(255)),
-    load_details: opt(Str(2000)),
-  };
-}
-
-function modifyParams(inBody: boolean) {
-  return {
-    tracking_subscription_id: IdParam('The subscription', inBody),
-    start_time: opt(Str(64, 'New start: only earlier than the current one')),
-    end_time: opt(Str(64, 'New end: only later than the current one')),
-  };
-}
-
-const bodyOf = (props: Record<string, TSchema>) => Type.Union([Type.Object(props), Type.Null()]);
 const carrierQuery = {
   company_id: opt(Str(32, 'The carrier: company id or code')),
   dot_id: opt(Str(32, 'The carrier, by DOT id')),
 };
 const tags = ['freight_visibility'];
 
-/** Query-string parameters, overridden by the JSON body's. */
+/** Query-string parameters, overridden by the JSON body's: the input of the subscription services. */
 function merged<T extends object>(query: T, body: T | null | undefined): T {
   return { ...query, ...(body ?? {}) };
 }
@@ -225,8 +207,8 @@ export async function freightVisibilityRoutes(app: Api) {
       schema: {
         tags,
         summary: 'Subscribe to the location of a shared vehicle for a window',
-        querystring: Type.Object(subscribeParams(false)),
-        body: bodyOf(subscribeParams(true)),
+        querystring: SubscribeQuery,
+        body: SubscribeBody,
         response: { 201: SubscribeResponse, ...errorResponses },
       },
     },
@@ -243,8 +225,8 @@ export async function freightVisibilityRoutes(app: Api) {
       schema: {
         tags,
         summary: "Widen a subscription's window (start earlier, end later)",
-        querystring: Type.Object(modifyParams(false)),
-        body: bodyOf(modifyParams(true)),
+        querystring: ModifyQuery,
+        body: ModifyBody,
         response: { 200: Success, ...errorResponses },
       },
     },
@@ -261,17 +243,13 @@ export async function freightVisibilityRoutes(app: Api) {
       schema: {
         tags,
         summary: 'Cancel a subscription that has not ended; it shows nothing from then on',
-        querystring: Type.Object({ tracking_subscription_id: IdParam('The subscription', false) }),
-        body: bodyOf({ tracking_subscription_id: IdParam('The subscription', true) }),
+        querystring: CancelQuery,
+        body: CancelBody,
         response: { 200: Success, ...errorResponses },
       },
     },
     async (req) => {
-      await cancelSubscription(
-        app.db,
-        req.auth,
-        (req.body?.tracking_subscription_id ?? req.query.tracking_subscription_id) as string | number | undefined,
-      );
+      await cancelSubscription(app.db, req.auth, merged(req.query, req.body).tracking_subscription_id);
       return { success: true };
     },
   );
