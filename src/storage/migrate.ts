@@ -29,6 +29,7 @@ import { telemetryPartitions } from './migrations/0025_telemetry_partitions.js';
 import { alerts } from './migrations/0027_alerts.js';
 import { passwordLinks } from './migrations/0028_password_links.js';
 import { retentionHorizons } from './migrations/0029_retention_horizons.js';
+import { stateWriter } from './migrations/0030_state_writer.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -63,6 +64,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0027_alerts', alerts],
   ['0028_password_links', passwordLinks],
   ['0029_retention_horizons', retentionHorizons],
+  ['0030_state_writer', stateWriter],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { freshDatabase, POSTGRES_URL } from '../helper.js';
 import { openDb } from '../../src/storage/db.js';
 import { migrateToLatest } from '../../src/storage/migrate.js';
+import { stateWriter } from '../../src/storage/migrations/0030_state_writer.js';
 import { isPartitioned, telemetryPartitions } from '../../src/storage/partitions/telemetry.js';
 import { fixAt, migrateBefore, send, storedSeqs, vehicleWithDevice } from './partition-kit.js';
 
@@ -20,6 +21,8 @@ if (POSTGRES_URL)
     const upgrading = openDb(fresh.url);
     try {
       await migrateBefore(old, '0025_telemetry_partitions');
+      // The reporting node runs this version's ingestion, which also writes the state row's writer token.
+      await stateWriter.up(old.kysely, 'postgres');
       assert.equal(await isPartitioned(old.kysely), false);
       const d = await vehicleWithDevice(old, 'Upgrade');
       const t0 = Date.now() - 3_600_000;

@@ -7,6 +7,8 @@
  * location gets the driver logged in now. Rare (a device sends in order), and bounded by how late the
  * record is. Processing needs none of this: it orders driver records and fixes by fix time itself.
  */
+import type { DevicePrincipal } from '../../domain/devices/service.js';
+import type { Accepted } from './ingest.js';
 import type { Trx } from './tx.js';
 
 const driverOf = (data: string | null): number | null => {
@@ -80,4 +82,50 @@ export async function restampDrivers(trx: Trx, vehicleId: number, from: string):
     .where('vehicle_id', '=', vehicleId)
     .where('located_at', '>=', from)
     .execute();
+}
+
+/**
+ * The records that are not duplicates of stored ones, as far as who was driving is concerned: a
+ * re-sent login or logout changes nothing (the first version won). Only driver records are looked up,
+ * so a batch without any costs no query. The subject's state row is locked, so the answer holds until
+ * the insert.
+ */
+export async function notStored(
+  trx: Trx,
+  d: DevicePrincipal,
+  channel: number,
+  accepted: Accepted[],
+): Promise<Accepted[]> {
+  const seqs = accepted.filter((a) => a.rec.type === 'driver').map((a) => a.rec.seq);
+  if (seqs.length === 0) return accepted;
+  const rows = await trx
+    .selectFrom('telemetry_records')
+    .select('seq')
+    .where('device_id', '=', d.deviceId)
+    .where('channel', '=', channel)
+    .where('seq', 'in', seqs)
+    .execute();
+  if (rows.length === 0) return accepted;
+  const stored = new Set(rows.map((r) => Number(r.seq)));
+  return accepted.filter((a) => a.rec.type !== 'driver' || !stored.has(a.rec.seq));
+}
+
+/** Who was driving at each record, walking the batch in time order from the driver known so far. */
+export function driversOf(
+  accepted: Accepted[],
+  startId: number | null,
+  startAt: number,
+): { byIndex: Map<number, number | null>; id: number | null; at: number } {
+  const byIndex = new Map<number, number | null>();
+  let id = startId;
+  let at = startAt;
+  const ordered = [...accepted].sort((a, b) => a.rec.t - b.rec.t || a.rec.seq - b.rec.seq);
+  for (const a of ordered) {
+    if (a.rec.type === 'driver' && a.rec.t >= at) {
+      id = a.rec.data?.action === 'login' ? (a.rec.data.driver_id as number) : null;
+      at = a.rec.t;
+    }
+    byIndex.set(a.index, id);
+  }
+  return { byIndex, id, at };
 }

@@ -30,6 +30,8 @@ import { AppError } from '../../core/errors.js';
 import type { Input, RecordIn } from '../processors/types.js';
 import { initialAutoDuty, stepAutoDuty, type AutoDutyState } from '../../domain/hos/auto-duty.js';
 import { underSavepoint, type Trx } from './tx.js';
+import type { DevicePrincipal } from '../../domain/devices/service.js';
+import type { Accepted, FreshRow, RecordResult } from './ingest.js';
 import { driverOf, eventsOf, HOS_RECORD_TYPES, hosSequenceId, type HosSource } from './hos-records.js';
 
 export { HOS_RECORD_TYPES, hosSequenceId, type HosSource } from './hos-records.js';
@@ -220,4 +222,52 @@ export async function relinkHos(
     data: r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
   }));
   return linkHosRecords(db, trx, companyId, vehicleId, sources);
+}
+
+/**
+ * The batch's new records of drivers' logs go into the logs now, whatever their age (./hos-link.ts). A
+ * duty status or exception claim the hours-of-service rules refuse is rejected with the reason and
+ * removed again: it lands whole or not at all. (A login or logout stays: it still says who drives.)
+ * Returns the fresh rows that remain.
+ */
+export async function toLogs(
+  db: Db,
+  trx: Trx,
+  d: DevicePrincipal,
+  accepted: Accepted[],
+  fresh: FreshRow[],
+  out: Map<number, RecordResult>,
+): Promise<FreshRow[]> {
+  const hos = fresh.filter((r) => HOS_RECORD_TYPES.has(r.type));
+  if (hos.length === 0) return fresh;
+  const sources = hos.map((r): HosSource => ({
+    id: r.id,
+    seq: r.seq,
+    type: r.type,
+    t: r.t,
+    deviceId: r.device_id,
+    lat: r.lat ?? null,
+    lon: r.lon ?? null,
+    description: r.description ?? null,
+    odometerKm: r.odometer_km ?? null,
+    data: r.parsed,
+  }));
+  const { refused } = await linkHosRecords(db, trx, d.companyId, d.vehicleId!, sources);
+  const gone = hos.filter((r) => r.type !== 'driver' && refused.has(r.id));
+  if (gone.length === 0) return fresh;
+  await trx
+    .deleteFrom('telemetry_records')
+    .where(
+      'id',
+      'in',
+      gone.map((r) => r.id),
+    )
+    .execute();
+  const why = new Map(gone.map((r) => [r.seq, refused.get(r.id)!]));
+  for (const a of accepted) {
+    const reason = why.get(a.rec.seq);
+    if (reason !== undefined && out.get(a.index)?.status === 'accepted')
+      out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'rejected', error_message: reason });
+  }
+  return fresh.filter((r) => !why.has(r.seq));
 }

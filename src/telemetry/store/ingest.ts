@@ -27,12 +27,14 @@ import { writeTx, type Trx } from './tx.js';
 import { createState, lockedState, saveIngestState, type IngestChanges } from './state-row.js';
 import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
-import { restampDrivers, restampFrom } from './driver-stamps.js';
+import { driversOf, notStored, restampDrivers, restampFrom } from './driver-stamps.js';
 import { processLocked, subjectOf, type ProcessOptions } from './process.js';
+import { pendingOnly, storedPending, type PendingRow, type StateRow } from './pending.js';
+import { newWriter, pendingMemoryFor } from './pending-memory.js';
 import { markDeviceSeen } from '../../domain/devices/activity.js';
 import { pointJson, type PointFields } from '../point-json.js';
 import { isoTime } from '../iso-time.js';
-import { HOS_RECORD_TYPES, linkHosRecords, type HosSource } from './hos-link.js';
+import { toLogs } from './hos-link.js';
 
 export type RecordStatus = 'accepted' | 'duplicate' | 'rejected';
 
@@ -135,95 +137,6 @@ async function lockState(trx: Trx, db: Db, d: DevicePrincipal, now: string) {
 }
 
 /**
- * The records that are not duplicates of stored ones, as far as who was driving is concerned: a
- * re-sent login or logout changes nothing (the first version won). Only driver records are looked up,
- * so a batch without any costs no query. The subject's state row is locked, so the answer holds until
- * the insert.
- */
-async function notStored(trx: Trx, d: DevicePrincipal, channel: number, accepted: Accepted[]): Promise<Accepted[]> {
-  const seqs = accepted.filter((a) => a.rec.type === 'driver').map((a) => a.rec.seq);
-  if (seqs.length === 0) return accepted;
-  const rows = await trx
-    .selectFrom('telemetry_records')
-    .select('seq')
-    .where('device_id', '=', d.deviceId)
-    .where('channel', '=', channel)
-    .where('seq', 'in', seqs)
-    .execute();
-  if (rows.length === 0) return accepted;
-  const stored = new Set(rows.map((r) => Number(r.seq)));
-  return accepted.filter((a) => a.rec.type !== 'driver' || !stored.has(a.rec.seq));
-}
-
-/** Who was driving at each record, walking the batch in time order from the driver known so far. */
-function driversOf(
-  accepted: Accepted[],
-  startId: number | null,
-  startAt: number,
-): { byIndex: Map<number, number | null>; id: number | null; at: number } {
-  const byIndex = new Map<number, number | null>();
-  let id = startId;
-  let at = startAt;
-  const ordered = [...accepted].sort((a, b) => a.rec.t - b.rec.t || a.rec.seq - b.rec.seq);
-  for (const a of ordered) {
-    if (a.rec.type === 'driver' && a.rec.t >= at) {
-      id = a.rec.data?.action === 'login' ? (a.rec.data.driver_id as number) : null;
-      at = a.rec.t;
-    }
-    byIndex.set(a.index, id);
-  }
-  return { byIndex, id, at };
-}
-
-/**
- * The batch's new records of drivers' logs go into the logs now, whatever their age (./hos-link.ts). A
- * duty status or exception claim the hours-of-service rules refuse is rejected with the reason and
- * removed again: it lands whole or not at all. (A login or logout stays: it still says who drives.)
- * Returns the fresh rows that remain.
- */
-async function toLogs(
-  db: Db,
-  trx: Trx,
-  d: DevicePrincipal,
-  accepted: Accepted[],
-  fresh: FreshRow[],
-  out: Map<number, RecordResult>,
-): Promise<FreshRow[]> {
-  const hos = fresh.filter((r) => HOS_RECORD_TYPES.has(r.type));
-  if (hos.length === 0) return fresh;
-  const sources = hos.map((r): HosSource => ({
-    id: r.id,
-    seq: r.seq,
-    type: r.type,
-    t: r.t,
-    deviceId: r.device_id,
-    lat: r.lat ?? null,
-    lon: r.lon ?? null,
-    description: r.description ?? null,
-    odometerKm: r.odometer_km ?? null,
-    data: r.parsed,
-  }));
-  const { refused } = await linkHosRecords(db, trx, d.companyId, d.vehicleId!, sources);
-  const gone = hos.filter((r) => r.type !== 'driver' && refused.has(r.id));
-  if (gone.length === 0) return fresh;
-  await trx
-    .deleteFrom('telemetry_records')
-    .where(
-      'id',
-      'in',
-      gone.map((r) => r.id),
-    )
-    .execute();
-  const why = new Map(gone.map((r) => [r.seq, refused.get(r.id)!]));
-  for (const a of accepted) {
-    const reason = why.get(a.rec.seq);
-    if (reason !== undefined && out.get(a.index)?.status === 'accepted')
-      out.set(a.index, { index: a.index, seq: a.rec.seq, status: 'rejected', error_message: reason });
-  }
-  return fresh.filter((r) => !why.has(r.seq));
-}
-
-/**
  * Processing failed inside the batch's transaction. The transaction is rolled back and the batch stored
  * again without processing (storeBatch): a failure is rare, and a savepoint around every processing run
  * cost two statements a batch.
@@ -274,6 +187,8 @@ export async function storeIn(
   if (accepted.length === 0) return { results: out, fresh: [], inBatch: null };
   const now = toIso(nowMs);
   const state = await lockState(trx, db, d, now);
+  // Taken (and so dropped) whatever happens next: a batch that rolls back leaves no stale entry behind.
+  const kept = process ? pendingMemoryFor(db).take(state.subject, state.writer) : null;
   const drivers = driversOf(
     await notStored(trx, d, channel, accepted),
     state.ingest_driver_id,
@@ -317,19 +232,50 @@ export async function storeIn(
     last_received_at: now,
     ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id,
     ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
+    writer: null,
   };
   await markDeviceSeen(db, trx, d.deviceId, now, nowMs);
+  const inBatch = process ? await processBatch(db, trx, state, changes, fresh, kept, { ...process, now }) : null;
+  if (!inBatch?.processed) {
+    const c = changes;
+    await saveIngestState(trx, db.kind, state.subject, maxFix, now, c.ingest_driver_id, c.ingest_driver_at, c.writer);
+  }
+  return { results: out, fresh, inBatch };
+}
+
+/**
+ * Processes the subject in the batch's transaction, from the rows in memory: the batch's own, and the
+ * earlier pending ones kept by the previous batch (`kept`, ./pending-memory.ts) or else read once. What
+ * stays pending is kept for the next batch, under a new token that `changes.writer` carries into the
+ * state row (saved by processing when it processed anything, else by the caller).
+ */
+async function processBatch(
+  db: Db,
+  trx: Trx,
+  state: StateRow,
+  changes: IngestChanges,
+  fresh: FreshRow[],
+  kept: PendingRow[] | null,
+  opts: ProcessOptions,
+): Promise<{ processed: number } | null> {
+  const storedBefore = state.max_fix_time;
+  const older = kept ?? (fresh.length > 0 ? await storedPending(db, trx, state, { fresh, storedBefore }) : null);
+  if (older !== null) changes.writer = newWriter();
+  let horizon = state.horizon;
   let processed: number | null = null;
-  if (process && fresh.length > 0) {
-    const batch = { fresh, storedBefore: state.max_fix_time };
+  if (fresh.length > 0) {
+    const batch = { fresh, storedBefore, older: older ?? undefined };
     try {
       // Saves the state row with `changes` when it processed anything (one update instead of two).
-      processed = await processLocked(db, trx, { ...state, ...changes }, { ...process, now }, batch, changes);
+      ({ processed, horizon } = await processLocked(db, trx, { ...state, ...changes }, opts, batch, changes));
     } catch (err) {
       throw new ProcessingFailed(err);
     }
   }
-  if (!processed)
-    await saveIngestState(trx, db.kind, state.subject, maxFix, now, changes.ingest_driver_id, changes.ingest_driver_at);
-  return { results: out, fresh, inBatch: processed === null ? null : { processed } };
+  if (older !== null) {
+    const pending = (fresh as unknown as PendingRow[]).filter((r) => horizon === null || r.fix_time > horizon);
+    for (const r of older) if (horizon === null || r.fix_time > horizon) pending.push(r);
+    pendingMemoryFor(db).keep(state.subject, changes.writer!, pending.map(pendingOnly));
+  }
+  return processed === null ? null : { processed };
 }

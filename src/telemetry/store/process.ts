@@ -8,25 +8,19 @@
  * (`processSubject`: the sweep, `settle`, a backlog). A scale-out claim (an advisory lock per subject)
  * wraps these; the PostgreSQL row lock on the state row already serializes two nodes.
  */
-import type { Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { json, toIso } from '../../storage/values.js';
 import { shapeOf } from '../../domain/geofences/service.js';
 import type { Thresholds } from '../thresholds.js';
 import { loadAssetState, loadState, runAssetPipeline, runPipeline } from '../processors/pipeline.js';
-import type { Env, GeofenceDef, RecordIn } from '../processors/types.js';
+import type { Env, GeofenceDef } from '../processors/types.js';
 import { geofenceGrid } from '../processors/geofence-grid.js';
 import { maxSince } from '../processors/geofence.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { detectDriving, recordAutoDuty, autoDutyOf } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
 import { lockedState, saveIngestedState, saveState, type IngestChanges } from './state-row.js';
-import { prepared } from '../../storage/prepared.js';
-import type { TelemetryStateTable } from './tables.js';
-import type { FreshRow } from './ingest.js';
-
-/** Most records processed in one transaction; a longer backlog takes several. */
-export const PROCESS_CHUNK = 5000;
+import { pendingRows, PROCESS_CHUNK, recordIn, type BatchRows, type StateRow } from './pending.js';
 
 export interface ProcessOptions {
   thresholds: Thresholds;
@@ -35,8 +29,6 @@ export interface ProcessOptions {
   /** The server's time (ISO-8601), when the caller has one; else the clock is read. */
   now?: string;
 }
-
-export type StateRow = Selectable<TelemetryStateTable>;
 
 /** `v:<vehicle id>` or `a:<asset id>`: the key of telemetry_state and of the in-process queue. */
 export const subjectOf = (vehicleId: number | null, assetId: number | null) =>
@@ -89,144 +81,11 @@ async function companyEnv(db: Db, trx: Trx, companyId: number, th: Thresholds): 
   return { th, geofences, geofenceIds, geofencesSince, geofenceGrid: grid };
 }
 
-type PendingRow = {
-  /** Fix time in ms and parsed data, when the row comes from memory rather than the database. */
-  t?: number;
-  parsed?: Record<string, unknown> | null;
-  device_id: number;
-  channel: number;
-  type: string;
-  fix_time: string;
-  lat: number | null;
-  lon: number | null;
-  speed_kph: number | null;
-  bearing_deg: number | null;
-  odometer_km: number | null;
-  fuel_used_l: number | null;
-  description: string | null;
-  data: string | null;
-  received_at: string;
-};
-
-export function recordIn(r: PendingRow): RecordIn {
-  return {
-    t: r.t ?? Date.parse(r.fix_time),
-    type: r.type,
-    deviceId: r.device_id,
-    channel: r.channel,
-    lat: r.lat,
-    lon: r.lon,
-    speedKph: r.speed_kph,
-    bearing: r.bearing_deg,
-    odometerKm: r.odometer_km,
-    fuelUsedL: r.fuel_used_l,
-    description: r.description,
-    data: r.parsed !== undefined ? r.parsed : r.data ? (JSON.parse(r.data) as Record<string, unknown>) : null,
-    receivedAt: r.received_at,
-  };
-}
-
-export const PENDING_COLUMNS = [
-  'device_id',
-  'channel',
-  'type',
-  'fix_time',
-  'lat',
-  'lon',
-  'speed_kph',
-  'bearing_deg',
-  'odometer_km',
-  'fuel_used_l',
-  'description',
-  'data',
-  'received_at',
-] as const;
-
-const byTime = (a: { fix_time: string; id: number }, b: { fix_time: string; id: number }) =>
-  a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id;
-
-/** What a batch hands to processing: the rows it stored, and the newest fix time stored before it. */
-export interface BatchRows {
-  fresh: FreshRow[];
-  /** telemetry_state.max_fix_time before the batch: every earlier row's fix time is at or before it. */
-  storedBefore: string | null;
-}
-
-/**
- * The two reads of pending rows, for a vehicle's or an asset's records, prepared once
- * (storage/prepared.ts): the rows past the horizon up to a fix time, and the same without the ids
- * between `lo` and `hi` (the batch's own rows, already in memory). No horizon yet is passed as '',
- * which every fix time follows.
- */
-function pendingReads(subject: 'vehicle_id' | 'asset_id') {
-  const upTo = (db: Trx, id: number, horizon: string, until: string) =>
-    db
-      .selectFrom('telemetry_records')
-      .select([...PENDING_COLUMNS, 'id'])
-      .where(subject, '=', id)
-      .where('fix_time', '>', horizon)
-      .where('fix_time', '<=', until);
-  return {
-    upTo: prepared((db, _kind, id: number, horizon: string, until: string) =>
-      upTo(db, id, horizon, until).orderBy('fix_time').orderBy('id').limit(PROCESS_CHUNK),
-    ),
-    outside: prepared((db, _kind, id: number, horizon: string, until: string, lo: number, hi: number) =>
-      upTo(db, id, horizon, until)
-        .where((eb) => eb.or([eb('id', '<', lo), eb('id', '>', hi)]))
-        .orderBy('fix_time')
-        .orderBy('id')
-        .limit(PROCESS_CHUNK),
-    ),
-  };
-}
-
-const PENDING = { vehicle_id: pendingReads('vehicle_id'), asset_id: pendingReads('asset_id') };
-
-/**
- * The pending rows: read from the database, except the ones the batch just stored (already in
- * memory), which only need merging in. Rows stored before the batch lie at or before its
- * `storedBefore`, so only that stretch past the horizon is read (usually the reorder window, often
- * nothing at all), not the batch's own rows again.
- */
-async function pendingRows(
-  db: Db,
-  trx: Trx,
-  st: StateRow,
-  watermark: string,
-  batch: BatchRows | undefined,
-): Promise<PendingRow[]> {
-  const [reads, id] = st.vehicle_id !== null ? [PENDING.vehicle_id, st.vehicle_id] : [PENDING.asset_id, st.asset_id!];
-  const horizon = st.horizon;
-  const fresh = batch?.fresh;
-  if (batch && fresh && fresh.length > 0) {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const r of fresh) {
-      if (r.id < lo) lo = r.id;
-      if (r.id > hi) hi = r.id;
-    }
-    const before = batch.storedBefore;
-    const upTo = before === null ? null : before < watermark ? before : watermark;
-    const older =
-      upTo === null || (horizon !== null && upTo <= horizon)
-        ? []
-        : (await reads.outside(trx, db.kind, id, horizon ?? '', upTo, lo, hi)).rows;
-    const mine = fresh.filter((r) => r.fix_time <= watermark && (horizon === null || r.fix_time > horizon));
-    if (older.length + mine.length <= PROCESS_CHUNK) {
-      // Fresh rows carry every pending column (and t, parsed): they are used as they are.
-      const own = mine as unknown as Array<PendingRow & { id: number }>;
-      const rows = older.length === 0 ? own : [...older.map((o) => ({ ...o, id: Number(o.id) })), ...own];
-      return rows.sort(byTime);
-    }
-  }
-  return (await reads.upTo(trx, db.kind, id, horizon ?? '', watermark)).rows;
-}
-
 /**
  * Processes the pending records of a state row already locked by `trx` (FOR UPDATE on PostgreSQL; the
- * write transaction on SQLite) and saves the state and horizon; returns how many records it processed.
- * With `ingest` (what the batch being stored changes on the row), the same update saves that too, but
- * only when something was processed: on 0 the caller saves it.
+ * write transaction on SQLite) and saves the state and horizon; returns how many records it processed
+ * and the horizon after. With `ingest` (what the batch being stored changes on the row), the same update
+ * saves that too, but only when something was processed: on 0 the caller saves it.
  */
 export async function processLocked(
   db: Db,
@@ -235,16 +94,17 @@ export async function processLocked(
   opts: ProcessOptions,
   batch?: BatchRows,
   ingest?: IngestChanges,
-): Promise<number> {
-  if (st.max_fix_time === null) return 0;
+): Promise<Processed> {
+  const none = { processed: 0, horizon: st.horizon };
+  if (st.max_fix_time === null) return none;
   // The window runs back from the newest fix, but from no later than now: a record a device stamps a
   // little ahead (accepted up to TELEMETRY_FUTURE_SLACK_S) must not make records of the present late.
   const now = opts.now ?? toIso(Date.now());
   const newest = st.max_fix_time < now ? st.max_fix_time : now;
   const watermark = opts.flush ? st.max_fix_time : toIso(Date.parse(newest) - opts.reorderWindowS * 1000);
-  if (st.horizon !== null && st.horizon >= watermark) return 0;
+  if (st.horizon !== null && st.horizon >= watermark) return none;
   let rows = await pendingRows(db, trx, st, watermark, batch);
-  if (rows.length === 0) return 0;
+  if (rows.length === 0) return none;
   if (rows.length === PROCESS_CHUNK) {
     // Never split records of one instant across two chunks: the horizon is a fix time.
     const lastTime = rows[rows.length - 1].fix_time;
@@ -283,16 +143,23 @@ export async function processLocked(
       i.last_received_at,
       i.ingest_driver_id,
       i.ingest_driver_at,
+      i.writer,
     );
   } else await saveState(trx, db.kind, st.subject, state, horizon, savedAt);
-  return rows.length;
+  return { processed: rows.length, horizon };
+}
+
+export interface Processed {
+  processed: number;
+  /** The horizon after processing (unchanged when nothing was processed). */
+  horizon: string | null;
 }
 
 /** One transaction's worth of processing; returns how many records it processed. */
 function processChunk(db: Db, subject: string, opts: ProcessOptions): Promise<number> {
   return writeTx(db, async (trx) => {
     const st = (await lockedState(trx, db.kind, subject)).rows[0];
-    return st ? processLocked(db, trx, st, opts) : 0;
+    return st ? (await processLocked(db, trx, st, opts)).processed : 0;
   });
 }
 

@@ -23,7 +23,8 @@ import { initialAssetState, initialState, runAssetPipeline, runPipeline } from '
 import type { Output, RecordIn } from '../processors/types.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { relinkHos, savedAutoDuty } from './hos-link.js';
-import { envOf, loadGeofences, PENDING_COLUMNS, recordIn } from './process.js';
+import { envOf, loadGeofences } from './process.js';
+import { PENDING_COLUMNS, recordIn } from './pending.js';
 import { writeTx, type Trx } from './tx.js';
 
 const CHUNK = 5000;
@@ -195,7 +196,7 @@ export async function replaySubject(
       s.vehicleId !== undefined ? json({ ...vehicleState, hos_auto: savedAutoDuty(st.state) }) : json(assetState);
     await trx
       .updateTable('telemetry_state')
-      .set({ state, updated_at: toIso(Date.now()) })
+      .set({ state, updated_at: toIso(Date.now()), writer: null })
       .where('subject', '=', st.subject)
       .execute();
     return { ...s, records, outputs, hosRecords: hos };

@@ -15,7 +15,8 @@ import type { DevicePrincipal } from '../../domain/devices/service.js';
 import type { TelemetryConfig } from '../thresholds.js';
 import { handleBatch, type BatchSummary } from './batch.js';
 import { subjectKey } from './ingest.js';
-import { PROCESS_CHUNK, processSubject, vehicleKey, type ProcessOptions } from './process.js';
+import { processSubject, vehicleKey, type ProcessOptions } from './process.js';
+import { PROCESS_CHUNK } from './pending.js';
 import { KeyedQueue } from './tx.js';
 
 const SWEEP_LIMIT = 200;

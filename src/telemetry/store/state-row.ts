@@ -41,6 +41,7 @@ export const saveIngestState = prepared(
     receivedAt: string,
     driverId: number | null,
     driverAt: string | null,
+    writer: string | null,
   ) =>
     db
       .updateTable('telemetry_state')
@@ -50,6 +51,7 @@ export const saveIngestState = prepared(
         updated_at: receivedAt,
         ingest_driver_id: driverId,
         ingest_driver_at: driverAt,
+        writer,
       })
       .where('subject', '=', subject),
 );
@@ -60,6 +62,8 @@ export interface IngestChanges {
   last_received_at: string;
   ingest_driver_id: number | null;
   ingest_driver_at: string | null;
+  /** The batch's token when it keeps the pending records in memory (./pending-memory.ts), else null. */
+  writer: string | null;
 }
 
 /** saveIngestState and saveState in one statement: a batch processed in the transaction that stored it. */
@@ -75,6 +79,7 @@ export const saveIngestedState = prepared(
     receivedAt: string,
     driverId: number | null,
     driverAt: string | null,
+    writer: string | null,
   ) =>
     db
       .updateTable('telemetry_state')
@@ -86,11 +91,18 @@ export const saveIngestedState = prepared(
         last_received_at: receivedAt,
         ingest_driver_id: driverId,
         ingest_driver_at: driverAt,
+        writer,
       })
       .where('subject', '=', subject),
 );
 
-/** What processing leaves behind: the processors' state and the horizon up to which records are processed. */
+/**
+ * What processing outside a batch leaves behind: the processors' state and the horizon up to which records
+ * are processed. It clears `writer`: the pending records a node keeps in memory are no longer the truth.
+ */
 export const saveState = prepared((db, _kind, subject: string, state: string, horizon: string, now: string) =>
-  db.updateTable('telemetry_state').set({ state, horizon, updated_at: now }).where('subject', '=', subject),
+  db
+    .updateTable('telemetry_state')
+    .set({ state, horizon, updated_at: now, writer: null })
+    .where('subject', '=', subject),
 );

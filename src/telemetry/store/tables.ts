@@ -48,6 +48,8 @@ export interface TelemetryStateTable {
   ingest_driver_id: number | null;
   ingest_driver_at: string | null;
   updated_at: string;
+  /** The token of the batch that wrote the row last, when it kept the pending records in memory; else null. */
+  writer: string | null;
 }
 
 export interface DrivingPeriodsTable {
