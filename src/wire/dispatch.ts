@@ -1,10 +1,11 @@
 /**
- * The dispatch object (docs/reference/wire.md §4.21) and its request bodies, for /v1 and /v2. One ordered list of
- * stops is mapped to the v1 shape: the first stop is the shipper (`vendor_shipper_id`,
+ * The dispatch object (docs/reference/wire.md §4.21), for /v1 and /v2. One ordered list of stops is
+ * mapped to the v1 shape: the first stop is the shipper (`vendor_shipper_id`,
  * `shipper_dispatch_location_id`, …), the last the consignee, the ones between are `dispatch_stops`.
- * v2 adds `dispatch_trips`. Nested collections use the single-key wrapper (§3.2).
+ * v2 adds `dispatch_trips`. Nested collections use the single-key wrapper (§3.2). The request bodies
+ * and their conversion into the service's input are the area's (src/domain/dispatch/input.ts).
  */
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import { fromBool, wireTime } from '../storage/values.js';
 import { DateTime, NBool, NDateTime, NStr } from './types.js';
 import { UserSummary, VehicleSummary, userSummary, vehicleSummary } from './summaries.js';
@@ -12,31 +13,18 @@ import type { VehicleSummaryRow } from '../domain/vehicles/summaries.js';
 import type { UserSummaryRow } from '../domain/users/summaries.js';
 import { DISPATCH_STATUSES, STOP_STATUSES } from '../domain/dispatch/state-machine.js';
 import { TRIP_STATUSES, tripStatuses } from '../domain/dispatch/trips.js';
-import type { DispatchInput, DispatchView, Stop } from '../domain/dispatch/service.js';
+import type { DispatchView, Stop } from '../domain/dispatch/service.js';
 import {
-  dateOf,
-  dispatchDetailsIn,
-  dispatchDetailsInput,
   dispatchDetailsOut,
   dispatchDetailsWire,
-  endDetailsIn,
-  endDetailsInput,
   endDetailsOut,
   endDetailsWire,
-  stopDetailsIn,
   stopDetailsOut,
   stopDetailsWire,
 } from './dispatch-details.js';
 import { Nullable } from '../core/schema.js';
 
-const opt = Type.Optional;
 const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
-const VendorId = (description: string) => Type.String({ minLength: 1, maxLength: 255, description });
-const FormIds = (description: string) =>
-  Type.Array(Type.Union([Type.String({ format: 'uuid' }), Type.Integer({ minimum: 1, maximum: 2147483647 })]), {
-    maxItems: 50,
-    description: `${description}: UUIDs (form_id), or integer ids, answered as UUIDs`,
-  });
 
 const StopOut = Type.Object({
   id: Type.Integer(),
@@ -95,127 +83,6 @@ export const DispatchV2 = Type.Object({
   ...dispatchOut,
   dispatch_trips: Type.Array(Type.Object({ dispatch_trip: TripOut })),
 });
-
-const StopBody = Type.Object({
-  vendor_id: VendorId('The stop: an existing vendor_id keeps that stop, a new one adds a stop'),
-  number: opt(
-    Type.Integer({
-      minimum: 1,
-      description: 'Order among the dispatch stops; when every stop has one they are sorted by it',
-    }),
-  ),
-  type: opt(Nullable(Type.String({ maxLength: 64 }))),
-  status: opt(Enum(STOP_STATUSES)),
-  dispatch_location_id: opt(Type.Integer({ minimum: 1 })),
-  vendor_dispatch_location_id: opt(Nullable(VendorId('The dispatch location, by its vendor_id (null: not given)'))),
-  form_ids: opt(FormIds('Forms the driver fills in at this stop')),
-  early_date: opt(Nullable(Type.String({ format: 'date-time' }))),
-  late_date: opt(Nullable(Type.String({ format: 'date-time' }))),
-  driver_load: opt(Nullable(Type.Boolean())),
-  ...stopDetailsIn(),
-});
-
-const endBody = (role: 'shipper' | 'consignee') => ({
-  [`vendor_${role}_id`]: opt(VendorId(`The ${role} stop's vendor_id (a new value renames it)`)),
-  [`${role}_dispatch_location_id`]: opt(Type.Integer({ minimum: 1 })),
-  [`vendor_${role}_dispatch_location_id`]: opt(
-    Nullable(VendorId(`The ${role} stop's dispatch location, by its vendor_id (null: not given)`)),
-  ),
-  [`${role}_type`]: opt(Nullable(Type.String({ maxLength: 64 }))),
-  [`${role}_status`]: opt(Enum(STOP_STATUSES)),
-  [`${role}_form_ids`]: opt(FormIds(`Forms the driver fills in at the ${role} stop`)),
-  ...endDetailsIn(role),
-});
-
-const TripBody = Type.Object({
-  vendor_id: VendorId('The trip: an existing vendor_id keeps that trip, a new one adds a trip'),
-  driver_id: opt(Type.Integer({ minimum: 1 })),
-  vehicle_id: opt(Type.Integer({ minimum: 1 })),
-  vendor_stop_ids: opt(
-    Type.Array(Type.String({ maxLength: 255 }), { maxItems: 200, description: 'The stops of this trip (any role)' }),
-  ),
-  status: opt(Enum(TRIP_STATUSES)),
-});
-
-function body<V extends TSchema>(version: 1 | 2, vendorId: V) {
-  return Type.Object({
-    vendor_id: vendorId,
-    status: opt(Enum(DISPATCH_STATUSES)),
-    driver_id: opt(Type.Integer({ minimum: 1 })),
-    vehicle_id: opt(Type.Integer({ minimum: 1 })),
-    auto_complete_forms: opt(Type.Boolean()),
-    ...endBody('shipper'),
-    ...endBody('consignee'),
-    ...dispatchDetailsIn(),
-    dispatch_stops: opt(
-      Type.Array(StopBody, {
-        maxItems: 200,
-        description:
-          'PUT: the complete list of dispatch stops (between shipper and consignee); stops left out are removed',
-      }),
-    ),
-    remove_stop_vendor_ids: opt(
-      Type.Array(Type.String({ maxLength: 255 }), {
-        maxItems: 200,
-        description: 'PUT: stops to remove, of any role; nothing else need be sent',
-      }),
-    ),
-    ...(version === 2
-      ? {
-          dispatch_trips: opt(
-            Type.Array(TripBody, {
-              maxItems: 100,
-              description: 'PUT: the complete list of trips; trips left out are removed',
-            }),
-          ),
-        }
-      : {}),
-  });
-}
-
-export const CreateBody = (version: 1 | 2) =>
-  body(version, opt(VendorId("The client's identifier of the dispatch, unique in the company")));
-export const UpdateBody = (version: 1 | 2) => body(version, VendorId('Names the dispatch to change'));
-
-/** The collections a body may send wrapped (`{"dispatch_stop": {...}}`). */
-export const WRAPPED = { dispatch_stops: 'dispatch_stop', dispatch_trips: 'dispatch_trip' };
-
-/** The version-neutral input of the dispatch service. */
-export function dispatchInput(b: Record<string, any>): DispatchInput {
-  const end = (role: 'shipper' | 'consignee') => {
-    const out: Record<string, unknown> = {};
-    const keys = {
-      vendor_id: `vendor_${role}_id`,
-      dispatch_location_id: `${role}_dispatch_location_id`,
-      vendor_dispatch_location_id: `vendor_${role}_dispatch_location_id`,
-      type: `${role}_type`,
-      status: `${role}_status`,
-      form_ids: `${role}_form_ids`,
-    };
-    for (const [k, wire] of Object.entries(keys)) if (b[wire] !== undefined) out[k] = b[wire];
-    if (out.vendor_dispatch_location_id === null) delete out.vendor_dispatch_location_id;
-    Object.assign(out, endDetailsInput(b, role));
-    return Object.keys(out).length ? out : undefined;
-  };
-  return {
-    vendor_id: b.vendor_id,
-    status: b.status,
-    driver_id: b.driver_id,
-    vehicle_id: b.vehicle_id,
-    auto_complete_forms: b.auto_complete_forms,
-    ...dispatchDetailsInput(b),
-    shipper: end('shipper'),
-    consignee: end('consignee'),
-    dispatch_stops: b.dispatch_stops?.map((s: Record<string, unknown>) => ({
-      ...s,
-      vendor_dispatch_location_id: s.vendor_dispatch_location_id ?? undefined,
-      early_date: dateOf(s.early_date),
-      late_date: dateOf(s.late_date),
-    })),
-    remove_stop_vendor_ids: b.remove_stop_vendor_ids,
-    dispatch_trips: b.dispatch_trips,
-  };
-}
 
 /** The dispatch locations a dispatch's stops name (./pages.ts loads them with its driver and vehicle). */
 export const dispatchLocationIds = (v: DispatchView) => v.stops.map((s) => s.dispatch_location_id);

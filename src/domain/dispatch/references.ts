@@ -7,26 +7,17 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { validation } from '../../core/errors.js';
-import type { EndStopInput, MiddleStopInput, StopsChange } from './stops.js';
+import type { MiddleStopInput, StopsChange } from './stops.js';
+import type { DispatchInput } from './input.js';
 import { userRef } from '../users/refs.js';
 import { vehicleRef } from '../vehicles/refs.js';
 
 /**
- * A stop as a request names it: its location by id or by vendor_id, its forms by UUID or by integer id,
- * still to be resolved.
+ * The stops of a dispatch input (./input.ts) as a request names them: the location by id or by vendor_id,
+ * the forms by UUID or by integer id, still to be resolved.
  */
-export type Located<T> = Omit<T, 'location' | 'form_ids'> & {
-  dispatch_location_id?: number;
-  vendor_dispatch_location_id?: string;
-  form_ids?: Array<string | number>;
-};
-
-export interface LocatedChange {
-  shipper?: Located<EndStopInput>;
-  consignee?: Located<EndStopInput>;
-  dispatch_stops?: Located<MiddleStopInput>[];
-  remove_stop_vendor_ids?: string[];
-}
+export type LocatedChange = Pick<DispatchInput, 'shipper' | 'consignee' | 'dispatch_stops' | 'remove_stop_vendor_ids'>;
+type LocatedStop = NonNullable<LocatedChange['shipper']> | NonNullable<LocatedChange['dispatch_stops']>[number];
 
 export async function checkDriver(
   db: Kysely<Database>,
@@ -50,7 +41,7 @@ export async function checkVehicle(
 }
 
 interface Slot {
-  input: Located<EndStopInput>;
+  input: LocatedStop;
   /** Prefix of the member names: `shipper_`, `consignee_` or `dispatch_stops[2].`. */
   id: string;
   vendor: string;

@@ -22,21 +22,13 @@ import {
   type Trigger,
 } from './state-machine.js';
 import { planStops, type Stop } from './stops.js';
-import { planTrips, tripAssignment, tripTrigger, type Trip, type TripInput } from './trips.js';
-import { checkDriver, checkVehicle, resolveStops, type LocatedChange } from './references.js';
+import { planTrips, tripAssignment, tripTrigger, type Trip } from './trips.js';
+import { checkDriver, checkVehicle, resolveStops } from './references.js';
 import * as repo from './repository.js';
-import { DISPATCH_DETAILS, detailsChange, dispatchDetailsOf, withDetails, type DispatchDetails } from './details.js';
+import { DISPATCH_DETAILS, detailsChange, dispatchDetailsOf, withDetails } from './details.js';
+import type { DispatchInput } from './input.js';
 
 export type { DispatchView, DispatchFilters } from './repository.js';
-
-export interface DispatchInput extends LocatedChange, Partial<DispatchDetails> {
-  vendor_id?: string | null;
-  status?: DispatchStatus;
-  driver_id?: number;
-  vehicle_id?: number;
-  auto_complete_forms?: boolean;
-  dispatch_trips?: TripInput[];
-}
 
 type Trx = Kysely<Database>;
 

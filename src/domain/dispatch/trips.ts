@@ -6,6 +6,7 @@
  */
 import { validation } from '../../core/errors.js';
 import type { DispatchStatus, StopStatus, Trigger } from './state-machine.js';
+import type { TripInput } from './input.js';
 
 export const TRIP_STATUSES = ['not_started', 'in_progress', 'completed', 'cancelled'] as const;
 export type TripStatus = (typeof TRIP_STATUSES)[number];
@@ -14,14 +15,6 @@ export interface Trip {
   id: number | null;
   vendor_id: string;
   stop_vendor_ids: string[];
-}
-
-export interface TripInput {
-  vendor_id: string;
-  driver_id?: number;
-  vehicle_id?: number;
-  vendor_stop_ids?: string[];
-  status?: TripStatus;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Api } from '../api.js';
 import { AppError } from '../../core/errors.js';
 import { createDispatch, listDispatches, updateDispatch, type DispatchView } from '../../domain/dispatch/service.js';
 import { DISPATCH_STATUSES, type DispatchStatus } from '../../domain/dispatch/state-machine.js';
-import { CreateBody, UpdateBody, dispatchInput } from '../../wire/dispatch.js';
+import { CreateBody, UpdateBody, dispatchInput, type DispatchBody } from '../../domain/dispatch/input.js';
 import { field, fields } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, send } from './forms.js';
@@ -95,8 +95,8 @@ function stepOf(body: unknown, values: DispatchValues): DispatchValues | null {
 export async function consoleDispatchRoutes(app: Api): Promise<void> {
   const hide = { schema: { hide: true } };
   const signedIn = consolePageCaller(app);
-  const createBody = apiBodyCheck<Record<string, unknown>>(CreateBody(1), 'POST', '/v1/dispatches');
-  const updateBody = apiBodyCheck<Record<string, unknown>>(UpdateBody(1), 'PUT', '/v1/dispatches');
+  const createBody = apiBodyCheck<DispatchBody>(CreateBody(1), 'POST', '/v1/dispatches');
+  const updateBody = apiBodyCheck<DispatchBody>(UpdateBody(1), 'PUT', '/v1/dispatches');
 
   async function board(
     reply: FastifyReply,

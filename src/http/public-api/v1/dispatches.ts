@@ -16,7 +16,8 @@ import {
 } from '../../plumbing/envelope.js';
 import { IdList, StrList } from '../../../wire/types.js';
 import { singleObjectBody } from './dispatch-body.js';
-import { CreateBody, DispatchV1, DispatchV2, UpdateBody, WRAPPED, dispatchInput } from '../../../wire/dispatch.js';
+import { DispatchV1, DispatchV2 } from '../../../wire/dispatch.js';
+import { CreateBody, UpdateBody, WRAPPED, dispatchInput } from '../../../domain/dispatch/input.js';
 import * as dispatches from '../../../domain/dispatch/service.js';
 import { dispatchesWire } from '../../../wire/pages.js';
 
