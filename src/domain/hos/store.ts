@@ -4,6 +4,7 @@ import type { DbKind } from '../../storage/db.js';
 import { notFound } from '../../core/errors.js';
 import type { Database } from '../../storage/schema.js';
 import { toIso } from '../../storage/values.js';
+import { lockDriverForHos } from '../users/refs.js';
 import type { Claim, ClaimKind, DutyRecord } from './engine/types.js';
 import { clockOf } from './records.js';
 
@@ -14,10 +15,7 @@ type Trx = Kysely<Database>;
 
 /** Serializes writers of one driver's log (PostgreSQL row lock) and checks the driver exists. */
 export async function lockDriver(trx: Trx, kind: DbKind, companyId: number, driverId: number): Promise<void> {
-  let q = trx.selectFrom('users').select(['id', 'role']).where('company_id', '=', companyId).where('id', '=', driverId);
-  if (kind === 'postgres') q = q.forUpdate();
-  const row = await q.executeTakeFirst();
-  if (!row || row.role !== 'driver') throw notFound(`driver ${driverId}`);
+  if (!(await lockDriverForHos(trx, kind, companyId, driverId))) throw notFound(`driver ${driverId}`);
 }
 
 const activeDuty = (trx: Trx, companyId: number, driverId: number) =>

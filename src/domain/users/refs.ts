@@ -4,6 +4,7 @@
  * transaction when there is one.
  */
 import type { Kysely, Selectable } from 'kysely';
+import type { DbKind } from '../../storage/db.js';
 import type { Database, UsersTable } from '../../storage/schema.js';
 
 const REF_COLUMNS = ['id', 'role', 'status', 'carrier_name', 'time_zone'] as const;
@@ -29,4 +30,20 @@ export function userRefs(db: Kysely<Database>, companyId: number, ids: number[])
     .where('company_id', '=', companyId)
     .where('id', 'in', ids)
     .execute();
+}
+
+/**
+ * Whether the company's user `id` is a driver, read in the caller's transaction with a row lock on
+ * PostgreSQL, so that the writers of one driver's hours-of-service log run one at a time.
+ */
+export async function lockDriverForHos(
+  trx: Kysely<Database>,
+  kind: DbKind,
+  companyId: number,
+  id: number,
+): Promise<boolean> {
+  let q = trx.selectFrom('users').select(['id', 'role']).where('company_id', '=', companyId).where('id', '=', id);
+  if (kind === 'postgres') q = q.forUpdate();
+  const row = await q.executeTakeFirst();
+  return row?.role === 'driver';
 }
