@@ -3,6 +3,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
 import { toIso } from '../../storage/values.js';
+import { iftaVehicleIds } from '../vehicles/ifta.js';
 import type { FuelPurchasesTable } from './tables.js';
 
 export type FuelPurchaseRow = Selectable<FuelPurchasesTable>;
@@ -28,13 +29,7 @@ function filtered(db: Kysely<Database>, companyId: number, f: FuelFilters) {
   if (f.jurisdictions?.length) q = q.where('fuel_purchases.jurisdiction', 'in', f.jurisdictions);
   if (f.source) q = q.where('fuel_purchases.source', '=', f.source);
   if (f.vehicle_type === 'ifta') {
-    q = q.where('fuel_purchases.vehicle_id', 'in', (s) =>
-      s
-        .selectFrom('vehicles')
-        .select('vehicles.id')
-        .where('vehicles.company_id', '=', companyId)
-        .where('vehicles.ifta', '=', 1),
-    );
+    q = q.where('fuel_purchases.vehicle_id', 'in', iftaVehicleIds(db, companyId));
   }
   return q;
 }

@@ -12,6 +12,7 @@
 import type { Db } from '../../storage/db.js';
 import { toIso } from '../../storage/values.js';
 import { startOfDay } from '../../core/time-zone.js';
+import { iftaVehicleFuelTypes } from '../vehicles/ifta.js';
 import { refresh, UNPLACED } from './recompute.js';
 
 export interface ReportWindow {
@@ -59,14 +60,7 @@ export async function iftaVehicles(
   companyId: number,
   q: { vehicleIds?: number[]; fuelType?: string },
 ): Promise<Map<number, string | null>> {
-  let s = db.kysely
-    .selectFrom('vehicles')
-    .select(['id', 'fuel_type'])
-    .where('company_id', '=', companyId)
-    .where('ifta', '=', 1);
-  if (q.vehicleIds?.length) s = s.where('id', 'in', q.vehicleIds);
-  if (q.fuelType) s = s.where('fuel_type', '=', q.fuelType);
-  return new Map((await s.orderBy('id').execute()).map((v) => [v.id, v.fuel_type]));
+  return new Map((await iftaVehicleFuelTypes(db.kysely, companyId, q)).map((v) => [v.id, v.fuel_type]));
 }
 
 /** Refreshes, then reads the fragments of `vehicleIds` in the window (placed ones only unless told). */
