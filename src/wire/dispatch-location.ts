@@ -1,10 +1,10 @@
-/** The dispatch_location object and its request body (docs/reference/wire.md §4.20). */
+/**
+ * The dispatch_location object (docs/reference/wire.md §4.20). Its request body is the dispatch area's
+ * (src/domain/dispatch/location-input.ts).
+ */
 import { Type } from 'typebox';
 import { NNum, NStr } from './types.js';
 import type { LocationRow } from '../domain/dispatch/locations.js';
-import { Nullable } from '../core/schema.js';
-
-const opt = Type.Optional;
 
 export const DispatchLocation = Type.Object({
   id: Type.Integer(),
@@ -21,47 +21,6 @@ export const DispatchLocation = Type.Object({
   arrive_radius: NNum(),
   depart_radius: NNum(),
   phone: NStr(),
-});
-
-const Text = (maxLength = 255) => Type.String({ maxLength });
-const Radius = (what: string) =>
-  opt(
-    Nullable(
-      Type.Number({
-        exclusiveMinimum: 0,
-        description: `${what} radius for automatic detection (geocoded locations only)`,
-      }),
-    ),
-  );
-
-export const DispatchLocationBody = Type.Object({
-  id: opt(
-    Type.Integer({ minimum: 1, description: 'PUT/DELETE: names the location by id (then vendor_id may be changed)' }),
-  ),
-  vendor_id: opt(
-    Nullable(
-      Type.String({ minLength: 1, maxLength: 255, description: "The client's identifier, unique in the company" }),
-    ),
-  ),
-  name: opt(Text()),
-  address1: opt(Text()),
-  address2: opt(Nullable(Text())),
-  city: opt(Text()),
-  state: opt(Text(64)),
-  zip: opt(Nullable(Text(32))),
-  country: opt(Text(64)),
-  phone: opt(Nullable(Text(64))),
-  lat: opt(Nullable(Type.Number({ minimum: -90, maximum: 90 }))),
-  lon: opt(Nullable(Type.Number({ minimum: -180, maximum: 180 }))),
-  arrive_radius: Radius('Arrival'),
-  depart_radius: Radius('Departure'),
-});
-
-export const LocationRefQuery = Type.Object({
-  id: opt(Type.Integer({ minimum: 1, description: 'The location to change or delete, by id' })),
-  vendor_id: opt(
-    Type.String({ minLength: 1, maxLength: 255, description: 'The location to change or delete, by vendor_id' }),
-  ),
 });
 
 export function dispatchLocationWire(l: LocationRow) {

@@ -13,6 +13,7 @@ import { nowIso } from '../../storage/values.js';
 import { AppError, duplicate, notFound, validation } from '../../core/errors.js';
 import { recordEvent } from '../../events/outbox.js';
 import type { Tenant } from '../tenant.js';
+import type { LocationInput } from './location-input.js';
 
 export type LocationRow = Selectable<DispatchLocationsTable>;
 
@@ -29,22 +30,6 @@ export const LOCATION_TEXT_FIELDS = [
 export const LOCATION_NUMBER_FIELDS = ['lat', 'lon', 'arrive_radius', 'depart_radius'] as const;
 /** Required on create (docs tms-step-4). */
 const REQUIRED = ['name', 'address1', 'city', 'state', 'country'] as const;
-
-export interface LocationInput {
-  vendor_id?: string | null;
-  name?: string;
-  address1?: string;
-  address2?: string | null;
-  city?: string;
-  state?: string;
-  zip?: string | null;
-  country?: string;
-  phone?: string | null;
-  lat?: number | null;
-  lon?: number | null;
-  arrive_radius?: number | null;
-  depart_radius?: number | null;
-}
 
 /** How a request names a location: by id, or by vendor_id. */
 export type LocationRef = { id: number } | { vendor_id: string };

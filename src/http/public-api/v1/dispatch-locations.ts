@@ -3,7 +3,7 @@
  * name the location by `vendor_id` (or `id`) in the body or the query string; `PUT /:id` also works.
  * When the location is named by id, a `vendor_id` in the body is its new value.
  */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { Api } from '../../api.js';
 import {
   errorResponses,
@@ -18,12 +18,8 @@ import {
 import { validation } from '../../../core/errors.js';
 import { IdParams } from '../../../wire/types.js';
 import { singleObjectBody } from './dispatch-body.js';
-import {
-  DispatchLocation,
-  DispatchLocationBody,
-  LocationRefQuery,
-  dispatchLocationWire,
-} from '../../../wire/dispatch-location.js';
+import { DispatchLocation, dispatchLocationWire } from '../../../wire/dispatch-location.js';
+import { DispatchLocationBody, LocationRefQuery, type LocationInput } from '../../../domain/dispatch/location-input.js';
 import * as locations from '../../../domain/dispatch/locations.js';
 
 const List = listSchema('dispatch_locations', 'dispatch_location', DispatchLocation);
@@ -44,9 +40,10 @@ function refOf(query: Ref, body: Ref | null | undefined): { ref: locations.Locat
   );
 }
 
-function input(body: Record<string, unknown>, renames: boolean): locations.LocationInput {
+/** The body as the service takes it: its vendor_id only when that is a new value. */
+function input(body: Static<typeof DispatchLocationBody>, renames: boolean): LocationInput {
   const { id: _id, vendor_id, ...rest } = body;
-  return renames && vendor_id !== undefined ? { ...rest, vendor_id: vendor_id as string | null } : rest;
+  return renames && vendor_id !== undefined ? { ...rest, vendor_id } : rest;
 }
 
 export async function dispatchLocationsRoutes(app: Api) {
