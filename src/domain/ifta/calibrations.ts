@@ -23,6 +23,7 @@ import { markCalibrationChange } from './staleness.js';
 import type { IftaOdometerCalibrationsTable } from './tables.js';
 import type { Selectable } from 'kysely';
 import { vehicleRef } from '../vehicles/refs.js';
+import type { CalibrationInput } from './input.js';
 
 export type CalibrationRow = Selectable<IftaOdometerCalibrationsTable>;
 
@@ -75,16 +76,6 @@ export async function listCalibrations(
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
   return { rows, total: Number(count?.n ?? 0) };
-}
-
-export interface CalibrationInput {
-  vehicle_id: number;
-  /** ISO-8601 instant; without it the calibration applies from the start of the vehicle's history. */
-  effective_from?: string;
-  offset?: number;
-  dashboard_odometer?: number;
-  unit?: 'mi' | 'km';
-  note?: string | null;
 }
 
 async function ecmReading(k: Kysely<Database>, companyId: number, vehicleId: number, atIso: string): Promise<number> {

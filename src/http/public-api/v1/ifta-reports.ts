@@ -28,8 +28,7 @@ import { FUEL_TYPES } from '../../../domain/vehicles/fields.js';
 import { quarterlyReport } from '../../../domain/ifta/quarterly.js';
 import { createCalibration, deleteCalibration, listCalibrations } from '../../../domain/ifta/calibrations.js';
 import { toIso } from '../../../storage/values.js';
-import { Id } from '../../../core/ids.js';
-import { Moment } from '../../../core/schema.js';
+import { CalibrationBody, type CalibrationInput } from '../../../domain/ifta/input.js';
 
 const ReportQuery = Type.Object({
   year: Type.Integer({ minimum: 2000, maximum: 2100, description: 'Calendar year' }),
@@ -41,25 +40,6 @@ const ReportQuery = Type.Object({
 });
 
 const CalibrationQuery = Type.Object({ ...pageQuery, vehicle_ids: IdList('Only calibrations of these vehicles') });
-
-const CalibrationBody = Type.Object({
-  vehicle_id: Id('The vehicle'),
-  effective_from: Type.Optional(
-    Moment('When the offset takes effect (a day is its start in X-Time-Zone); default: the whole history'),
-  ),
-  offset: Type.Optional(Type.Number({ description: 'calibrated odometer − ECM odometer, in `unit`' })),
-  dashboard_odometer: Type.Optional(
-    Type.Number({
-      minimum: 0,
-      description:
-        'The dashboard odometer read at effective_from, in `unit` (the offset is derived from the ECM reading then)',
-    }),
-  ),
-  unit: Type.Optional(
-    Type.String({ enum: ['mi', 'km'], description: 'Unit of offset and dashboard_odometer; default mi' }),
-  ),
-  note: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
-});
 
 const wantsCsv = (req: FastifyRequest, format: string | undefined) =>
   format === 'csv' || (format === undefined && /\btext\/csv\b/i.test(String(req.headers.accept ?? '')));
@@ -134,19 +114,12 @@ export async function iftaReportRoutes(app: Api) {
       },
     },
     async (req, reply) => {
-      const b = req.body;
-      const effective =
-        b.effective_from === undefined
-          ? undefined
-          : toIso(momentOf('effective_from', b.effective_from, requestTimeZone(req)));
-      const row = await createCalibration(app.db, req.auth.companyId, {
-        vehicle_id: b.vehicle_id,
-        effective_from: effective,
-        offset: b.offset,
-        dashboard_odometer: b.dashboard_odometer,
-        unit: b.unit as 'mi' | 'km' | undefined,
-        note: b.note,
-      });
+      const { effective_from, ...rest } = req.body;
+      const input: CalibrationInput =
+        effective_from === undefined
+          ? rest
+          : { ...rest, effective_from: toIso(momentOf('effective_from', effective_from, requestTimeZone(req))) };
+      const row = await createCalibration(app.db, req.auth.companyId, input);
       return reply.code(201).send(oneBody('odometer_calibration', odometerCalibration(row)));
     },
   );
