@@ -9,6 +9,7 @@ import type { Db } from '../../storage/db.js';
 import { nowIso } from '../../storage/values.js';
 import { countOf } from '../../storage/query.js';
 import type { Tenant } from '../tenant.js';
+import { activeCarrierVehicles, vehiclesByIds } from '../vehicles/carriers.js';
 import type { VehicleLocationsLatestTable } from './tables.js';
 import { resolveCarrier, type CarrierRef } from './parties.js';
 import { sharesOfVehicles } from './shares.js';
@@ -55,9 +56,7 @@ export async function liveVehicleLocations(db: Db, t: Tenant, limit: number, off
   ]);
   const vehicleIds = [...new Set(subs.map((s) => s.vehicle_id))];
   const [vehicles, shares, latest] = await Promise.all([
-    vehicleIds.length
-      ? db.kysely.selectFrom('vehicles').selectAll().where('id', 'in', vehicleIds).execute()
-      : Promise.resolve([]),
+    vehiclesByIds(db.kysely, vehicleIds),
     sharesOfVehicles(db, t.companyId, vehicleIds),
     latestOf(db, vehicleIds),
   ]);
@@ -92,11 +91,7 @@ export async function vehicleAssociation(db: Db, t: Tenant, q: AssociationQuery)
   const now = nowIso();
   const nowMs = Date.parse(now);
   const carrier = await resolveCarrier(db, t.companyId, q, now);
-  const vehicles = await db.kysely
-    .selectFrom('vehicles')
-    .selectAll()
-    .where('company_id', '=', carrier.id)
-    .where('status', '=', 'active')
+  const vehicles = await activeCarrierVehicles(db.kysely, carrier.id)
     .where('id', 'in', (s) =>
       s
         .selectFrom('freight_share_vehicles as sv')

@@ -12,6 +12,7 @@ import { AppError, notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import type { FreightSubscriptionsTable } from './tables.js';
 import { parseInstant } from '../inspections/instant.js';
+import { carrierVehicle, lockVehicleRow, vehicleNumbers, type CarrierVehicleKey } from '../vehicles/carriers.js';
 import { resolveCarrier } from './parties.js';
 import { sharesOfVehicles } from './shares.js';
 import { overlaps, shareCovering, windowProblem } from './visibility.js';
@@ -41,23 +42,23 @@ function checkWindow(start: Date, end: Date): void {
 
 /** The carrier's vehicle a request names, which must be shared (now or ever) with the shipper. */
 async function sharedVehicle(db: Db, shipperId: number, carrierId: number, input: SubscribeInput) {
-  let q = db.kysely.selectFrom('vehicles').select(['id', 'number', 'status']).where('company_id', '=', carrierId);
+  let key: CarrierVehicleKey;
   let what: string;
   if (present(input.vehicle_id)) {
     const id = intParam('vehicle_id', input.vehicle_id!);
-    q = q.where('id', '=', id);
+    key = { id };
     what = `vehicle_id: vehicle ${id}`;
   } else if (present(input.vehicle_name)) {
-    q = q.where('number', '=', input.vehicle_name!.trim());
+    key = { number: input.vehicle_name!.trim() };
     what = `vehicle_name: vehicle "${input.vehicle_name!.trim()}"`;
   } else if (present(input.driver_id)) {
     const id = intParam('driver_id', input.driver_id!);
-    q = q.where('current_driver_id', '=', id);
+    key = { currentDriverId: id };
     what = `driver_id: vehicle driven by user ${id}`;
   } else {
     throw validation('vehicle_id', 'is required (or vehicle_name, or driver_id)');
   }
-  const vehicle = await q.orderBy('id').executeTakeFirst();
+  const vehicle = await carrierVehicle(db.kysely, carrierId, key);
   const shares = vehicle ? await sharesOfVehicles(db, shipperId, [vehicle.id]) : [];
   // A vehicle the carrier never shared with the caller is not revealed: "not found", as for a foreign id.
   if (!vehicle || shares.length === 0) throw notFound(what);
@@ -93,8 +94,7 @@ async function assertNoOverlap(
 
 /** Serializes writers per vehicle on PostgreSQL, so the overlap check holds under concurrency. */
 async function lockVehicle(db: Db, trx: Kysely<Database>, vehicleId: number) {
-  if (db.kind === 'postgres')
-    await trx.selectFrom('vehicles').select('id').where('id', '=', vehicleId).forUpdate().execute();
+  await lockVehicleRow(trx, db.kind, vehicleId);
 }
 
 function coverage(
@@ -222,7 +222,7 @@ export async function activeSubscriptions(
 ) {
   let q = db.kysely
     .selectFrom('freight_subscriptions as s')
-    .innerJoin('vehicles as v', 'v.id', 's.vehicle_id')
+    .innerJoin(vehicleNumbers(db.kysely).as('v'), 'v.id', 's.vehicle_id')
     .select(['s.id', 's.vehicle_id', 'v.number', 's.start_time', 's.end_time', 's.load_id'])
     .where('s.shipper_company_id', '=', t.companyId)
     .where('s.carrier_company_id', '=', carrierId)
