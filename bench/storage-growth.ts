@@ -15,9 +15,7 @@ import { migrateToLatest } from '../src/storage/migrate.js';
 import { benchCompany } from './lib/fleet.js';
 import { postgresBaseUrl, postgresDatabase, sqliteDatabase } from './lib/databases.js';
 import { POINTS, seedHistory } from './scenarios/_history-run.js';
-import { DAY_MS, WEEK_MS, beforeName, partitionName, weekStart } from '../src/storage/partitions/layout.js';
-import { TELEMETRY, createPartition, telemetryPartitions } from '../src/storage/partitions/telemetry.js';
-import { compactPartition } from '../src/storage/partitions/compact.js';
+import { compactSeededWeeks, weeksForTheSeed } from './lib/weeks.js';
 
 /** Bytes per table, indexes counted with their table. */
 async function sizes(db: Db): Promise<Map<string, number>> {
@@ -35,19 +33,6 @@ async function sizes(db: Db): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const x of r.rows) out.set(x.tbl, (out.get(x.tbl) ?? 0) + Number(x.bytes));
   return out;
-}
-
-/**
- * The seeded days (three days ago) lie in the partition of what came before the migration; for the
- * bench they get weekly partitions of their own, as a database partitioned for some weeks has.
- */
-async function weeksForTheSeed(db: Db): Promise<void> {
-  const before = beforeName(TELEMETRY);
-  await sql`alter table ${sql.id(TELEMETRY)} detach partition ${sql.id(before)}`.execute(db.kysely);
-  await sql`drop table ${sql.id(before)}`.execute(db.kysely);
-  const first = (await telemetryPartitions(db.kysely))[0].from;
-  for (let w = weekStart(Date.now() - 10 * DAY_MS); w < first; w += WEEK_MS)
-    await createPartition(db.kysely, { name: partitionName(TELEMETRY, w), from: w, to: Math.min(w + WEEK_MS, first) });
 }
 
 async function main() {
@@ -82,9 +67,7 @@ async function main() {
     const stored = report(await sizes(db));
     let compacted = null;
     if (kind === 'postgres') {
-      for (const p of await telemetryPartitions(db.kysely))
-        if (p.name !== beforeName(TELEMETRY)) await compactPartition(db, p.name);
-      await sql`vacuum analyze`.execute(db.kysely);
+      await compactSeededWeeks(db);
       compacted = report(await sizes(db));
     }
     console.log(

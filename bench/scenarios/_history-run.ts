@@ -4,6 +4,9 @@
  * ingestion path among the same day of HISTORY_NEIGHBOURS (default 9) other vehicles, then
  * HISTORY_REQUESTS sequential GETs of that day against the real server (a child process); reports
  * the latency percentiles against the target p99 < 50 ms and writes bench/results/history-<database>.json.
+ * HISTORY_COMPACTED=1 (PostgreSQL) stores the day in a week of its own and compacts that week first, as
+ * RETENTION_COMPACT_AFTER_DAYS does to old weeks (docs/storage.md, Leaner rows): the history is then
+ * rendered from the columns, not from stored text.
  */
 import { Agent, get as httpGet } from 'node:http';
 import { join } from 'node:path';
@@ -19,6 +22,7 @@ import { loadConfig } from '../../src/config/index.js';
 import { benchCompany } from '../lib/fleet.js';
 import { cpuMs } from '../lib/load.js';
 import { ownRun } from '../lib/own-run.js';
+import { compactSeededWeeks, weeksForTheSeed } from '../lib/weeks.js';
 import { PROFILE_DIR, startServer } from '../lib/server-process.js';
 
 export const POINTS = 8640;
@@ -100,9 +104,15 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
     const db = openDb(database.url, { poolSize: 2 });
     await migrateToLatest(db);
     const { companyId, apiKey } = await benchCompany(db, 'History bench');
+    const compacted = kind === 'postgres' && process.env.HISTORY_COMPACTED === '1';
+    if (compacted) await weeksForTheSeed(db);
     const t0 = Date.now();
     const s = await seedHistory(db, companyId, historyNeighbours());
     log(`seeded ${POINTS} points of ${historyNeighbours() + 1} vehicles in ${Date.now() - t0} ms`);
+    if (compacted) {
+      await compactSeededWeeks(db);
+      log('compacted the week');
+    }
     await db.close();
     const server = await startServer(['app', database.url]);
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -151,6 +161,7 @@ export async function runHistoryBench(kind: 'sqlite' | 'postgres') {
         Math.round(lat[Math.min(lat.length - 1, Math.ceil((q / 100) * lat.length) - 1)] * 10) / 10;
       return {
         database: kind,
+        compacted,
         points: POINTS,
         vehicles_in_table: historyNeighbours() + 1,
         requests,
