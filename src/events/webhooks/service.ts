@@ -19,6 +19,7 @@ import type { Sender } from './sender.js';
 import { outcomeOf } from './outcome.js';
 import { targetRefusal } from './address.js';
 import * as repo from './repository.js';
+import type { WebhookInput } from './input.js';
 
 export type { WebhookRow, RequestRow, RequestFilters } from './repository.js';
 
@@ -28,15 +29,6 @@ export interface WebhookDeps {
   config: WebhookConfig;
   sender: Sender;
   now(): Promise<number>;
-}
-
-export interface WebhookInput {
-  url?: string;
-  secret?: string | null;
-  format?: string;
-  actions?: string[];
-  enabled?: boolean;
-  webhook_type?: string | null;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -28,33 +28,12 @@ import { momentOf } from '../../../wire/record-dates.js';
 import { dayWindow } from '../../../core/time-zone.js';
 import { CompanyWebhook, CompanyWebhookRequest, webhookRequestWire, webhookWire } from '../../../wire/webhook.js';
 import * as webhooks from '../../../events/webhooks/service.js';
+import { RetryBody, RetryQuery, WebhookBody, WebhookQuery } from '../../../events/webhooks/input.js';
 import { objectOf } from '../../plumbing/unvalidated.js';
 import { Id } from '../../../core/ids.js';
 import { Moment } from '../../../core/schema.js';
 
 const opt = Type.Optional;
-const ActionName = Type.String({ pattern: '^[a-z][a-z0-9_]*$', maxLength: 64 });
-const FIELDS = {
-  url: opt(
-    Type.String({ maxLength: 2048, description: 'Where deliveries are POSTed (http or https); required on create' }),
-  ),
-  secret: opt(
-    Type.Union([Type.String({ maxLength: 255 }), Type.Null()], {
-      description: 'Signing key; a 20-character one is generated when blank',
-    }),
-  ),
-  format: opt(Type.String({ enum: ['json'] })),
-  actions: opt(Type.Array(ActionName, { maxItems: 200, description: 'Action names to deliver (docs/webhooks.md)' })),
-  enabled: opt(Type.Boolean({ description: 'Default true; enabling sends a test delivery first' })),
-  webhook_type: opt(
-    Type.Union([Type.String({ maxLength: 16 }), Type.Null()], { description: 'V2: only POST is served' }),
-  ),
-};
-const WebhookBody = Type.Object(FIELDS);
-const WebhookQuery = Type.Object(FIELDS, {
-  description: 'The same fields, for clients that send them in the query string',
-});
-
 const RequestsQuery = Type.Object({
   ...pageQuery,
   company_webhook_id: opt(Id('Deliveries of this webhook')),
@@ -63,9 +42,6 @@ const RequestsQuery = Type.Object({
   posted_after: opt(Moment('Latest attempt at or after this datetime (a day means its start in X-Time-Zone)')),
   posted_before: opt(Moment('Latest attempt at or before this datetime')),
 });
-const Ids = Type.Array(Id(), { minItems: 1, maxItems: 1000, description: 'Delivery (company_webhook_request) ids' });
-const RetryBody = Type.Union([Type.Object({ ids: opt(Ids) }), Type.Null()]);
-const RetryQuery = Type.Object({ ids: opt(Ids) });
 
 const tags = ['company_webhooks'];
 const WebhookList = listSchema('company_webhooks', 'company_webhook', CompanyWebhook);
@@ -96,7 +72,7 @@ export async function mergeFields(req: FastifyRequest) {
   if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) return;
   const query = objectOf(req.query) ?? {};
   const merged: Record<string, unknown> = {};
-  for (const k of Object.keys(FIELDS)) if (query[k] !== undefined) merged[k] = query[k];
+  for (const k of Object.keys(WebhookBody.properties)) if (query[k] !== undefined) merged[k] = query[k];
   Object.assign(merged, body ?? {});
   if (merged.enabled !== undefined) merged.enabled = bool(merged.enabled);
   if (merged.actions !== undefined) merged.actions = list(merged.actions);
