@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../storage/db.js';
 import { isUniqueViolation } from '../../storage/query.js';
+import { sessionUser, userForSignIn } from '../../domain/users/sign-in.js';
 import { AppError, duplicate } from '../../core/errors.js';
 import { hashPassword, verifyPassword } from '../secrets.js';
 import { passwordProblem } from '../password-policy.js';
@@ -27,11 +28,7 @@ export type FleetSignIn = { ok: true; user: FleetUser } | { ok: false; reason: '
 
 /** A company admin or fleet manager (fleet_user), active, whose password matches. */
 export async function verifyFleetUser(db: Db, email: string, password: string): Promise<FleetSignIn> {
-  const row = await db.kysely
-    .selectFrom('users')
-    .select(['id', 'company_id', 'role', 'status', 'email', 'first_name', 'last_name', 'password_hash'])
-    .where('email', '=', normalizeEmail(email))
-    .executeTakeFirst();
+  const row = await userForSignIn(db.kysely, normalizeEmail(email));
   const ok = await verifyPassword(password, row?.password_hash ?? (await dummy()));
   if (!row || !ok || row.status !== 'active') return { ok: false, reason: 'credentials' };
   if (row.role !== 'admin' && row.role !== 'fleet_user') return { ok: false, reason: 'role' };
@@ -48,21 +45,7 @@ export async function verifyFleetUser(db: Db, email: string, password: string): 
 }
 
 export async function fleetUser(db: Db, id: number): Promise<(FleetUser & { company_name: string }) | null> {
-  const row = await db.kysely
-    .selectFrom('users as u')
-    .innerJoin('companies as c', 'c.id', 'u.company_id')
-    .select([
-      'u.id',
-      'u.company_id',
-      'u.role',
-      'u.status',
-      'u.email',
-      'u.first_name',
-      'u.last_name',
-      'c.name as company_name',
-    ])
-    .where('u.id', '=', id)
-    .executeTakeFirst();
+  const row = await sessionUser(db.kysely, id);
   if (!row || row.status !== 'active' || (row.role !== 'admin' && row.role !== 'fleet_user')) return null;
   return {
     id: row.id,

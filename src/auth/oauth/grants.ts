@@ -8,6 +8,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { fromJson, json } from '../../storage/values.js';
 import { isUniqueViolation } from '../../storage/query.js';
+import { userContacts } from '../../domain/users/sign-in.js';
 import type { OAuthRuntime } from './runtime.js';
 import { invalidGrant } from './errors.js';
 
@@ -99,7 +100,7 @@ export async function installedApps(db: Db, companyId: number): Promise<Installe
   const rows = await db.kysely
     .selectFrom('oauth_grants as g')
     .innerJoin('oauth_apps as a', 'a.id', 'g.app_id')
-    .leftJoin('users as u', 'u.id', 'g.user_id')
+    .leftJoin(userContacts(db.kysely).as('u'), 'u.id', 'g.user_id')
     .select([
       'g.id as grant_id',
       'a.id as app_id',

@@ -18,3 +18,16 @@ export async function actingUserId(
     .executeTakeFirst();
   return row?.id ?? null;
 }
+
+/** `id` when it is an active admin of the company (the X-User-Id a request may act as), else undefined. */
+export async function activeAdminId(db: Db, companyId: number, id: number): Promise<number | undefined> {
+  const row = await db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('role', '=', 'admin')
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -11,6 +11,7 @@ import type { Authenticator } from '../../auth/authenticator.js';
 import type { Scope } from '../../auth/scopes.js';
 import { INT32_MAX } from '../../storage/portable-values.js';
 import { AppError } from '../../core/errors.js';
+import { activeAdminId } from '../../domain/users/acting.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -59,14 +60,7 @@ async function actingAdmin(db: Db, companyId: number, header: string): Promise<n
   // An id past the integer column's range names nobody (and PostgreSQL would refuse the query).
   if (Number(header) > INT32_MAX)
     throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
-  const row = await db.kysely
-    .selectFrom('users')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', '=', Number(header))
-    .where('role', '=', 'admin')
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  if (!row) throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
-  return row.id;
+  const id = await activeAdminId(db, companyId, Number(header));
+  if (id === undefined) throw new AppError('forbidden', `X-User-Id ${header} is not an active admin of this company`);
+  return id;
 }
