@@ -31,6 +31,21 @@ export const lockedState = prepared((db, kind, subject: string) => {
   return kind === 'postgres' ? q.forUpdate() : q;
 });
 
+/** The columns a stored batch sets (the arguments are values or a prepared statement's placeholders). */
+const ingestColumns = (
+  maxFix: string | null,
+  receivedAt: string,
+  driverId: number | null,
+  driverAt: string | null,
+  writer: string | null,
+) => ({
+  max_fix_time: maxFix,
+  last_received_at: receivedAt,
+  ingest_driver_id: driverId,
+  ingest_driver_at: driverAt,
+  writer,
+});
+
 /** What a stored batch changed: the newest fix stored, when the device was last heard from, who is logged in on it and since when. */
 export const saveIngestState = prepared(
   (
@@ -45,14 +60,7 @@ export const saveIngestState = prepared(
   ) =>
     db
       .updateTable('telemetry_state')
-      .set({
-        max_fix_time: maxFix,
-        last_received_at: receivedAt,
-        updated_at: receivedAt,
-        ingest_driver_id: driverId,
-        ingest_driver_at: driverAt,
-        writer,
-      })
+      .set({ ...ingestColumns(maxFix, receivedAt, driverId, driverAt, writer), updated_at: receivedAt })
       .where('subject', '=', subject),
 );
 
@@ -83,16 +91,7 @@ export const saveIngestedState = prepared(
   ) =>
     db
       .updateTable('telemetry_state')
-      .set({
-        state,
-        horizon,
-        updated_at: now,
-        max_fix_time: maxFix,
-        last_received_at: receivedAt,
-        ingest_driver_id: driverId,
-        ingest_driver_at: driverAt,
-        writer,
-      })
+      .set({ state, horizon, updated_at: now, ...ingestColumns(maxFix, receivedAt, driverId, driverAt, writer) })
       .where('subject', '=', subject),
 );
 
