@@ -47,3 +47,9 @@ export async function lockDriverForHos(
   const row = await q.executeTakeFirst();
   return row?.role === 'driver';
 }
+
+/** The user's group visibility (`limited` confines a fleet manager to their groups), or undefined. */
+export async function groupVisibility(db: Kysely<Database>, id: number): Promise<string | null | undefined> {
+  const row = await db.selectFrom('users').select('group_visibility').where('id', '=', id).executeTakeFirst();
+  return row?.group_visibility;
+}

@@ -7,6 +7,9 @@ import type { Tenant } from '../../domain/tenant.js';
 import { vehicleHistory } from '../../telemetry/queries/locations.js';
 import { listDispatches, type DispatchView } from '../../domain/dispatch/service.js';
 import { notFound } from '../../core/errors.js';
+import { groupVisibility } from '../../domain/users/refs.js';
+import { userSummaryRows } from '../../domain/users/summaries.js';
+import { vehicleSummaryRows } from '../../domain/vehicles/summaries.js';
 
 export interface Viewer extends Tenant {
   userId: number;
@@ -18,13 +21,8 @@ export interface Viewer extends Tenant {
 
 export async function viewerOf(db: Db, user: { id: number; company_id: number; role: string }): Promise<Viewer> {
   const base = { companyId: user.company_id, userId: user.id, role: user.role };
-  const row = await db.kysely
-    .selectFrom('users')
-    .select('group_visibility')
-    .where('id', '=', user.id)
-    .executeTakeFirst();
-  if (user.role !== 'fleet_user' || row?.group_visibility !== 'limited')
-    return { ...base, vehicleIds: null, driverIds: null };
+  const visibility = await groupVisibility(db.kysely, user.id);
+  if (user.role !== 'fleet_user' || visibility !== 'limited') return { ...base, vehicleIds: null, driverIds: null };
   const groups = (
     await db.kysely
       .selectFrom('group_users')
@@ -102,18 +100,16 @@ export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[
   );
   const ids = (xs: number[]) => (xs.length ? xs : [0]);
   const [users, vehicles, places] = await Promise.all([
-    db.kysely
-      .selectFrom('users')
-      .select(['id', 'first_name', 'last_name'])
-      .where('company_id', '=', v.companyId)
-      .where('id', 'in', ids(visible.map((d) => d.row.driver_id)))
-      .execute(),
-    db.kysely
-      .selectFrom('vehicles')
-      .select(['id', 'number'])
-      .where('company_id', '=', v.companyId)
-      .where('id', 'in', ids(visible.map((d) => d.row.vehicle_id)))
-      .execute(),
+    userSummaryRows(
+      db,
+      v.companyId,
+      visible.map((d) => d.row.driver_id),
+    ),
+    vehicleSummaryRows(
+      db,
+      v.companyId,
+      visible.map((d) => d.row.vehicle_id),
+    ),
     db.kysely
       .selectFrom('dispatch_locations')
       .select(['id', 'name', 'city', 'state'])
@@ -121,8 +117,8 @@ export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[
       .where('id', 'in', ids(visible.flatMap((d) => d.stops.map((s) => s.dispatch_location_id))))
       .execute(),
   ]);
-  const user = new Map(users.map((u) => [u.id, `${u.first_name} ${u.last_name}`]));
-  const vehicle = new Map(vehicles.map((x) => [x.id, x.number]));
+  const user = new Map([...users.values()].map((u) => [u.id, `${u.first_name} ${u.last_name}`]));
+  const vehicle = new Map([...vehicles.values()].map((x) => [x.id, x.number]));
   const place = new Map(places.map((p) => [p.id, `${p.name}, ${p.city} ${p.state}`]));
   return visible.map((d) => ({
     id: d.row.id,
