@@ -5,13 +5,7 @@
  * custom_driver_app_warning_prompt}`), or with the flat `availability_status` this server took first.
  */
 import { validation } from '../../core/errors.js';
-
-export interface AvailabilityInput {
-  availability_status?: string;
-  out_of_service_reason?: string | null;
-  additional_note?: string | null;
-  custom_driver_app_warning_prompt?: string | null;
-}
+import type { AvailabilityInput } from './input.js';
 
 /** The stored availability columns of a vehicle. */
 export interface AvailabilityColumns {

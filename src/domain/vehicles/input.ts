@@ -29,6 +29,9 @@ export const AvailabilityBody = Type.Object({
   custom_driver_app_warning_prompt: Text('Kept while out of service'),
 });
 
+/** The nested availability as the vehicle services take it, the flat availability_status joined in (./availability.ts). */
+export type AvailabilityInput = Static<typeof AvailabilityBody>;
+
 export const VehicleBody = Type.Object({
   number: opt(Type.String({ maxLength: VEHICLE_MAX_LENGTH.number })),
   status: opt(Enum(VEHICLE_STATUSES)),

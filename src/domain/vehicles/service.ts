@@ -12,7 +12,7 @@ import * as repo from './repository.js';
 import type { VehicleInput } from './input.js';
 import { actingUserId } from '../users/acting.js';
 import { recordEvent } from '../../events/outbox.js';
-import { availabilityChange, availabilityInput, type AvailabilityInput } from './availability.js';
+import { availabilityChange, availabilityInput } from './availability.js';
 import {
   assertExternalIdsFree,
   externalIdsOf,
