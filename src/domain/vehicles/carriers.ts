@@ -5,7 +5,6 @@
 import type { Kysely } from 'kysely';
 import type { DbKind } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
-import type { VehicleRow } from './repository.js';
 
 /** How a subscription names the carrier's vehicle: by id, by number, or by the user driving it. */
 export type CarrierVehicleKey = { id: number } | { number: string } | { currentDriverId: number };
@@ -27,12 +26,6 @@ export function carrierVehicle(
 export async function lockVehicleRow(trx: Kysely<Database>, kind: DbKind, vehicleId: number): Promise<void> {
   if (kind === 'postgres')
     await trx.selectFrom('vehicles').select('id').where('id', '=', vehicleId).forUpdate().execute();
-}
-
-/** The vehicles among `ids`, whatever their company (the ids come from the caller's own shares). */
-export function vehiclesByIds(db: Kysely<Database>, ids: number[]): Promise<VehicleRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('vehicles').selectAll().where('id', 'in', ids).execute();
 }
 
 /** The id and number of every vehicle, to join as a derived table (`.as('v')`) on a vehicle id. */

@@ -80,3 +80,36 @@ export async function updateVehicle(
 ) {
   await db.updateTable('vehicles').set(values).where('company_id', '=', companyId).where('id', '=', id).execute();
 }
+
+/**
+ * The company's vehicles (those among `ids` when given), for the caller to select, page and count, and to
+ * narrow further in SQL (the location lists keep the vehicles with a live device or a known position).
+ */
+export function vehiclesQuery(
+  db: Kysely<Database>,
+  companyId: number,
+  f: { ids?: readonly number[]; status?: string } = {},
+) {
+  let q = db.selectFrom('vehicles').where('vehicles.company_id', '=', companyId);
+  if (f.ids?.length) q = q.where('vehicles.id', 'in', [...f.ids]);
+  if (f.status) q = q.where('vehicles.status', '=', f.status);
+  return q;
+}
+
+/** The vehicles among `ids`, whatever their company (the caller's ids come from its own rows). */
+export function vehiclesByIds(db: Kysely<Database>, ids: number[]): Promise<VehicleRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('vehicles').selectAll().where('id', 'in', ids).execute();
+}
+
+/** The company's vehicles whose current driver is among `driverIds`, by id. */
+export function vehiclesDrivenBy(db: Kysely<Database>, companyId: number, driverIds: number[]): Promise<VehicleRow[]> {
+  if (driverIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('vehicles')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('current_driver_id', 'in', driverIds)
+    .orderBy('id')
+    .execute();
+}

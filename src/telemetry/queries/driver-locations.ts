@@ -8,6 +8,7 @@ import { countOf } from '../../storage/query.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
 import { driversQuery } from '../../domain/users/repository.js';
+import { vehiclesByIds, vehiclesDrivenBy } from '../../domain/vehicles/repository.js';
 
 /** A page of the company's drivers with the vehicle each is logged into (by latest fix) and its fix. */
 export async function driverLocations(
@@ -31,13 +32,7 @@ export async function driverLocations(
           .where('company_id', '=', t.companyId)
           .where('driver_id', 'in', ids)
           .execute(),
-        db.kysely
-          .selectFrom('vehicles')
-          .selectAll()
-          .where('company_id', '=', t.companyId)
-          .where('current_driver_id', 'in', ids)
-          .orderBy('id')
-          .execute(),
+        vehiclesDrivenBy(db.kysely, t.companyId, ids),
       ])
     : [[], []];
   const fixOf = new Map<number, LatestLocationRow>();
@@ -49,7 +44,7 @@ export async function driverLocations(
   // A driver logged in nowhere is shown with the vehicle naming them its current driver, and where that vehicle is.
   const fallback = assigned.filter((v) => !fixOf.has(v.current_driver_id!)).map((v) => v.id);
   const [vehicles, fallbackFixes] = await Promise.all([
-    vehicleIds.length ? db.kysely.selectFrom('vehicles').selectAll().where('id', 'in', vehicleIds).execute() : [],
+    vehiclesByIds(db.kysely, vehicleIds),
     fallback.length
       ? db.kysely.selectFrom('vehicle_locations_latest').selectAll().where('vehicle_id', 'in', fallback).execute()
       : [],

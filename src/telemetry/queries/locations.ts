@@ -9,6 +9,8 @@ import { countOf } from '../../storage/query.js';
 import { fromJson } from '../../storage/values.js';
 import { notFound } from '../../core/errors.js';
 import type { Tenant } from '../../domain/tenant.js';
+import { vehiclesQuery } from '../../domain/vehicles/repository.js';
+import { vehicleRef } from '../../domain/vehicles/refs.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
 import { POINT_ID_PREFIX, pointIdOfHex } from '../point-id.js';
 
@@ -75,9 +77,7 @@ export interface VehicleListFilter {
 
 /** A page of the company's vehicles (id order) for the location lists. */
 export async function vehiclesPage(db: Db, t: Tenant, f: VehicleListFilter, limit: number, offset: number) {
-  let base = db.kysely.selectFrom('vehicles').where('vehicles.company_id', '=', t.companyId);
-  if (f.vehicleIds?.length) base = base.where('vehicles.id', 'in', f.vehicleIds);
-  if (f.status) base = base.where('vehicles.status', '=', f.status);
+  let base = vehiclesQuery(db.kysely, t.companyId, { ids: f.vehicleIds, status: f.status });
   if (f.gatewayOnly) {
     base = base.where('vehicles.status', '=', 'active').where((eb) =>
       eb.or([
@@ -171,13 +171,7 @@ export async function* vehicleHistorySlices(
 }
 
 async function ownVehicle(db: Db, t: Tenant, vehicleId: number): Promise<void> {
-  const v = await db.kysely
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .where('id', '=', vehicleId)
-    .executeTakeFirst();
-  if (!v) throw notFound(`vehicle ${vehicleId}`);
+  if (!(await vehicleRef(db.kysely, t.companyId, vehicleId))) throw notFound(`vehicle ${vehicleId}`);
 }
 
 export type HistoryRow = Awaited<ReturnType<typeof historyRows>>[number];

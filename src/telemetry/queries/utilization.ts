@@ -10,6 +10,7 @@ import { countOf } from '../../storage/query.js';
 import type { Tenant } from '../../domain/tenant.js';
 import type { Window } from './derived.js';
 import { driversQuery } from '../../domain/users/repository.js';
+import { vehiclesQuery } from '../../domain/vehicles/repository.js';
 
 export interface Totals {
   driving_s: number;
@@ -73,8 +74,7 @@ export async function vehicleUtilization(
   offset: number,
   excludePto = false,
 ) {
-  let base = db.kysely.selectFrom('vehicles').where('company_id', '=', t.companyId);
-  if (vehicleIds?.length) base = base.where('id', 'in', vehicleIds);
+  const base = vehiclesQuery(db.kysely, t.companyId, { ids: vehicleIds });
   const [vehicles, total] = await Promise.all([
     base.selectAll().orderBy('id').limit(limit).offset(offset).execute(),
     countOf(base.select('id')),
