@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../storage/db.js';
 import { createApiKey } from '../auth/api-keys.js';
 import { updateUser } from '../domain/users/service.js';
+import { adminCompanyByEmail } from '../domain/users/sign-in.js';
 import { DEMO_ADMIN_EMAIL } from './data.js';
 import type { DemoCompany } from './seed.js';
 
@@ -23,15 +24,7 @@ export const newDemoPassword = () => randomBytes(12).toString('base64url');
 
 /** New credentials for the demo company, or null when the database has none. */
 export async function resetDemoCredentials(db: Db): Promise<DemoCredentials | null> {
-  const admin = await db.kysely
-    .selectFrom('users')
-    .innerJoin('companies', 'companies.id', 'users.company_id')
-    .select(['users.id as user_id', 'companies.id', 'companies.company_code', 'companies.name'])
-    .where('users.email', '=', DEMO_ADMIN_EMAIL)
-    .where('users.role', '=', 'admin')
-    .orderBy('companies.id')
-    .limit(1)
-    .executeTakeFirst();
+  const admin = await adminCompanyByEmail(db.kysely, DEMO_ADMIN_EMAIL);
   if (!admin) return null;
   const password = newDemoPassword();
   // Through the users service: the same rules and the same `user updated` event as any change.

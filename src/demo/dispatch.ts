@@ -10,6 +10,7 @@ import { createLocation } from '../domain/dispatch/locations.js';
 import { createForm, recordFormEntry } from '../domain/dispatch/forms.js';
 import { createDispatch, updateDispatch } from '../domain/dispatch/service.js';
 import { activeDriverIds } from '../domain/users/repository.js';
+import { vehicleIdsOf } from '../domain/vehicles/repository.js';
 
 const FORMS = [
   {
@@ -116,13 +117,7 @@ export async function seedDispatchDemo(db: Db, t: Tenant): Promise<DispatchDemoC
     await createLocation(db, t, { ...l, ...geocoded, country: 'US', phone: '+1 800 555 0100' });
   }
   const drivers = (await activeDriverIds(db.kysely, t.companyId, 6)).map((id) => ({ id }));
-  const vehicles = await db.kysely
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .orderBy('id')
-    .limit(6)
-    .execute();
+  const vehicles = (await vehicleIdsOf(db.kysely, t.companyId, 6)).map((id) => ({ id }));
   const pairs = drivers
     .map((d, i) => [d.id, vehicles[i]?.id] as const)
     .filter((p): p is readonly [number, number] => p[1] !== undefined);

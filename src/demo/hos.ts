@@ -8,18 +8,14 @@ import type { Db } from '../storage/db.js';
 import type { Tenant } from '../domain/tenant.js';
 import { recordDutyStatusEvents, type HosEventInput } from '../domain/hos/service.js';
 import { activeDriverIds } from '../domain/users/repository.js';
+import { vehicleDrivers } from '../domain/vehicles/repository.js';
 
 const H = 3_600_000;
 const DRIVERS = 20;
 
 export async function seedHosDemo(db: Db, t: Tenant, now = Date.now()): Promise<{ drivers: number; records: number }> {
   const drivers = (await activeDriverIds(db.kysely, t.companyId, DRIVERS)).map((id) => ({ id }));
-  const vehicles = await db.kysely
-    .selectFrom('vehicles')
-    .select(['id', 'permanent_driver_id'])
-    .where('company_id', '=', t.companyId)
-    .orderBy('id')
-    .execute();
+  const vehicles = await vehicleDrivers(db.kysely, t.companyId);
   const today = Math.floor(now / (24 * H)) * 24 * H;
   let records = 0;
   for (const [i, d] of drivers.entries()) {

@@ -10,6 +10,7 @@ import { createAsset } from '../domain/assets/service.js';
 import { createInspectionReport, type DefectInput } from '../domain/inspections/create.js';
 import { updateInspectionReport } from '../domain/inspections/update.js';
 import { activeDriverIds } from '../domain/users/repository.js';
+import { vehicleIdsOf } from '../domain/vehicles/repository.js';
 
 const TRAILERS = [
   {
@@ -59,13 +60,7 @@ export async function seedRecordsDemo(db: Db, t: Tenant): Promise<RecordsDemoCou
     });
   }
   const drivers = (await activeDriverIds(db.kysely, t.companyId, 6)).map((id) => ({ id }));
-  const vehicles = await db.kysely
-    .selectFrom('vehicles')
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .orderBy('id')
-    .limit(6)
-    .execute();
+  const vehicles = (await vehicleIdsOf(db.kysely, t.companyId, 6)).map((id) => ({ id }));
   let reports = 0;
   for (const [i, d] of drivers.entries()) {
     const vehicle = vehicles[i];

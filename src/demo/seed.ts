@@ -16,6 +16,9 @@ import { createApiKey, type CreatedApiKey } from '../auth/api-keys.js';
 import { companyCode } from '../domain/companies/service.js';
 import { AREA_SEEDERS } from './areas.js';
 import { addMembers } from '../domain/groups/membership.js';
+import { insertUserRows } from '../domain/users/repository.js';
+import { adminCompanyByEmail } from '../domain/users/sign-in.js';
+import { insertVehicleRows } from '../domain/vehicles/repository.js';
 import { DEMO_ADMIN_EMAIL, DEMO_COMPANY } from './data.js';
 import { demoFleet, DEMO_SEED, type DemoFleet } from './fleet.js';
 import { newDemoPassword } from './credentials.js';
@@ -103,13 +106,8 @@ async function insertUsers(trx: Trx, fleet: DemoFleet, companyId: number, passwo
     created_at: now,
     updated_at: now,
   }));
-  await trx.insertInto('users').values(rows).execute();
   // Ids are read back by sign-in name, which is unique, rather than trusting RETURNING's row order.
-  const saved = await trx
-    .selectFrom('users')
-    .select(['id', 'email', 'username'])
-    .where('company_id', '=', companyId)
-    .execute();
+  const saved = await insertUserRows(trx, companyId, rows);
   const byName = new Map<string, number>();
   for (const s of saved) byName.set(s.username ?? s.email ?? '', s.id);
   return (u: { username: string | null; email: string | null }) => byName.get(u.username ?? u.email ?? '') as number;
@@ -161,9 +159,7 @@ async function insertVehicles(
       updated_at: now,
     }),
   );
-  await trx.insertInto('vehicles').values(rows).execute();
-  const saved = await trx.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', companyId).execute();
-  return new Map(saved.map((v) => [v.number, v.id]));
+  return insertVehicleRows(trx, companyId, rows);
 }
 
 async function insertMembers(
@@ -195,16 +191,11 @@ function countsOf(fleet: DemoFleet): DemoCounts {
 
 /** The demo company an earlier run seeded if there is one (found by its admin's address), else the first company. */
 async function existing(db: Db): Promise<DemoResult & { created: false }> {
-  const demo = await db.kysely
-    .selectFrom('companies')
-    .innerJoin('users', 'users.company_id', 'companies.id')
-    .select(['companies.id', 'companies.company_code', 'companies.name'])
-    .where('users.email', '=', DEMO_ADMIN_EMAIL)
-    .where('users.role', '=', 'admin')
-    .orderBy('companies.id')
-    .limit(1)
-    .executeTakeFirst();
-  if (demo) return { created: false, company: demo, demo: true };
+  const admin = await adminCompanyByEmail(db.kysely, DEMO_ADMIN_EMAIL);
+  if (admin) {
+    const { id, company_code, name } = admin;
+    return { created: false, company: { id, company_code, name }, demo: true };
+  }
   const first = await db.kysely
     .selectFrom('companies')
     .select(['id', 'company_code', 'name'])

@@ -16,6 +16,7 @@ import type { SimDevice } from './runner.js';
 import { simCities } from './route.js';
 import type { SimResume } from './vehicle.js';
 import { activeDriverIds } from '../domain/users/repository.js';
+import { vehicleDrivers } from '../domain/vehicles/repository.js';
 
 export const simIdentifier = (companyId: number, vehicleId: number) => `SIM-${companyId}-${vehicleId}`;
 
@@ -47,13 +48,7 @@ export interface SimDeviceChoice {
 }
 
 export async function simDevices(db: Db, t: Tenant, count: number, nowMs = Date.now()): Promise<SimDeviceChoice> {
-  const vehicles = await db.kysely
-    .selectFrom('vehicles')
-    .select(['id', 'permanent_driver_id', 'current_driver_id'])
-    .where('company_id', '=', t.companyId)
-    .where('status', '=', 'active')
-    .orderBy('id')
-    .execute();
+  const vehicles = await vehicleDrivers(db.kysely, t.companyId, { activeOnly: true });
   const live = await db.kysely
     .selectFrom('devices')
     .select(['id', 'vehicle_id', 'identifier'])

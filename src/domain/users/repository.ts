@@ -129,3 +129,12 @@ export async function activeDriverIds(db: Kysely<Database>, companyId: number, l
   if (limit !== undefined) q = q.limit(limit);
   return (await q.execute()).map((r) => r.id);
 }
+
+/**
+ * Inserts many users of one company at once (the demo fleet) and returns the company's users with their
+ * sign-in names, to read the new ids by name rather than trust RETURNING's row order.
+ */
+export async function insertUserRows(db: Kysely<Database>, companyId: number, rows: Insertable<UsersTable>[]) {
+  await db.insertInto('users').values(rows).execute();
+  return db.selectFrom('users').select(['id', 'email', 'username']).where('company_id', '=', companyId).execute();
+}

@@ -37,3 +37,16 @@ export function sessionUser(db: Kysely<Database>, id: number) {
 export function userContacts(db: Kysely<Database>) {
   return db.selectFrom('users').select(['users.id', 'users.email', 'users.first_name', 'users.last_name']);
 }
+
+/** The first company (by id) with an admin of this email, with that admin's id, or undefined (the demo). */
+export function adminCompanyByEmail(db: Kysely<Database>, email: string) {
+  return db
+    .selectFrom('users')
+    .innerJoin('companies', 'companies.id', 'users.company_id')
+    .select(['users.id as user_id', 'companies.id', 'companies.company_code', 'companies.name'])
+    .where('users.email', '=', email)
+    .where('users.role', '=', 'admin')
+    .orderBy('companies.id')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -113,3 +113,31 @@ export function vehiclesDrivenBy(db: Kysely<Database>, companyId: number, driver
     .orderBy('id')
     .execute();
 }
+
+/** The company's vehicles with their drivers, by id (only the active ones when told): the simulator and the demo. */
+export function vehicleDrivers(db: Kysely<Database>, companyId: number, opts: { activeOnly?: boolean } = {}) {
+  let q = db
+    .selectFrom('vehicles')
+    .select(['id', 'permanent_driver_id', 'current_driver_id'])
+    .where('company_id', '=', companyId);
+  if (opts.activeOnly) q = q.where('status', '=', 'active');
+  return q.orderBy('id').execute();
+}
+
+/** Ids of the company's vehicles in id order, the first `limit` when given (the demo). */
+export async function vehicleIdsOf(db: Kysely<Database>, companyId: number, limit?: number): Promise<number[]> {
+  let q = db.selectFrom('vehicles').select('id').where('company_id', '=', companyId).orderBy('id');
+  if (limit !== undefined) q = q.limit(limit);
+  return (await q.execute()).map((r) => r.id);
+}
+
+/** Inserts many vehicles of one company at once (the demo fleet) and returns their ids by number. */
+export async function insertVehicleRows(
+  db: Kysely<Database>,
+  companyId: number,
+  rows: Insertable<VehiclesTable>[],
+): Promise<Map<string, number>> {
+  await db.insertInto('vehicles').values(rows).execute();
+  const saved = await db.selectFrom('vehicles').select(['id', 'number']).where('company_id', '=', companyId).execute();
+  return new Map(saved.map((v) => [v.number, v.id]));
+}
