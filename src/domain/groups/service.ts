@@ -9,7 +9,8 @@ import { notFound, validation } from '../../core/errors.js';
 import type { Tenant } from '../tenant.js';
 import { addMembers, removeMembers, type MemberTable } from './membership.js';
 import type { GroupBody } from './input.js';
-import { userRef } from '../users/refs.js';
+import { userRef, userRefs } from '../users/refs.js';
+import { vehicleRefs } from '../vehicles/refs.js';
 
 export type GroupRow = Selectable<GroupsTable>;
 
@@ -109,7 +110,10 @@ export async function deleteGroup(db: Db, t: Tenant, id: number) {
   });
 }
 
-const MEMBER_SOURCE = { group_users: ['users', 'user'], group_vehicles: ['vehicles', 'vehicle'] } as const;
+const MEMBER_SOURCE = {
+  group_users: [userRefs, 'user'],
+  group_vehicles: [vehicleRefs, 'vehicle'],
+} as const;
 
 /** Adds or removes users or vehicles; every id must be one of this company's, or nothing changes. */
 export async function changeMembers(
@@ -122,13 +126,8 @@ export async function changeMembers(
 ) {
   await getGroup(db, t, groupId);
   if (ids.length === 0) throw validation('ids', 'must list at least one id');
-  const [source, noun] = MEMBER_SOURCE[table];
-  const found = await db.kysely
-    .selectFrom(source)
-    .select('id')
-    .where('company_id', '=', t.companyId)
-    .where('id', 'in', ids)
-    .execute();
+  const [refs, noun] = MEMBER_SOURCE[table];
+  const found = await refs(db.kysely, t.companyId, ids);
   const ok = new Set(found.map((r) => r.id));
   const missing = ids.find((id) => !ok.has(id));
   if (missing !== undefined) throw notFound(`${noun} ${missing}`);
