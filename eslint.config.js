@@ -79,6 +79,25 @@ export default defineConfig(
     },
   },
   {
+    // One owner per table (docs/architecture.md): `users` and `vehicles` are queried only in their areas,
+    // which export what others need (refs, summaries, query fragments to join or filter on). Migrations and
+    // the storage layer sit in src/storage. The check sees a table named by a string literal as the first
+    // argument of a query builder's method (`selectFrom('users')`, `leftJoin('vehicles as v', …)` …).
+    files: ['src/**/*.ts'],
+    ignores: ['src/domain/users/**', 'src/domain/vehicles/**', 'src/storage/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin)$/][arguments.0.value=/^(users|vehicles)(\\s+as\\s+\\w+)?$/]',
+          message:
+            'users and vehicles belong to their areas: use or add an exported function in src/domain/users or src/domain/vehicles.',
+        },
+      ],
+    },
+  },
+  {
     // The wire mappers are pure: they take loaded rows and never the database. What a page embeds is
     // loaded by src/wire/pages.ts through the one batch loader of summaries (src/wire/embeds.ts).
     files: ['src/wire/**/*.ts'],
