@@ -50,6 +50,22 @@ export async function locationVendorIds(db: Kysely<Database>, ids: number[]): Pr
   return new Map(rows.map((l) => [l.id, l.vendor_id]));
 }
 
+/** "name, city state" of each of the company's dispatch locations among `ids` (the dispatch board's stops). */
+export async function locationPlaces(
+  db: Kysely<Database>,
+  companyId: number,
+  ids: number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('dispatch_locations')
+    .select(['id', 'name', 'city', 'state'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((p) => [p.id, `${p.name}, ${p.city} ${p.state}`]));
+}
+
 export async function listLocations(db: Db, t: Tenant, limit: number, offset: number) {
   const base = live(db.kysely, t.companyId);
   const [rows, total] = await Promise.all([

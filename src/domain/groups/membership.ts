@@ -79,3 +79,33 @@ export async function groupIdsOf(
   for (const r of rows) out.get(r.member_id)?.push(r.group_id);
   return out;
 }
+
+/**
+ * The vehicles and users of every group `userId` belongs to (a fleet manager whose group visibility is
+ * limited sees only those): null when the user is in no group.
+ */
+export async function groupMatesOf(
+  db: Kysely<Database>,
+  companyId: number,
+  userId: number,
+): Promise<{ vehicleIds: Set<number>; userIds: Set<number> } | null> {
+  const groups = (
+    await db
+      .selectFrom('group_users')
+      .select('group_id')
+      .where('company_id', '=', companyId)
+      .where('member_id', '=', userId)
+      .execute()
+  ).map((g) => g.group_id);
+  if (groups.length === 0) return null;
+  const members = (table: MemberTable) =>
+    db
+      .selectFrom(table)
+      .select('member_id')
+      .where('company_id', '=', companyId)
+      .where('group_id', 'in', groups)
+      .execute()
+      .then((rows) => new Set(rows.map((r) => r.member_id)));
+  const [vehicleIds, userIds] = await Promise.all([members('group_vehicles'), members('group_users')]);
+  return { vehicleIds, userIds };
+}

@@ -13,7 +13,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { AppError, notFound } from '../../core/errors.js';
-import { boardDispatches, positionsVersion, todaysTrack } from '../../web/console/data.js';
+import { boardDispatches, todaysTrack } from '../../web/console/data.js';
+import { positionsVersion } from '../../telemetry/queries/positions-version.js';
 import { fleetChangesAt, fleetView } from '../../web/console/fleet.js';
 import { consoleCaller } from './caller.js';
 import { alertStreamPart, consoleAlertApi, streamFeeds } from './alerts.js';

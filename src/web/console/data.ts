@@ -6,6 +6,9 @@ import type { Db } from '../../storage/db.js';
 import type { Tenant } from '../../domain/tenant.js';
 import { vehicleHistory } from '../../telemetry/queries/locations.js';
 import { listDispatches, type DispatchView } from '../../domain/dispatch/service.js';
+import { findByVendorId } from '../../domain/dispatch/repository.js';
+import { locationPlaces } from '../../domain/dispatch/locations.js';
+import { groupMatesOf } from '../../domain/groups/membership.js';
 import { notFound } from '../../core/errors.js';
 import { groupVisibility } from '../../domain/users/refs.js';
 import { userSummaryRows } from '../../domain/users/summaries.js';
@@ -23,47 +26,12 @@ export async function viewerOf(db: Db, user: { id: number; company_id: number; r
   const base = { companyId: user.company_id, userId: user.id, role: user.role };
   const visibility = await groupVisibility(db.kysely, user.id);
   if (user.role !== 'fleet_user' || visibility !== 'limited') return { ...base, vehicleIds: null, driverIds: null };
-  const groups = (
-    await db.kysely
-      .selectFrom('group_users')
-      .select('group_id')
-      .where('company_id', '=', user.company_id)
-      .where('member_id', '=', user.id)
-      .execute()
-  ).map((g) => g.group_id);
-  if (groups.length === 0) return { ...base, vehicleIds: new Set(), driverIds: new Set() };
-  const [vehicles, drivers] = await Promise.all([
-    db.kysely
-      .selectFrom('group_vehicles')
-      .select('member_id')
-      .where('company_id', '=', user.company_id)
-      .where('group_id', 'in', groups)
-      .execute(),
-    db.kysely
-      .selectFrom('group_users')
-      .select('member_id')
-      .where('company_id', '=', user.company_id)
-      .where('group_id', 'in', groups)
-      .execute(),
-  ]);
-  return {
-    ...base,
-    vehicleIds: new Set(vehicles.map((v) => v.member_id)),
-    driverIds: new Set(drivers.map((d) => d.member_id)),
-  };
+  const mates = await groupMatesOf(db.kysely, user.company_id, user.id);
+  if (!mates) return { ...base, vehicleIds: new Set(), driverIds: new Set() };
+  return { ...base, vehicleIds: mates.vehicleIds, driverIds: mates.userIds };
 }
 
 const sees = (set: Set<number> | null, id: number | null) => set === null || (id !== null && set.has(id));
-
-/** A cheap fingerprint of the company's latest positions: it changes whenever a position does. */
-export async function positionsVersion(db: Db, companyId: number): Promise<string> {
-  const row = await db.kysely
-    .selectFrom('vehicle_locations_latest')
-    .select((eb) => [eb.fn.max('updated_at').as('at'), eb.fn.countAll().as('n')])
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
-  return `${row?.at ?? ''}|${row?.n ?? 0}`;
-}
 
 /** Today's (UTC) track of one visible vehicle as [lat, lon] pairs; 404 for a vehicle the viewer cannot see. */
 export async function todaysTrack(
@@ -98,7 +66,6 @@ export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[
   const visible = views.filter(
     (d) => v.vehicleIds === null || sees(v.vehicleIds, d.row.vehicle_id) || sees(v.driverIds, d.row.driver_id),
   );
-  const ids = (xs: number[]) => (xs.length ? xs : [0]);
   const [users, vehicles, places] = await Promise.all([
     userSummaryRows(
       db,
@@ -110,16 +77,14 @@ export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[
       v.companyId,
       visible.map((d) => d.row.vehicle_id),
     ),
-    db.kysely
-      .selectFrom('dispatch_locations')
-      .select(['id', 'name', 'city', 'state'])
-      .where('company_id', '=', v.companyId)
-      .where('id', 'in', ids(visible.flatMap((d) => d.stops.map((s) => s.dispatch_location_id))))
-      .execute(),
+    locationPlaces(
+      db.kysely,
+      v.companyId,
+      visible.flatMap((d) => d.stops.map((s) => s.dispatch_location_id)),
+    ),
   ]);
   const user = new Map([...users.values()].map((u) => [u.id, `${u.first_name} ${u.last_name}`]));
   const vehicle = new Map([...vehicles.values()].map((x) => [x.id, x.number]));
-  const place = new Map(places.map((p) => [p.id, `${p.name}, ${p.city} ${p.state}`]));
   return visible.map((d) => ({
     id: d.row.id,
     vendor_id: d.row.vendor_id,
@@ -130,19 +95,14 @@ export async function boardDispatches(db: Db, v: Viewer): Promise<BoardDispatch[
       vendor_id: s.vendor_id,
       type: s.type,
       status: s.status,
-      place: place.get(s.dispatch_location_id) ?? '',
+      place: places.get(s.dispatch_location_id) ?? '',
     })),
   }));
 }
 
 /** The visible dispatch named by vendor_id, or 404 — the same answer as a dispatch of another company. */
 export async function assertDispatchVisible(db: Db, v: Viewer, vendorId: string): Promise<void> {
-  const row = await db.kysely
-    .selectFrom('dispatches')
-    .select(['driver_id', 'vehicle_id'])
-    .where('company_id', '=', v.companyId)
-    .where('vendor_id', '=', vendorId)
-    .executeTakeFirst();
+  const row = await findByVendorId(db.kysely, db.kind, v.companyId, vendorId, false);
   if (!row || !(v.vehicleIds === null || sees(v.vehicleIds, row.vehicle_id) || sees(v.driverIds, row.driver_id))) {
     throw notFound(`dispatch with vendor_id "${vendorId}"`);
   }
