@@ -12,7 +12,8 @@ import type { Tenant } from '../../domain/tenant.js';
 import { vehiclesQuery } from '../../domain/vehicles/repository.js';
 import { vehicleRef } from '../../domain/vehicles/refs.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
-import { POINT_ID_PREFIX, pointIdOfHex } from '../point-id.js';
+import { POINT_ID_PREFIX } from '../point-id.js';
+import { BODY_CLOSE, BODY_OPEN, historyWindow, postgresHistoryText } from './history-postgres.js';
 
 export interface CurrentExtra {
   battery_v: number | null;
@@ -176,9 +177,6 @@ async function ownVehicle(db: Db, t: Tenant, vehicleId: number): Promise<void> {
 
 export type HistoryRow = Awaited<ReturnType<typeof historyRows>>[number];
 
-const BODY_OPEN = '{"vehicle_locations":[';
-const BODY_CLOSE = ']}';
-
 /** What closes each point's text, by driver id (./point-json.ts), for the drivers of a history window. */
 export type HistoryTails = (driverIds: Array<number | null>) => Promise<Map<number | null, string>>;
 
@@ -188,8 +186,9 @@ export type HistoryTails = (driverIds: Array<number | null>) => Promise<Map<numb
  * wrapped in another: every such copy is old-generation garbage, and the full collections they bring
  * on are what the slowest requests wait for). Each point is `{"vehicle_location":{"id":"<uuid>",`
  * + its stored text (./point-json.ts) + the tail of its driver, which `tails` gives for the drivers found in the window (its entry for null, which must be
- * there, closes a point without a driver and any whose driver is missing). Null when a record of the
- * window has no stored text (stored before that column existed): the caller renders from the columns.
+ * there, closes a point without a driver and any whose driver is missing). On SQLite, null when a
+ * record of the window has no stored text (stored before that column existed): the caller renders from
+ * the columns. PostgreSQL renders such records itself (./history-postgres.ts; compacted weeks have none).
  * 404 for another company's vehicle. The answer holds every record stored before the read began, each once.
  */
 export async function vehicleHistoryJson(
@@ -249,63 +248,3 @@ async function sqliteHistoryText(
     where ${window} and id <= ${lastId} order by fix_time, id)`;
   return (await q.execute(db.kysely)).rows[0].text;
 }
-
-/**
- * PostgreSQL: the window is read as HISTORY_SLICES consecutive slices at once, on as many connections
- * (separate server processes, so both cores work), and each slice comes back as one row: its stored
- * texts joined by U+0001 (which JSON text never holds raw), its record ids in hex and its driver ids,
- * each joined by commas. The three come in the same order, the subquery's (fix_time, id): the
- * aggregates of one query see the same input rows in turn, and an aggregate over an ordered subquery
- * keeps its order (the out-of-order endpoint tests would catch it if not). Decoding 8,640 result rows
- * cost this process more than the query itself; one row per slice costs the database no more than
- * sending the rows (string_agg of stored text). The texts are joined here with their ids and their
- * drivers' tails: building them in the database (lpad, concatenation) doubled its work. Slices read
- * at slightly different moments; every record falls in exactly one, and the tails come from the
- * drivers the slices found. Two slices: p50 of a vehicle-day 34 ms instead of 42 with one
- * (bench/RESULTS.md); three or four measured the same as two on the two-core machine.
- */
-const HISTORY_SLICES = 2;
-
-async function postgresHistoryText(
-  db: Db,
-  vehicleId: number,
-  start: Date,
-  end: Date,
-  tails: HistoryTails,
-): Promise<string | null> {
-  const query = (from: Date, to: Date) =>
-    sql<{ texts: string | null; ids: string | null; drivers: string | null; missing: boolean | null }>`select
-        string_agg(point_json, chr(1)) as texts, string_agg(to_hex(id), ',') as ids,
-        string_agg(coalesce(driver_id::text, ''), ',') as drivers, bool_or(point_json is null) as missing
-      from (select id, point_json, driver_id from telemetry_records where ${historyWindow(vehicleId, from, to)} order by fix_time, id) s`;
-  const slice = (from: Date, to: Date) =>
-    query(from, to)
-      .execute(db.kysely)
-      .then((r) => r.rows[0]);
-  const n = HISTORY_SLICES;
-  const at = (k: number) =>
-    k === n ? end : new Date(start.getTime() + Math.floor(((end.getTime() - start.getTime()) * k) / n));
-  const slices = await Promise.all(Array.from({ length: n }, (_, k) => slice(at(k), at(k + 1))));
-  if (slices.some((h) => h.missing)) return null;
-  const parts = slices
-    .filter((h) => h.ids !== null)
-    .map((h) => ({ texts: h.texts!.split('\u0001'), ids: h.ids!.split(','), drivers: h.drivers!.split(',') }));
-  const driverKeys = new Set<string>();
-  for (const p of parts) for (const d of p.drivers) driverKeys.add(d);
-  const byDriver = await tails([...driverKeys].map((k) => (k === '' ? null : Number(k))));
-  const tailOf = new Map(
-    [...driverKeys].map((k) => [k, byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!]),
-  );
-  const out: string[] = [];
-  for (const p of parts) {
-    for (let i = 0; i < p.ids.length; i++)
-      out.push(`{"vehicle_location":{"id":"${pointIdOfHex(p.ids[i])}",${p.texts[i]}${tailOf.get(p.drivers[i])}`);
-  }
-  if (out.length === 0) return BODY_OPEN + BODY_CLOSE;
-  out[0] = BODY_OPEN + out[0];
-  out[out.length - 1] += BODY_CLOSE;
-  return out.join(',');
-}
-
-const historyWindow = (vehicleId: number, start: Date, end: Date) =>
-  sql`vehicle_id = ${vehicleId} and fix_time >= ${start.toISOString()} and fix_time < ${end.toISOString()} and lat is not null and type in ('location', 'engine')`;
