@@ -35,9 +35,12 @@ export const EXCLUDED_TABLES = new Set([
 /**
  * Columns left out: `telemetry_state.last_received_at` (and its `updated_at`) is when the device was
  * last heard from, written for every batch its credential authenticates, even one whose records are
- * all duplicates or refused: a heartbeat, not a stored record.
+ * all duplicates or refused: a heartbeat, not a stored record. Its `writer` is the token of the batch
+ * that wrote the row last (src/telemetry/store/pending-memory.ts), renewed by the same write.
  */
-export const EXCLUDED_COLUMNS: Record<string, string[]> = { telemetry_state: ['last_received_at', 'updated_at'] };
+export const EXCLUDED_COLUMNS: Record<string, string[]> = {
+  telemetry_state: ['last_received_at', 'updated_at', 'writer'],
+};
 
 export type Fingerprint = Map<string, { rows: number; hash: string }>;
 
