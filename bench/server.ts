@@ -72,10 +72,12 @@ async function main() {
   if (mode === 'baseline') {
     app = await baseline();
   } else if (mode === 'app' && databaseUrl) {
-    // Load shedding (and a metrics token to read its counters) as the environment sets them: the overload
+    // Load shedding, ACCEPT_PER_TURN (and a metrics token to read its counters) as the environment sets them: the overload
     // scenario measures the shedding settings; the others run with the defaults.
     const passed = Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_') || k === 'METRICS_TOKEN'),
+      Object.entries(process.env).filter(
+        ([k]) => k.startsWith('LOAD_SHED_') || k === 'ACCEPT_PER_TURN' || k === 'METRICS_TOKEN',
+      ),
     );
     const config = loadConfig({
       DATABASE_URL: databaseUrl,

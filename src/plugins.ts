@@ -9,6 +9,7 @@ import type { Config } from './config/index.js';
 import type { Db } from './storage/db.js';
 import { installMetrics } from './ops/index.js';
 import { installLoadShedding } from './ops/load-shedding.js';
+import { installAcceptors } from './ops/accept.js';
 import type { RequestLog } from './ops/request-log.js';
 import { installErrorHandler } from './http/plumbing/error-handler.js';
 import { installZonedTimes } from './http/plumbing/zoned-times.js';
@@ -58,6 +59,8 @@ export const appPlugins = [
   // After the response headers, so a request refused for load carries its id; before the rate limits and
   // authentication, so it costs no rate-limit or credential lookup.
   plugin('load-shedding', ['response-headers'], (app, o) => void installLoadShedding(app, o.config.shedding)),
+  // So that what is shed is shed at once: a busy node takes on a burst's connections many to a turn.
+  plugin('acceptors', [], (app, o) => installAcceptors(app, o.config.shedding.acceptPerTurn)),
   plugin('portable-input', ['error-handler'], (app) => installPortableInput(app)),
   plugin('zoned-times', [], (app) => installZonedTimes(app)),
   plugin('array-params', [], (app) => installArrayParams(app)),

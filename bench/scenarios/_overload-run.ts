@@ -283,7 +283,9 @@ export async function runOverloadBench(kind: 'sqlite' | 'postgres') {
         batch_records: batchSize,
         client: honorRetryAfter ? 'waits Retry-After' : 'sends again at once',
         front: viaNginx ? 'nginx (deploy/nginx.conf)' : 'none',
-        shedding_settings: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_'))),
+        shedding_settings: Object.fromEntries(
+          Object.entries(process.env).filter(([k]) => k.startsWith('LOAD_SHED_') || k === 'ACCEPT_PER_TURN'),
+        ),
         ...total,
         by_request: { device_batches: batches.report(), vehicle_pages: lists.report() },
         records_stored_per_s: Math.round((batches.answered['2xx'] * batchSize) / elapsed),

@@ -1,5 +1,6 @@
 /**
- * Load-shedding settings (LOAD_SHED_*), read by config/index.ts. README.md and docs/operations.md
+ * Load-shedding settings (LOAD_SHED_*, and ACCEPT_PER_TURN for how fast a busy node takes on new
+ * connections), read by config/index.ts. README.md and docs/operations.md
  * (Load shedding) list them with the measurements behind the defaults. A threshold of 0 turns that
  * check off.
  */
@@ -20,6 +21,11 @@ export interface SheddingConfig {
   maxInFlightRequests: number;
   /** The `Retry-After` of a shed request, seconds (LOAD_SHED_RETRY_AFTER_S, default 1). */
   retryAfterS: number;
+  /**
+   * How many new connections one turn of the event loop may take on (ACCEPT_PER_TURN, default 32; 1: one,
+   * as Node does by itself): the listening socket is polled through that many descriptors (src/ops/accept.ts).
+   */
+  acceptPerTurn: number;
 }
 
 export const SHEDDING_DEFAULTS: SheddingConfig = {
@@ -27,6 +33,7 @@ export const SHEDDING_DEFAULTS: SheddingConfig = {
   sampleIntervalMs: 100,
   maxInFlightRequests: 64,
   retryAfterS: 1,
+  acceptPerTurn: 32,
 };
 
 export function sheddingConfig(env: Env, error: (m: string) => Error): SheddingConfig {
@@ -36,5 +43,6 @@ export function sheddingConfig(env: Env, error: (m: string) => Error): SheddingC
     sampleIntervalMs: whole(env, 'LOAD_SHED_SAMPLE_INTERVAL_MS', d.sampleIntervalMs, 10, 10_000, error),
     maxInFlightRequests: whole(env, 'LOAD_SHED_MAX_IN_FLIGHT_REQUESTS', d.maxInFlightRequests, 0, 1_000_000, error),
     retryAfterS: whole(env, 'LOAD_SHED_RETRY_AFTER_S', d.retryAfterS, 1, 3600, error),
+    acceptPerTurn: whole(env, 'ACCEPT_PER_TURN', d.acceptPerTurn, 1, 256, error),
   };
 }

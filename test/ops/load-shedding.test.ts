@@ -58,6 +58,7 @@ test('LOAD_SHED_* are whole numbers within their ranges, each named when invalid
     sampleIntervalMs: 100,
     maxInFlightRequests: 64,
     retryAfterS: 1,
+    acceptPerTurn: 32,
   });
   const cases: Array<[string, string, RegExp]> = [
     ['LOAD_SHED_EVENT_LOOP_DELAY_MS', '1.5', /^LOAD_SHED_EVENT_LOOP_DELAY_MS must be a whole number, got "1.5"$/],
@@ -69,6 +70,8 @@ test('LOAD_SHED_* are whole numbers within their ranges, each named when invalid
     ['LOAD_SHED_SAMPLE_INTERVAL_MS', '5', /^LOAD_SHED_SAMPLE_INTERVAL_MS must be between 10 and 10000, got 5$/],
     ['LOAD_SHED_MAX_IN_FLIGHT_REQUESTS', '-1', /^LOAD_SHED_MAX_IN_FLIGHT_REQUESTS must be a whole number, got "-1"$/],
     ['LOAD_SHED_RETRY_AFTER_S', '0', /^LOAD_SHED_RETRY_AFTER_S must be between 1 and 3600, got 0$/],
+    ['ACCEPT_PER_TURN', '0', /^ACCEPT_PER_TURN must be between 1 and 256, got 0$/],
+    ['ACCEPT_PER_TURN', '257', /^ACCEPT_PER_TURN must be between 1 and 256, got 257$/],
   ];
   for (const [name, value, message] of cases) {
     assert.throws(
@@ -83,8 +86,9 @@ test('LOAD_SHED_* are whole numbers within their ranges, each named when invalid
       LOAD_SHED_SAMPLE_INTERVAL_MS: '10',
       LOAD_SHED_MAX_IN_FLIGHT_REQUESTS: '0',
       LOAD_SHED_RETRY_AFTER_S: '30',
+      ACCEPT_PER_TURN: '1',
     }).shedding,
-    { eventLoopDelayMs: 0, sampleIntervalMs: 10, maxInFlightRequests: 0, retryAfterS: 30 },
+    { eventLoopDelayMs: 0, sampleIntervalMs: 10, maxInFlightRequests: 0, retryAfterS: 30, acceptPerTurn: 1 },
   );
 });
 
