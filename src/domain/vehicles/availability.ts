@@ -26,7 +26,7 @@ const text = (v: string | null | undefined) =>
 
 /** The nested and the flat form as one input; both naming a status must name the same one. */
 export function availabilityInput(
-  flat: string | undefined,
+  flat: AvailabilityInput['availability_status'],
   nested: AvailabilityInput | undefined,
 ): AvailabilityInput | undefined {
   if (flat === undefined && nested === undefined) return undefined;

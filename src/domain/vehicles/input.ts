@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Id } from '../../core/ids.js';
-import { each } from '../../core/schema.js';
+import { Enum, each } from '../../core/schema.js';
 import {
   AVAILABILITY,
   FUEL_TYPES,
@@ -17,7 +17,6 @@ import {
 } from './fields.js';
 
 const opt = Type.Optional;
-const Enum = (values: readonly string[]) => Type.String({ enum: [...values] });
 const Text = (description?: string) =>
   opt(Type.Union([Type.String({ maxLength: VEHICLE_MAX_LENGTH.text, description }), Type.Null()]));
 
