@@ -10,6 +10,7 @@ import { nowIso } from '../storage/values.js';
 import { AppError, notFound } from '../core/errors.js';
 import type { Authenticator } from './authenticator.js';
 import { digest, newSecret } from './secrets.js';
+import { getCompany } from '../domain/companies/service.js';
 
 export interface CreatedApiKey {
   id: number;
@@ -19,8 +20,7 @@ export interface CreatedApiKey {
 }
 
 export async function createApiKey(db: Db, companyId: number, name = 'default'): Promise<CreatedApiKey> {
-  const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
-  if (!company) throw notFound(`company ${companyId}`);
+  await getCompany(db, companyId);
   const key = newSecret('fk');
   const row = await db.kysely
     .insertInto('api_keys')

@@ -10,6 +10,7 @@ import { USER_SUMMARY_COLUMNS, userSummaryFields, type UserSummaryRow } from '..
 import { rulesetFor } from './engine/rulesets.js';
 import type { Ruleset } from './engine/types.js';
 import { driversQuery } from '../users/repository.js';
+import { companyProfile } from '../companies/refs.js';
 
 export interface HosDriver extends UserSummaryRow {
   duty_status: string;
@@ -64,11 +65,7 @@ export async function hosDrivers(
 ): Promise<Map<number, HosDriver>> {
   const out = new Map<number, HosDriver>();
   if (ids.length === 0) return out;
-  const company = await db
-    .selectFrom('companies')
-    .select(['cycle', 'time_zone'])
-    .where('id', '=', companyId)
-    .executeTakeFirst();
+  const company = await companyProfile(db, companyId);
   const rows = await driversQuery(db, companyId, ids)
     .select([...COLUMNS])
     .execute();

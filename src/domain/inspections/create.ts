@@ -22,6 +22,7 @@ import { reportStatus } from './status.js';
 import { announceReport, getReport } from './service.js';
 import { userRef } from '../users/refs.js';
 import { vehicleRef } from '../vehicles/refs.js';
+import { companyProfile } from '../companies/refs.js';
 
 export const INSPECTION_TYPES = ['pre_trip', 'post_trip', 'other'] as const;
 
@@ -106,8 +107,9 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
   const [driver, vehicle, company] = await Promise.all([
     userRef(k, t.companyId, input.driver_id),
     vehicleRef(k, t.companyId, input.vehicle_id),
-    k.selectFrom('companies').select(['name', 'time_zone']).where('id', '=', t.companyId).executeTakeFirstOrThrow(),
+    companyProfile(k, t.companyId),
   ]);
+  if (!company) throw notFound(`company ${t.companyId}`);
   if (!driver) throw notFound(`driver_id: user ${input.driver_id}`);
   if (driver.role !== 'driver')
     throw validation('driver_id', `must name a driver; user ${input.driver_id} is a ${driver.role}`);

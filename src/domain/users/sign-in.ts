@@ -4,6 +4,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../storage/schema.js';
+import { companyNames } from '../companies/refs.js';
 
 /** The user with this (normalized) email, with the columns sign-in checks, or undefined. */
 export function userForSignIn(db: Kysely<Database>, email: string) {
@@ -18,7 +19,7 @@ export function userForSignIn(db: Kysely<Database>, email: string) {
 export function sessionUser(db: Kysely<Database>, id: number) {
   return db
     .selectFrom('users as u')
-    .innerJoin('companies as c', 'c.id', 'u.company_id')
+    .innerJoin(companyNames(db).as('c'), 'c.id', 'u.company_id')
     .select([
       'u.id',
       'u.company_id',
@@ -42,11 +43,11 @@ export function userContacts(db: Kysely<Database>) {
 export function adminCompanyByEmail(db: Kysely<Database>, email: string) {
   return db
     .selectFrom('users')
-    .innerJoin('companies', 'companies.id', 'users.company_id')
-    .select(['users.id as user_id', 'companies.id', 'companies.company_code', 'companies.name'])
+    .innerJoin(companyNames(db).as('c'), 'c.id', 'users.company_id')
+    .select(['users.id as user_id', 'c.id', 'c.company_code', 'c.name'])
     .where('users.email', '=', email)
     .where('users.role', '=', 'admin')
-    .orderBy('companies.id')
+    .orderBy('c.id')
     .limit(1)
     .executeTakeFirst();
 }
