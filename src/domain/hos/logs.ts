@@ -13,6 +13,7 @@ import { evaluateWindow, lookbackMs } from './evaluation.js';
 import { loadWindows } from './store.js';
 import type { LogKey } from './log-days.js';
 import { REMARK_KINDS, remarkNotes } from './remarks.js';
+import { reportDays } from '../inspections/repository.js';
 
 type Trx = Kysely<Database>;
 
@@ -89,13 +90,7 @@ export async function logDetails(db: Trx, t: Tenant, keys: LogKey[], now: number
       .orderBy('start_at')
       .orderBy('id')
       .execute(),
-    db
-      .selectFrom('inspection_reports')
-      .select(['driver_id', 'date'])
-      .where('company_id', '=', t.companyId)
-      .where('driver_id', 'in', ids)
-      .where('date', 'in', dates)
-      .execute(),
+    reportDays(db, t.companyId, ids, dates),
   ]);
   const restarts = await restartsOf(db, t, keys, now);
   const dvirSet = new Set(dvirs.map((r) => `${r.driver_id}|${r.date}`));

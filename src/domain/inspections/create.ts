@@ -23,6 +23,7 @@ import { announceReport, getReport } from './service.js';
 import { userRef } from '../users/refs.js';
 import { vehicleRef } from '../vehicles/refs.js';
 import { companyProfile } from '../companies/refs.js';
+import { driverLogId, isDriversLog } from '../hos/log-rows.js';
 
 export const INSPECTION_TYPES = ['pre_trip', 'post_trip', 'other'] as const;
 
@@ -116,14 +117,8 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
   if (!vehicle) throw notFound(`vehicle_id: vehicle ${input.vehicle_id}`);
   await assertExternalIdsFree(k, t.companyId, 'inspection_report', 0, externalIds);
   if (input.log_id !== undefined && input.log_id !== null) {
-    const log = await k
-      .selectFrom('hos_logs')
-      .select('id')
-      .where('id', '=', input.log_id)
-      .where('company_id', '=', t.companyId)
-      .where('driver_id', '=', driver.id)
-      .executeTakeFirst();
-    if (!log) throw validation('log_id', `names no log of driver ${driver.id} (${input.log_id})`);
+    if (!(await isDriversLog(k, t.companyId, driver.id, input.log_id)))
+      throw validation('log_id', `names no log of driver ${driver.id} (${input.log_id})`);
   }
 
   const now = nowIso();
@@ -179,26 +174,4 @@ export async function createInspectionReport(db: Db, t: Tenant, input: NewInspec
   };
   const id = await (joined ? write(joined) : k.transaction().execute(write));
   return getReport(joined ? { ...db, kysely: joined } : db, t, id);
-}
-
-/** The id of the driver's log for that day (the log row is created on first use, as the logs endpoint does). */
-async function driverLogId(
-  trx: Kysely<Database>,
-  companyId: number,
-  driverId: number,
-  date: string,
-  now: string,
-): Promise<number> {
-  await trx
-    .insertInto('hos_logs')
-    .values({ company_id: companyId, driver_id: driverId, log_date: date, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['driver_id', 'log_date']).doNothing())
-    .execute();
-  const row = await trx
-    .selectFrom('hos_logs')
-    .select('id')
-    .where('driver_id', '=', driverId)
-    .where('log_date', '=', date)
-    .executeTakeFirstOrThrow();
-  return row.id;
 }

@@ -86,3 +86,14 @@ export async function defectsOf(db: Kysely<Database>, reportIds: number[]): Prom
   for (const r of rows) out.get(r.report_id)?.push(r);
   return out;
 }
+
+/** The (driver, date) pairs with an inspection report among these drivers and days, for the HOS logs' DVIR check. */
+export function reportDays(db: Kysely<Database>, companyId: number, driverIds: number[], dates: string[]) {
+  return db
+    .selectFrom('inspection_reports')
+    .select(['driver_id', 'date'])
+    .where('company_id', '=', companyId)
+    .where('driver_id', 'in', driverIds)
+    .where('date', 'in', dates)
+    .execute();
+}
