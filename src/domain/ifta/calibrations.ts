@@ -18,6 +18,7 @@ import { isUniqueViolation } from '../../storage/query.js';
 import { nowIso } from '../../storage/values.js';
 import { duplicate, notFound, validation } from '../../core/errors.js';
 import { writeTx } from '../../telemetry/store/tx.js';
+import { odometerAtOrBefore } from '../../telemetry/queries/located.js';
 import { KM_PER_MI } from '../../telemetry/units.js';
 import { markCalibrationChange } from './staleness.js';
 import type { IftaOdometerCalibrationsTable } from './tables.js';
@@ -79,16 +80,7 @@ export async function listCalibrations(
 }
 
 async function ecmReading(k: Kysely<Database>, companyId: number, vehicleId: number, atIso: string): Promise<number> {
-  const row = await k
-    .selectFrom('telemetry_records')
-    .select(['odometer_km', 'fix_time'])
-    .where('company_id', '=', companyId)
-    .where('vehicle_id', '=', vehicleId)
-    .where('odometer_km', 'is not', null)
-    .where('fix_time', '<=', atIso)
-    .orderBy('fix_time', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const row = await odometerAtOrBefore(k, companyId, vehicleId, atIso);
   if (!row || Date.parse(atIso) - Date.parse(row.fix_time) > READING_WINDOW_MS) {
     throw validation(
       'dashboard_odometer',

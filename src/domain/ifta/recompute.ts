@@ -11,6 +11,7 @@ import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 import { toIso } from '../../storage/values.js';
 import { writeTx } from '../../telemetry/store/tx.js';
+import { locatedFixes } from '../../telemetry/queries/located.js';
 import { removedBefore } from '../../storage/partitions/horizon.js';
 import { allocate } from './allocate.js';
 import { jurisdictionIndex } from './boundaries.js';
@@ -35,16 +36,6 @@ type Point = {
   data: string | null;
 };
 
-function located(k: Kysely<Database>, companyId: number, vehicleId: number) {
-  return k
-    .selectFrom('telemetry_records')
-    .select(['fix_time', 'lat', 'lon', 'odometer_km', 'speed_kph', 'type', 'data'])
-    .where('company_id', '=', companyId)
-    .where('vehicle_id', '=', vehicleId)
-    .where('lat', 'is not', null)
-    .where('lon', 'is not', null);
-}
-
 async function loadPoints(
   db: Db,
   companyId: number,
@@ -53,19 +44,19 @@ async function loadPoints(
   toIso_: string,
 ): Promise<Point[]> {
   const [before, main, after] = await Promise.all([
-    located(db.kysely, companyId, vehicleId)
+    locatedFixes(db.kysely, companyId, vehicleId)
       .where('fix_time', '<', fromIso)
       .orderBy('fix_time', 'desc')
       .orderBy('id', 'desc')
       .limit(CONTEXT_BEFORE)
       .execute(),
-    located(db.kysely, companyId, vehicleId)
+    locatedFixes(db.kysely, companyId, vehicleId)
       .where('fix_time', '>=', fromIso)
       .where('fix_time', '<', toIso_)
       .orderBy('fix_time')
       .orderBy('id')
       .execute(),
-    located(db.kysely, companyId, vehicleId)
+    locatedFixes(db.kysely, companyId, vehicleId)
       .where('fix_time', '>=', toIso_)
       .orderBy('fix_time')
       .orderBy('id')
@@ -254,7 +245,7 @@ export async function refresh(db: Db, companyId: number, scope: RefreshScope): P
   }
   const endIso = `${addDay(last, 1)}T00:00:00.000Z`;
   for (const [vehicleId, marks] of later) {
-    const next = await located(db.kysely, companyId, vehicleId)
+    const next = await locatedFixes(db.kysely, companyId, vehicleId)
       .where('fix_time', '>=', endIso)
       .orderBy('fix_time')
       .limit(1)

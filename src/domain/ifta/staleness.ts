@@ -23,6 +23,7 @@ import type { Database } from '../../storage/schema.js';
 import type { Kysely } from 'kysely';
 import { nowIso, toIso } from '../../storage/values.js';
 import { writeTx } from '../../telemetry/store/tx.js';
+import { committedMaxRecordId, locatedDaysBetween, locatedFixTimes } from '../../telemetry/queries/located.js';
 import { DEFAULT_RULES, type AllocationRules } from './rules.js';
 
 export const DAY_MS = 86_400_000;
@@ -33,32 +34,8 @@ export const dayOf = (iso: string) => iso.slice(0, 10);
 export const addDay = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
-/** The highest telemetry_records id below which every record is committed. */
-async function committedMaxId(db: Db): Promise<number> {
-  const max = (k: Kysely<Database>) =>
-    k
-      .selectFrom('telemetry_records')
-      .select((eb) => eb.fn.max('id').as('m'))
-      .executeTakeFirst();
-  if (db.kind === 'sqlite') return Number((await max(db.kysely))?.m ?? 0);
-  return db.kysely.transaction().execute(async (trx) => {
-    await sql`set local lock_timeout = '30s'`.execute(trx);
-    await sql`lock table telemetry_records in share mode`.execute(trx);
-    return Number((await max(trx))?.m ?? 0);
-  });
-}
-
-const located = (k: Kysely<Database>, companyId: number, vehicleId: number) =>
-  k
-    .selectFrom('telemetry_records')
-    .select('fix_time')
-    .where('company_id', '=', companyId)
-    .where('vehicle_id', '=', vehicleId)
-    .where('lat', 'is not', null)
-    .where('lon', 'is not', null);
-
 const hasRecords = async (k: Kysely<Database>, companyId: number, vehicleId: number, fromMs: number, toMs: number) =>
-  !!(await located(k, companyId, vehicleId)
+  !!(await locatedFixTimes(k, companyId, vehicleId)
     .where('fix_time', '>=', toIso(fromMs))
     .where('fix_time', '<', toIso(toMs))
     .limit(1)
@@ -89,7 +66,7 @@ export async function markStale(
 
 /** Turns the company's records stored since the last call into stale days. Returns how many days were marked. */
 export async function markNewRecords(db: Db, companyId: number): Promise<number> {
-  const top = await committedMaxId(db);
+  const top = await committedMaxRecordId(db);
   const progress = await db.kysely
     .selectFrom('ifta_progress')
     .select('last_record_id')
@@ -97,26 +74,14 @@ export async function markNewRecords(db: Db, companyId: number): Promise<number>
     .executeTakeFirst();
   const from = Number(progress?.last_record_id ?? 0);
   if (top <= from) return 0;
-  const day = sql<string>`substr(fix_time, 1, 10)`;
-  const groups = await db.kysely
-    .selectFrom('telemetry_records')
-    .select(['vehicle_id', day.as('day')])
-    .select((eb) => [eb.fn.min('fix_time').as('first'), eb.fn.max('fix_time').as('last')])
-    .where('company_id', '=', companyId)
-    .where('id', '>', from)
-    .where('id', '<=', top)
-    .where('vehicle_id', 'is not', null)
-    .where('lat', 'is not', null)
-    .where('lon', 'is not', null)
-    .groupBy(['vehicle_id', day])
-    .execute();
+  const groups = await locatedDaysBetween(db.kysely, companyId, from, top);
   const marks: Array<{ vehicleId: number; day: string }> = [];
   const days = new Set(groups.map((g) => `${g.vehicle_id}:${g.day}`));
   for (const g of groups) {
     const v = g.vehicle_id!;
     marks.push({ vehicleId: v, day: g.day });
     if (!days.has(`${v}:${addDay(g.day, -1)}`)) {
-      const prev = await located(db.kysely, companyId, v)
+      const prev = await locatedFixTimes(db.kysely, companyId, v)
         .where('fix_time', '<', g.first)
         .orderBy('fix_time', 'desc')
         .limit(1)
@@ -124,7 +89,7 @@ export async function markNewRecords(db: Db, companyId: number): Promise<number>
       if (prev) marks.push({ vehicleId: v, day: dayOf(prev.fix_time) });
     }
     if (!days.has(`${v}:${addDay(g.day, 1)}`) || !days.has(`${v}:${addDay(g.day, 2)}`)) {
-      const next = await located(db.kysely, companyId, v)
+      const next = await locatedFixTimes(db.kysely, companyId, v)
         .where('fix_time', '>', g.last)
         .orderBy('fix_time')
         .limit(2)
@@ -185,7 +150,7 @@ export async function markCalibrationChange(
     .where('vehicle_id', '=', vehicleId)
     .where('owner_day', '>=', firstDay)
     .execute();
-  const first = await located(k, companyId, vehicleId)
+  const first = await locatedFixTimes(k, companyId, vehicleId)
     .where('fix_time', '>=', fromIso)
     .orderBy('fix_time')
     .limit(1)
