@@ -19,6 +19,7 @@ import { acceptedType, cleanFileName, type DocumentLimits, type StoredFile } fro
 import type { DocumentsTable } from './tables.js';
 import * as repo from './repository.js';
 import type { DocumentInput, PendingDocumentInput } from './input.js';
+import { dropReceipt } from '../fuel/repository.js';
 
 export type { DocumentRow, DocumentFilters } from './repository.js';
 
@@ -235,12 +236,7 @@ export async function updateDocument(db: Db, t: Tenant, id: number, input: Docum
 export async function deleteDocument(db: Db, blobs: BlobStore, t: Tenant, id: number): Promise<void> {
   const row = await getDocument(db, t, id);
   await db.kysely.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('fuel_purchases')
-      .set({ receipt_document_id: null })
-      .where('company_id', '=', t.companyId)
-      .where('receipt_document_id', '=', id)
-      .execute();
+    await dropReceipt(trx, t.companyId, id);
     await repo.deleteDocument(trx, t.companyId, id);
     await recordEvent(trx, {
       companyId: t.companyId,

@@ -97,3 +97,31 @@ export async function updateFuelPurchase(
 export async function deleteFuelPurchase(db: Kysely<Database>, companyId: number, id: number) {
   await db.deleteFrom('fuel_purchases').where('company_id', '=', companyId).where('id', '=', id).execute();
 }
+
+/** A deleted document's receipts: the purchases that named it keep no receipt (src/domain/documents). */
+export function dropReceipt(db: Kysely<Database>, companyId: number, documentId: number) {
+  return db
+    .updateTable('fuel_purchases')
+    .set({ receipt_document_id: null })
+    .where('company_id', '=', companyId)
+    .where('receipt_document_id', '=', documentId)
+    .execute();
+}
+
+/** The fuel bought by these vehicles in [fromIso, toIso), for the IFTA report (src/domain/ifta/quarterly.ts). */
+export function fuelBought(
+  db: Kysely<Database>,
+  companyId: number,
+  vehicleIds: number[],
+  fromIso: string,
+  toIso: string,
+) {
+  return db
+    .selectFrom('fuel_purchases')
+    .select(['vehicle_id', 'jurisdiction', 'fuel_type', 'fuel', 'fuel_unit'])
+    .where('company_id', '=', companyId)
+    .where('vehicle_id', 'in', vehicleIds)
+    .where('purchased_at', '>=', fromIso)
+    .where('purchased_at', '<', toIso)
+    .execute();
+}

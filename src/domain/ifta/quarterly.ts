@@ -17,6 +17,7 @@ import { isIftaMember } from '../jurisdictions.js';
 import { L_PER_GAL, KM_PER_MI } from '../../telemetry/units.js';
 import { iftaVehicles, windowFragments, type ReportWindow } from './reports.js';
 import { UNPLACED } from './recompute.js';
+import { fuelBought } from '../fuel/repository.js';
 
 export interface QuarterQuery {
   year: number;
@@ -101,14 +102,7 @@ export async function quarterlyReport(db: Db, companyId: number, q: QuarterQuery
     l.gapKm += f.gap_km;
   }
   const purchases = ids.length
-    ? await db.kysely
-        .selectFrom('fuel_purchases')
-        .select(['vehicle_id', 'jurisdiction', 'fuel_type', 'fuel', 'fuel_unit'])
-        .where('company_id', '=', companyId)
-        .where('vehicle_id', 'in', ids)
-        .where('purchased_at', '>=', toIso(window.start))
-        .where('purchased_at', '<', toIso(window.end))
-        .execute()
+    ? await fuelBought(db.kysely, companyId, ids, toIso(window.start), toIso(window.end))
     : [];
   for (const p of purchases) {
     const g = group(p.fuel_type ?? ofVehicle(p.vehicle_id!));
