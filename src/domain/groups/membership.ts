@@ -109,3 +109,8 @@ export async function groupMatesOf(
   const [vehicleIds, userIds] = await Promise.all([members('group_vehicles'), members('group_users')]);
   return { vehicleIds, userIds };
 }
+
+/** The member ids of one group, as a subquery for a member area's filter (`where id in …`). */
+export function membersOf(db: Kysely<Database>, table: MemberTable, groupId: number) {
+  return db.selectFrom(table).select('member_id').where('group_id', '=', groupId);
+}

@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Insertable, Updateable } from 'kysely';
 import type { Database, UsersTable } from '../../storage/schema.js';
 import { containsCi, countOf } from '../../storage/query.js';
 import { sql } from 'kysely';
+import { membersOf } from '../groups/membership.js';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -36,8 +37,7 @@ function filtered(db: Kysely<Database>, companyId: number, f: UserFilters) {
   }
   if (f.ids) q = q.where('users.id', 'in', f.ids.length ? f.ids : [0]);
   if (f.group_id !== undefined) {
-    const gid = f.group_id;
-    q = q.where('users.id', 'in', (s) => s.selectFrom('group_users').select('member_id').where('group_id', '=', gid));
+    q = q.where('users.id', 'in', membersOf(db, 'group_users', f.group_id));
   }
   return q;
 }

@@ -2,6 +2,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, VehiclesTable } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
+import { membersOf } from '../groups/membership.js';
 
 export type VehicleRow = Selectable<VehiclesTable>;
 
@@ -25,10 +26,7 @@ function filtered(db: Kysely<Database>, companyId: number, f: VehicleFilters) {
     );
   }
   if (f.group_id !== undefined) {
-    const gid = f.group_id;
-    q = q.where('vehicles.id', 'in', (s) =>
-      s.selectFrom('group_vehicles').select('member_id').where('group_id', '=', gid),
-    );
+    q = q.where('vehicles.id', 'in', membersOf(db, 'group_vehicles', f.group_id));
   }
   return q;
 }
