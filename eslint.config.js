@@ -23,6 +23,17 @@ const belowHttp = [
   'demo',
 ];
 
+// One owner per table (docs/architecture.md): `users` and `vehicles` are queried only in their areas,
+// which export what others need (refs, summaries, query fragments to join or filter on). The check sees
+// a table named by a string literal as the first argument of a query builder's method
+// (`selectFrom('users')`, `leftJoin('vehicles as v', …)` …).
+const usersAndVehiclesQuery = {
+  selector:
+    'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin)$/][arguments.0.value=/^(users|vehicles)(\\s+as\\s+\\w+)?$/]',
+  message:
+    'users and vehicles belong to their areas: use or add an exported function in src/domain/users or src/domain/vehicles.',
+};
+
 export default defineConfig(
   { ignores: ['dist/', 'dist.*/', 'node_modules/', 'data/', '.tmp*/', 'src/web/console/assets/'] },
   {
@@ -79,20 +90,31 @@ export default defineConfig(
     },
   },
   {
-    // One owner per table (docs/architecture.md): `users` and `vehicles` are queried only in their areas,
-    // which export what others need (refs, summaries, query fragments to join or filter on). Migrations and
-    // the storage layer sit in src/storage. The check sees a table named by a string literal as the first
-    // argument of a query builder's method (`selectFrom('users')`, `leftJoin('vehicles as v', …)` …).
+    // `users` and `vehicles` outside their areas (usersAndVehiclesQuery above). Migrations and the storage
+    // layer sit in src/storage.
     files: ['src/**/*.ts'],
     ignores: ['src/domain/users/**', 'src/domain/vehicles/**', 'src/storage/**'],
     rules: {
+      'no-restricted-syntax': ['error', usersAndVehiclesQuery],
+    },
+  },
+  {
+    // Queries are built only by repositories (the areas' modules in src/domain, src/auth, src/events), the
+    // telemetry store and queries (src/telemetry) and src/storage: never by the HTTP adapters, the CLI, the
+    // simulator, the demo seeding, the console's views or the wire mappers, which call the owner's exported
+    // functions. A later block's no-restricted-syntax replaces an earlier one's for the files both match,
+    // so this list repeats the users/vehicles check.
+    files: ['src/{http,cli,sim,demo,web,wire}/**/*.ts'],
+    ignores: ['src/http/oauth/fleet-apps.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        usersAndVehiclesQuery,
         {
           selector:
-            'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|replaceInto|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin)$/][arguments.0.value=/^(users|vehicles)(\\s+as\\s+\\w+)?$/]',
+            'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
           message:
-            'users and vehicles belong to their areas: use or add an exported function in src/domain/users or src/domain/vehicles.',
+            "Queries belong to the table's owner: use or add an exported function in its area (src/domain, src/auth, src/events), in src/telemetry or in src/storage.",
         },
       ],
     },

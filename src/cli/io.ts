@@ -149,10 +149,8 @@ export async function findCompany(
   db: Db,
   ref: CompanyRef,
 ): Promise<{ id: number; company_code: string; name: string }> {
-  const q = db.kysely.selectFrom('companies').select(['id', 'company_code', 'name']);
-  const row = await (
-    'id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)
-  ).executeTakeFirst();
+  const { companyByRef } = await import('../domain/companies/refs.js');
+  const row = await companyByRef(db.kysely, ref);
   if (!row) throw notFound(`company ${'id' in ref ? ref.id : ref.code}`);
   return row;
 }

@@ -79,15 +79,14 @@ export const replayCommand: Command = {
 
 /** The vehicle or asset asked for belongs to the company (else 404 naming it); having no telemetry is fine. */
 async function mustExist(db: Db, companyId: number, s: Subject): Promise<void> {
-  const [table, id, name] =
+  const [{ vehicleRef }, { findAsset }] = await Promise.all([
+    import('../domain/vehicles/refs.js'),
+    import('../domain/assets/repository.js'),
+  ]);
+  const [id, name] = s.vehicleId !== undefined ? [s.vehicleId, 'vehicle'] : [s.assetId!, 'asset'];
+  const row =
     s.vehicleId !== undefined
-      ? (['vehicles', s.vehicleId, 'vehicle'] as const)
-      : (['assets', s.assetId!, 'asset'] as const);
-  const row = await db.kysely
-    .selectFrom(table)
-    .select('id')
-    .where('id', '=', id)
-    .where('company_id', '=', companyId)
-    .executeTakeFirst();
+      ? await vehicleRef(db.kysely, companyId, s.vehicleId)
+      : await findAsset(db.kysely, companyId, s.assetId!);
   if (!row) throw new AppError('not_found', `${name} ${id} not found in company ${companyId}`);
 }

@@ -6,14 +6,15 @@
  * Everything but the API key is written in one transaction, so a failed seed leaves no half company.
  * On a database that already holds a company nothing is written (`created: false`).
  */
-import { randomBytes } from 'node:crypto';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Db } from '../storage/db.js';
 import type { Database, UsersTable, VehiclesTable } from '../storage/schema.js';
 import { json, nowIso } from '../storage/values.js';
 import { hashPassword } from '../auth/secrets.js';
 import { createApiKey, type CreatedApiKey } from '../auth/api-keys.js';
-import { companyCode } from '../domain/companies/service.js';
+import { companyCode, insertCompanyRow } from '../domain/companies/service.js';
+import { firstCompany, hasCompany } from '../domain/companies/refs.js';
+import { insertGroupRow } from '../domain/groups/service.js';
 import { AREA_SEEDERS } from './areas.js';
 import { addMembers } from '../domain/groups/membership.js';
 import { insertUserRows } from '../domain/users/repository.js';
@@ -64,33 +65,22 @@ const SEED_LOCK = 0x466c7464; // "Fltd"
 type Trx = Kysely<Database>;
 
 async function insertCompany(trx: Trx, now: string): Promise<DemoCompany> {
-  const { id } = await trx
-    .insertInto('companies')
-    .values({
-      company_code: `pending-${randomBytes(8).toString('hex')}`,
+  const id = await insertCompanyRow(
+    trx,
+    {
       name: DEMO_COMPANY.name,
       street: DEMO_COMPANY.street,
       city: DEMO_COMPANY.city,
       state: DEMO_COMPANY.state,
       zip: DEMO_COMPANY.zip,
-      dot_ids: json(DEMO_COMPANY.dot_ids),
+      dot_ids: DEMO_COMPANY.dot_ids,
       cycle: DEMO_COMPANY.cycle,
       time_zone: DEMO_COMPANY.time_zone,
-      exception_24_hour_restart: 0,
-      exception_8_hour_break: 0,
-      exception_wait_time: 0,
-      exception_short_haul: 0,
-      exception_ca_farm_school_bus: 0,
-      exception_adverse_driving: 0,
       metric_units: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const code = companyCode(id);
-  await trx.updateTable('companies').set({ company_code: code }).where('id', '=', id).execute();
-  return { id, company_code: code, name: DEMO_COMPANY.name };
+    },
+    now,
+  );
+  return { id, company_code: companyCode(id), name: DEMO_COMPANY.name };
 }
 
 async function insertUsers(trx: Trx, fleet: DemoFleet, companyId: number, passwordHash: string, now: string) {
@@ -116,18 +106,14 @@ async function insertUsers(trx: Trx, fleet: DemoFleet, companyId: number, passwo
 async function insertGroups(trx: Trx, fleet: DemoFleet, companyId: number, ownerId: number, now: string) {
   const ids = new Map<string, number>();
   for (const g of fleet.groups) {
-    const { id } = await trx
-      .insertInto('groups')
-      .values({
-        company_id: companyId,
-        name: g.name,
-        parent_id: g.parent ? (ids.get(g.parent) ?? null) : null,
-        user_id: ownerId,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertGroupRow(trx, {
+      company_id: companyId,
+      name: g.name,
+      parent_id: g.parent ? (ids.get(g.parent) ?? null) : null,
+      user_id: ownerId,
+      created_at: now,
+      updated_at: now,
+    });
     ids.set(g.key, id);
   }
   return ids;
@@ -196,18 +182,13 @@ async function existing(db: Db): Promise<DemoResult & { created: false }> {
     const { id, company_code, name } = admin;
     return { created: false, company: { id, company_code, name }, demo: true };
   }
-  const first = await db.kysely
-    .selectFrom('companies')
-    .select(['id', 'company_code', 'name'])
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirstOrThrow();
+  const first = await firstCompany(db.kysely);
   return { created: false, company: first, demo: false };
 }
 
 export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResult> {
   // Cheap check first (no password hashing on every restart); the transaction checks again under a lock.
-  if (await db.kysely.selectFrom('companies').select('id').limit(1).executeTakeFirst()) {
+  if (await hasCompany(db.kysely)) {
     return existing(db);
   }
   const fleet = demoFleet(opts.seed ?? DEMO_SEED, opts.year ?? new Date().getUTCFullYear());
@@ -216,8 +197,7 @@ export async function seedDemo(db: Db, opts: SeedOptions = {}): Promise<DemoResu
   const now = nowIso();
   const company = await db.kysely.transaction().execute(async (trx) => {
     if (db.kind === 'postgres') await sql`select pg_advisory_xact_lock(${SEED_LOCK})`.execute(trx);
-    const existing = await trx.selectFrom('companies').select('id').limit(1).executeTakeFirst();
-    if (existing) return null;
+    if (await hasCompany(trx)) return null;
     const company = await insertCompany(trx, now);
     const userId = await insertUsers(trx, fleet, company.id, passwordHash, now);
     const adminId = userId({ username: null, email: DEMO_ADMIN_EMAIL });

@@ -17,6 +17,8 @@ import { simCities } from './route.js';
 import type { SimResume } from './vehicle.js';
 import { activeDriverIds } from '../domain/users/repository.js';
 import { vehicleDrivers } from '../domain/vehicles/repository.js';
+import { liveVehicleDevices } from '../domain/devices/live.js';
+import { lastLocationRecord, lastReceived } from '../telemetry/queries/last-seen.js';
 
 export const simIdentifier = (companyId: number, vehicleId: number) => `SIM-${companyId}-${vehicleId}`;
 
@@ -29,12 +31,7 @@ export const SIM_IN_USE_S = 180;
 /** The vehicles (of `vehicleIds`) whose records the server received within SIM_IN_USE_S of `nowMs`. */
 async function recentlyReporting(db: Db, t: Tenant, vehicleIds: number[], nowMs: number): Promise<Set<number>> {
   if (vehicleIds.length === 0) return new Set();
-  const rows = await db.kysely
-    .selectFrom('telemetry_state')
-    .select(['vehicle_id', 'last_received_at'])
-    .where('company_id', '=', t.companyId)
-    .where('vehicle_id', 'in', vehicleIds)
-    .execute();
+  const rows = await lastReceived(db, t.companyId, vehicleIds);
   const since = nowMs - SIM_IN_USE_S * 1000;
   return new Set(
     rows.filter((r) => r.vehicle_id !== null && Date.parse(r.last_received_at) > since).map((r) => r.vehicle_id!),
@@ -49,13 +46,7 @@ export interface SimDeviceChoice {
 
 export async function simDevices(db: Db, t: Tenant, count: number, nowMs = Date.now()): Promise<SimDeviceChoice> {
   const vehicles = await vehicleDrivers(db.kysely, t.companyId, { activeOnly: true });
-  const live = await db.kysely
-    .selectFrom('devices')
-    .select(['id', 'vehicle_id', 'identifier'])
-    .where('company_id', '=', t.companyId)
-    .where('revoked_at', 'is', null)
-    .where('vehicle_id', 'is not', null)
-    .execute();
+  const live = await liveVehicleDevices(db.kysely, t.companyId);
   const drivers = (await activeDriverIds(db.kysely, t.companyId)).map((id) => ({ id }));
   const taken = new Set(
     vehicles.flatMap((v) => [v.permanent_driver_id, v.current_driver_id]).filter((x): x is number => x !== null),
@@ -100,14 +91,7 @@ export async function releaseSimDevices(db: Db, t: Tenant, devices: SimDevice[])
 
 /** Where the vehicle was last seen, from its stored records (any device's): a new run goes on from there. */
 async function lastFix(db: Db, vehicleId: number): Promise<SimResume | null> {
-  const r = await db.kysely
-    .selectFrom('telemetry_records')
-    .select(['fix_time', 'lat', 'lon', 'description', 'odometer_km', 'engine_hours', 'fuel_used_l', 'fuel_level_pct'])
-    .where('vehicle_id', '=', vehicleId)
-    .where('type', '=', 'location')
-    .orderBy('fix_time', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const r = await lastLocationRecord(db, vehicleId);
   if (!r || r.lat === null || r.lon === null) return null;
   return {
     t: Date.parse(r.fix_time),

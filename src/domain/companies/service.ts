@@ -1,8 +1,8 @@
 /** Companies are the tenants. A company has an integer id and a string code such as "FP0000001". */
 import { randomBytes } from 'node:crypto';
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import type { CompaniesTable } from '../../storage/schema.js';
+import type { CompaniesTable, Database } from '../../storage/schema.js';
 import { bool, json, nowIso } from '../../storage/values.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { CYCLES } from '../users/fields.js';
@@ -37,39 +37,74 @@ export async function createCompany(db: Db, input: CompanyInput): Promise<Compan
     throw badRequest(`time_zone must be one of: ${Object.keys(TIME_ZONES).join(', ')}`);
   }
   const now = nowIso();
-  const id = await db.kysely.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('companies')
-      .values({
-        company_code: `pending-${randomBytes(8).toString('hex')}`,
+  const id = await db.kysely.transaction().execute((trx) =>
+    insertCompanyRow(
+      trx,
+      {
         name,
         street: input.street ?? null,
         city: input.city ?? null,
         state: input.state ?? null,
         zip: input.zip ?? null,
-        dot_ids: json(input.dot_ids ?? []),
+        dot_ids: input.dot_ids ?? [],
         cycle: input.cycle ?? '70_8',
         time_zone: input.time_zone ?? 'Eastern Time (US & Canada)',
-        exception_24_hour_restart: 0,
-        exception_8_hour_break: 0,
-        exception_wait_time: 0,
-        exception_short_haul: 0,
-        exception_ca_farm_school_bus: 0,
-        exception_adverse_driving: 0,
         metric_units: bool(input.metric_units),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx
-      .updateTable('companies')
-      .set({ company_code: companyCode(row.id) })
-      .where('id', '=', row.id)
-      .execute();
-    return row.id;
-  });
+      },
+      now,
+    ),
+  );
   return getCompany(db, id);
+}
+
+/** A new company's fields as stored: no HOS exception on; `metric_units` 0 or 1. */
+export interface CompanyValues {
+  name: string;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  dot_ids: string[];
+  cycle: string;
+  time_zone: string;
+  metric_units: number;
+}
+
+/**
+ * Inserts a company on the caller's transaction and gives it its code (`FP0000005`, from the id the
+ * insert returns; a random pending code until then): the id.
+ */
+export async function insertCompanyRow(trx: Kysely<Database>, v: CompanyValues, now: string): Promise<number> {
+  const row = await trx
+    .insertInto('companies')
+    .values({
+      company_code: `pending-${randomBytes(8).toString('hex')}`,
+      name: v.name,
+      street: v.street,
+      city: v.city,
+      state: v.state,
+      zip: v.zip,
+      dot_ids: json(v.dot_ids),
+      cycle: v.cycle,
+      time_zone: v.time_zone,
+      exception_24_hour_restart: 0,
+      exception_8_hour_break: 0,
+      exception_wait_time: 0,
+      exception_short_haul: 0,
+      exception_ca_farm_school_bus: 0,
+      exception_adverse_driving: 0,
+      metric_units: v.metric_units,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('companies')
+    .set({ company_code: companyCode(row.id) })
+    .where('id', '=', row.id)
+    .execute();
+  return row.id;
 }
 
 export async function getCompany(db: Db, id: number): Promise<CompanyRow> {

@@ -1,8 +1,8 @@
 /** Use cases on groups: a tree of named groups holding users and vehicles (docs/reference/wire.md §4.18). */
-import type { Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Db } from '../../storage/db.js';
-import type { GroupsTable } from '../../storage/schema.js';
+import type { Database, GroupsTable } from '../../storage/schema.js';
 import { countOf } from '../../storage/query.js';
 import { nowIso } from '../../storage/values.js';
 import { notFound, validation } from '../../core/errors.js';
@@ -66,19 +66,21 @@ export async function createGroup(
   await checkParent(db, t, null, input.parent_id);
   await checkOwner(db, t, input.user_id);
   const now = nowIso();
-  const row = await db.kysely
-    .insertInto('groups')
-    .values({
-      company_id: t.companyId,
-      name,
-      parent_id: input.parent_id ?? null,
-      user_id: input.user_id ?? defaultOwner,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return getGroup(db, t, row.id);
+  const id = await insertGroupRow(db.kysely, {
+    company_id: t.companyId,
+    name,
+    parent_id: input.parent_id ?? null,
+    user_id: input.user_id ?? defaultOwner,
+    created_at: now,
+    updated_at: now,
+  });
+  return getGroup(db, t, id);
+}
+
+/** Inserts a group as given (checked by the caller), on the caller's transaction if any: its id. */
+export async function insertGroupRow(db: Kysely<Database>, values: Insertable<GroupsTable>): Promise<number> {
+  const row = await db.insertInto('groups').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export async function updateGroup(db: Db, t: Tenant, id: number, input: GroupInput) {

@@ -3,6 +3,7 @@
  * §9: driving periods (start_time descending), idle events (end_time ascending, window overlap), fault
  * codes, driver performance events and geofence events (id ascending).
  */
+import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { countOf } from '../../storage/query.js';
 import type { Tenant } from '../../domain/tenant.js';
@@ -120,4 +121,27 @@ export async function listGeofenceEvents(db: Db, t: Tenant, f: EventFilters, lim
     countOf(base.select('id')),
   ]);
   return { rows, total };
+}
+
+/**
+ * Observations of each (vehicle, fault key) pair over all its fault code records of the company, keyed
+ * `vehicle_id:fault_key`: what a fault code's `num_observations` shows. Empty without keys.
+ */
+export async function faultObservationTotals(
+  db: Db,
+  t: Tenant,
+  vehicleIds: number[],
+  keys: string[],
+): Promise<Map<string, number>> {
+  const sums = keys.length
+    ? await db.kysely
+        .selectFrom('fault_codes')
+        .select(['vehicle_id', 'fault_key', sql<number>`sum(num_observations)`.as('n')])
+        .where('company_id', '=', t.companyId)
+        .where('fault_key', 'in', keys)
+        .where('vehicle_id', 'in', vehicleIds)
+        .groupBy(['vehicle_id', 'fault_key'])
+        .execute()
+    : [];
+  return new Map(sums.map((s) => [`${s.vehicle_id}:${s.fault_key}`, Number(s.n)]));
 }

@@ -3,7 +3,6 @@
  * order; `updated_after` (a day or a datetime with offset) for incremental sync, `vehicle_ids`, `status`.
  */
 import { Type } from 'typebox';
-import { sql } from 'kysely';
 import type { Api } from '../../api.js';
 import { errorResponses, listBody, listSchema, pageOf, pageQuery } from '../../plumbing/envelope.js';
 import { IdList } from '../../../wire/types.js';
@@ -11,7 +10,7 @@ import { momentOf } from '../../../wire/record-dates.js';
 import { loadEmbeds } from '../../../wire/embeds.js';
 import { requestTimeZone } from '../../../core/time-zone.js';
 import { FaultCode, faultCode } from '../../../wire/telemetry-events.js';
-import { listFaultCodes } from '../../../telemetry/queries/derived.js';
+import { faultObservationTotals, listFaultCodes } from '../../../telemetry/queries/derived.js';
 import { Moment } from '../../../core/schema.js';
 
 const Query = Type.Object({
@@ -48,17 +47,7 @@ export async function faultCodesRoutes(app: Api) {
       );
       const keys = [...new Set(rows.map((r) => r.fault_key))];
       const vehicleIds = [...new Set(rows.map((r) => r.vehicle_id))];
-      const sums = keys.length
-        ? await app.db.kysely
-            .selectFrom('fault_codes')
-            .select(['vehicle_id', 'fault_key', sql<number>`sum(num_observations)`.as('n')])
-            .where('company_id', '=', req.auth.companyId)
-            .where('fault_key', 'in', keys)
-            .where('vehicle_id', 'in', vehicleIds)
-            .groupBy(['vehicle_id', 'fault_key'])
-            .execute()
-        : [];
-      const sumOf = new Map(sums.map((s) => [`${s.vehicle_id}:${s.fault_key}`, Number(s.n)]));
+      const sumOf = await faultObservationTotals(app.db, req.auth, vehicleIds, keys);
       const e = await loadEmbeds(app.db, req.auth.companyId, {
         vehicles: vehicleIds,
         devices: rows.map((r) => r.device_id),

@@ -20,6 +20,7 @@ import { FreightShare, freightShare } from '../../../wire/freight.js';
 import * as shares from '../../../domain/freight/shares.js';
 import { ShareBody } from '../../../domain/freight/input.js';
 import type { Db } from '../../../storage/db.js';
+import { companiesByIds } from '../../../domain/companies/refs.js';
 
 const ListQuery = Type.Object({
   ...pageQuery,
@@ -33,9 +34,7 @@ async function sharesWire(db: Db, rows: shares.ShareRow[]) {
   const shipperIds = [...new Set(rows.map((r) => r.shipper_company_id))];
   const [vehicles, shippers] = await Promise.all([
     shares.shareVehicleIds(db, ids),
-    shipperIds.length
-      ? db.kysely.selectFrom('companies').selectAll().where('id', 'in', shipperIds).execute()
-      : Promise.resolve([]),
+    companiesByIds(db.kysely, shipperIds),
   ]);
   const byId = new Map(shippers.map((c) => [c.id, c]));
   return rows.map((r) => freightShare(r, byId.get(r.shipper_company_id), vehicles.get(r.id) ?? []));
