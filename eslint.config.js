@@ -35,7 +35,7 @@ const usersAndVehiclesQuery = {
 };
 
 export default defineConfig(
-  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'data/', '.tmp*/', 'src/web/console/assets/'] },
+  { ignores: ['dist/', 'dist.*/', 'node_modules/', 'data/', '.tmp*/', 'src/http/console/assets/'] },
   {
     files: ['{src,test,bench,scripts}/**/*.ts', 'scripts/*.mjs', 'bin/*.js'],
     languageOptions: {

@@ -6,7 +6,7 @@
 //
 // Each .ts file is transpiled on its own by esbuild into the same relative path with .js (no bundling,
 // no type check: `npm run typecheck` does that), and every other file under src/ is copied as it is, so
-// whatever the code reads relative to itself (`new URL('../web/console/assets/', import.meta.url)`,
+// whatever the code reads relative to itself (`new URL('./assets/', import.meta.url)`,
 // data files) is at the same place in dist/ as in src/. dist/ sits at the same depth as src/, so paths
 // that leave src/ for the package root (`../../package.json`) resolve the same way too.
 //

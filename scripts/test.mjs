@@ -68,9 +68,13 @@ function printCoverage(dir) {
   const c8 = fileURLToPath(new URL('../node_modules/c8/bin/c8.js', import.meta.url));
   const reportDir = join(dir, 'report');
   const args = ['report', '--temp-directory', dir, '--report-dir', reportDir, '--reporter=json-summary', '--all'];
-  const report = spawnSync(process.execPath, [c8, ...args, '--include=src/**', '--exclude=src/web/console/assets/**'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const report = spawnSync(
+    process.execPath,
+    [c8, ...args, '--include=src/**', '--exclude=src/http/console/assets/**'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (report.status !== 0) return console.log('Coverage: c8 could not write its report.');
   const { lines, branches } = JSON.parse(readFileSync(join(reportDir, 'coverage-summary.json'), 'utf8')).total;
   const part = (t) => `${t.pct} % (${t.covered} of ${t.total})`;

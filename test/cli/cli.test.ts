@@ -242,7 +242,7 @@ describe('fleet serve', () => {
       // Files the compiled server reads next to its code (copied into the build) and the API document.
       const css = await fetch(`${url[1]}/console/assets/console.css`, { signal: AbortSignal.timeout(5000) });
       assert.equal(css.status, 200);
-      assert.equal(await css.text(), readFileSync(join(ROOT, 'src/web/console/assets/console.css'), 'utf8'));
+      assert.equal(await css.text(), readFileSync(join(ROOT, 'src/http/console/assets/console.css'), 'utf8'));
       const openapi = await fetch(`${url[1]}/openapi.json`, { signal: AbortSignal.timeout(5000) });
       assert.equal(openapi.status, 200);
       assert.equal((await openapi.json()).openapi, '3.1.0');

@@ -15,7 +15,7 @@ import { AppError } from '../../core/errors.js';
 import { ALERT_KINDS } from '../../domain/alerts/kinds.js';
 import { feedPage, feedState, markRead } from '../../domain/alerts/service.js';
 import { preferencesOf, savePreferences, type Preferences } from '../../domain/alerts/preferences.js';
-import { feedEntry, feedPage as feedView, preferencesPage } from '../../web/console/alerts.js';
+import { feedEntry, feedPage as feedView, preferencesPage } from './views/alerts.js';
 import { field, fields } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, send } from './forms.js';

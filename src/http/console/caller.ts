@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { fleetUser } from '../../auth/oauth/accounts.js';
-import { viewerOf, type Viewer } from '../../web/console/data.js';
+import { viewerOf, type Viewer } from './data/data.js';
 import { sessionOf } from '../plumbing/web-pages.js';
 
 export interface ConsoleCaller {

@@ -1,6 +1,6 @@
 /**
  * The console's data for its scripts (fleet session cookie, JSON errors like the API's):
- *   GET /console/api/vehicles                every active visible vehicle with its state (web/console/fleet.ts)
+ *   GET /console/api/vehicles                every active visible vehicle with its state (views/fleet.ts)
  *   GET /console/api/vehicles/:id/track      one vehicle's track since midnight UTC
  *   GET /console/api/dispatches              visible dispatches with names
  *   GET /console/api/stream                  server-sent events: `vehicles` whenever a position changes, and
@@ -13,9 +13,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { AppError, notFound } from '../../core/errors.js';
-import { boardDispatches, todaysTrack } from '../../web/console/data.js';
+import { boardDispatches, todaysTrack } from './data/data.js';
 import { positionsVersion } from '../../telemetry/queries/positions-version.js';
-import { fleetChangesAt, fleetView } from '../../web/console/fleet.js';
+import { fleetChangesAt, fleetView } from './views/fleet.js';
 import { consoleCaller } from './caller.js';
 import { alertStreamPart, consoleAlertApi, streamFeeds } from './alerts.js';
 

@@ -1,6 +1,6 @@
 /**
  * ELD devices and phone trackers in the console, for admins and fleet managers (a group-limited
- * manager: the devices of their groups' vehicles; web/console/devices-data.ts):
+ * manager: the devices of their groups' vehicles; data/devices-data.ts):
  *   GET  /console/devices                     the table (?revoked=1: with the revoked ones) and the form
  *   POST /console/devices                     provisions a device; the answer shows its credential once
  *                                             (and a phone's app settings)
@@ -17,8 +17,8 @@ import { validation } from '../../core/errors.js';
 import { field } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, pathId, send } from './forms.js';
-import { confirmPage } from '../../web/console/forms.js';
-import { trackerServer } from '../../web/console/devices-phone.js';
+import { confirmPage } from './views/forms.js';
+import { trackerServer } from './views/devices-phone.js';
 import {
   DEVICE_TYPES,
   devicePage,
@@ -26,14 +26,8 @@ import {
   typeOf,
   type DevicesView,
   type ProvisionValues,
-} from '../../web/console/devices.js';
-import {
-  assertVehicleChoice,
-  deviceList,
-  vehicleChoices,
-  visibleDevice,
-  zoneOf,
-} from '../../web/console/devices-data.js';
+} from './views/devices.js';
+import { assertVehicleChoice, deviceList, vehicleChoices, visibleDevice, zoneOf } from './data/devices-data.js';
 
 /** What the device page says after a change; only these words, never text from the URL. */
 const DONE: Record<string, string> = {

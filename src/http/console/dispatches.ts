@@ -20,11 +20,11 @@ import { field, fields } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, send } from './forms.js';
 import { apiBodyCheck } from './body-check.js';
-import { assertDispatchVisible, boardDispatches } from '../../web/console/data.js';
-import { boardPage, dispatchPath } from '../../web/console/dispatch-board.js';
-import { dispatchFormPage, type DispatchFormView } from '../../web/console/dispatch-form.js';
-import { confirmPage } from '../../web/console/forms.js';
-import { zoneOf } from '../../web/console/devices-data.js';
+import { assertDispatchVisible, boardDispatches } from './data/data.js';
+import { boardPage, dispatchPath } from './views/dispatch-board.js';
+import { dispatchFormPage, type DispatchFormView } from './views/dispatch-form.js';
+import { confirmPage } from './views/forms.js';
+import { zoneOf } from './data/devices-data.js';
 import {
   STOP_FIELDS,
   assertChoosable,
@@ -35,7 +35,7 @@ import {
   valuesOfDispatch,
   type DispatchValues,
   type StopValues,
-} from '../../web/console/dispatch-data.js';
+} from './data/dispatch-data.js';
 
 /** The board's notice after a change; only these words, never text from the URL. */
 const DONE: Record<string, string> = Object.fromEntries(DISPATCH_STATUSES.map((s) => [s, `The dispatch is now ${s}.`]));

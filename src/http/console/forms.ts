@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { AppError, notFound } from '../../core/errors.js';
-import { CONSOLE_HEADERS } from '../../web/console/layout.js';
+import { CONSOLE_HEADERS } from './views/layout.js';
 import { csrfProblem, field } from '../plumbing/web-pages.js';
 import { consoleCaller, type ConsoleCaller } from './caller.js';
 import { unreadCount } from '../../domain/alerts/service.js';
@@ -23,7 +23,7 @@ export function consolePageCaller(app: Api) {
       await reply.redirect(`/sign-in?return_to=${encodeURIComponent(req.url)}`, 303);
       return null;
     }
-    // The header's unread-alert count (web/console/alerts-badge.ts).
+    // The header's unread-alert count (views/alerts-badge.ts).
     const user = { ...who.user, alerts_unread: await unreadCount(app.db, who.viewer.userId) };
     return { ...who, user };
   };

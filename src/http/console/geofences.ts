@@ -1,5 +1,5 @@
 /**
- * Geofences in the console (web/console/geofences.ts):
+ * Geofences in the console (views/geofences.ts):
  *   GET  /console/geofences                          the company's geofences, in a table and on a map
  *   GET  /console/geofences/new, POST /console/geofences          draw one
  *   GET  /console/geofences/:id/edit, POST /console/geofences/:id  move its points or radius, rename it …
@@ -31,8 +31,8 @@ import { field } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, pathId } from './forms.js';
 import { apiBodyCheck } from './body-check.js';
-import { confirmPage, deniedPage } from '../../web/console/forms.js';
-import { mapHeaders } from '../../web/console/map-page.js';
+import { confirmPage, deniedPage } from './views/forms.js';
+import { mapHeaders } from './views/map-page.js';
 import {
   FIELDS,
   geofenceFormPage,
@@ -40,7 +40,7 @@ import {
   valuesOfGeofence,
   type GeofenceFormView,
   type GeofenceValues,
-} from '../../web/console/geofences.js';
+} from './views/geofences.js';
 
 /** What the list says after a change; only these words, never text from the URL. */
 const DONE: Record<string, string> = {

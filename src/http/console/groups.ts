@@ -1,5 +1,5 @@
 /**
- * Groups in the console (who may change what: web/console/groups-access.ts):
+ * Groups in the console (who may change what: views/groups-access.ts):
  *   GET  /console/groups, POST /console/groups               the table; create a group
  *   GET  /console/groups/:id, POST /console/groups/:id       its page; rename it
  *   POST /console/groups/:id/vehicles|users                  add a vehicle or a user (`ids`)
@@ -19,10 +19,10 @@ import { apiBodyCheck } from './body-check.js';
 import { field } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, pathId, send } from './forms.js';
-import { confirmPage } from '../../web/console/forms.js';
-import { groupsPage } from '../../web/console/groups.js';
-import { groupPage, type GroupPageView, type MemberKind } from '../../web/console/groups-page.js';
-import { groupListRows, groupMembers, visibleGroup } from '../../web/console/groups-data.js';
+import { confirmPage } from './views/forms.js';
+import { groupsPage } from './views/groups.js';
+import { groupPage, type GroupPageView, type MemberKind } from './views/groups-page.js';
+import { groupListRows, groupMembers, visibleGroup } from './data/groups-data.js';
 import {
   GROUPS_DELETE_ADMIN,
   GROUPS_MANAGERS_ADMIN,
@@ -30,7 +30,7 @@ import {
   mayDeleteGroups,
   mayEditGroups,
   mayMoveUser,
-} from '../../web/console/groups-access.js';
+} from './views/groups-access.js';
 
 const DONE: Record<string, string> = {
   created: 'The group was created.',

@@ -1,5 +1,5 @@
 /**
- * A vehicle's day in the console (web/console/history.ts, history-data.ts):
+ * A vehicle's day in the console (views/history.ts, data/history-data.ts):
  *   GET /console/vehicles/:id/history?date=YYYY-MM-DD       the page (a day of the company's zone; today
  *                                                           without a date)
  *   GET /console/api/vehicles/:id/history?date=YYYY-MM-DD   its data: track, stops, idling, speeding,
@@ -13,9 +13,9 @@ import { AppError } from '../../core/errors.js';
 import { field } from '../plumbing/web-pages.js';
 import { consoleCaller } from './caller.js';
 import { consolePageCaller, pathId } from './forms.js';
-import { mapHeaders } from '../../web/console/map-page.js';
-import { historyPage } from '../../web/console/history.js';
-import { dayHistory, historyTarget } from '../../web/console/history-data.js';
+import { mapHeaders } from './views/map-page.js';
+import { historyPage } from './views/history.js';
+import { dayHistory, historyTarget } from './data/history-data.js';
 
 const hide = { schema: { hide: true } };
 type Req = FastifyRequest<{ Params: { id: string } }>;

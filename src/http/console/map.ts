@@ -1,5 +1,5 @@
 /**
- * The console's map: its page and the data of its offline base layer (web/console/map-data.ts).
+ * The console's map: its page and the data of its offline base layer (data/map-data.ts).
  *   GET /console                                the live map with the vehicle list
  *   GET /console/assets/leaflet.js, leaflet.css Leaflet itself, from node_modules (same origin: the
  *                                               policy allows scripts from 'self' only)
@@ -17,7 +17,7 @@ import type { Api } from '../api.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { consoleCaller } from './caller.js';
 import { consolePageCaller } from './forms.js';
-import { mapHeaders, mapPage } from '../../web/console/map-page.js';
+import { mapHeaders, mapPage } from './views/map-page.js';
 import {
   isPlaceTile,
   outlinesGeoJson,
@@ -25,7 +25,7 @@ import {
   placesGeoJson,
   staticBody,
   type StaticBody,
-} from '../../web/console/map-data.js';
+} from './data/map-data.js';
 
 /** Files of the map library, by the name the pages ask for. */
 const LIBRARY: Record<string, [string, string]> = {

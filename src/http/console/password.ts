@@ -15,7 +15,7 @@ import {
   openPasswordLink,
   usePasswordLink,
 } from '../../domain/users/password-links.js';
-import { choosePasswordPage, linkProblemPage, passwordSetPage } from '../../web/console/users-password.js';
+import { choosePasswordPage, linkProblemPage, passwordSetPage } from './views/users-password.js';
 import { anonymousCsrf, checkAnonymousCsrf, field, sendPage } from '../plumbing/web-pages.js';
 
 const canUseConsole = (role: string) => role === 'admin' || role === 'fleet_user';

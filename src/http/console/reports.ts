@@ -1,6 +1,6 @@
 /**
- * The console's reports (src/web/console/reports*.ts), for any signed-in fleet user, each limited to
- * what the user may see:
+ * The console's reports (views/reports*.ts, data/reports-data.ts), for any signed-in fleet user, each
+ * limited to what the user may see:
  *   GET /console/reports             the page (?report=&start_date=&end_date=&vehicle=&group=)
  *   GET /console/reports/:name.csv   the same report as CSV, with the same filters
  * A query that names no report, a range longer than 31 days or a vehicle or group the user does not
@@ -9,8 +9,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { isReport, type ReportQueryText } from '../../web/console/reports-data.js';
-import { reportCsv, reportView, reportsPage } from '../../web/console/reports.js';
+import { isReport, type ReportQueryText } from './data/reports-data.js';
+import { reportCsv, reportView, reportsPage } from './views/reports.js';
 import { field } from '../plumbing/web-pages.js';
 import { consolePageCaller, send } from './forms.js';
 

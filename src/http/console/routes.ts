@@ -29,10 +29,10 @@ import formbody from '@fastify/formbody';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { AppError } from '../../core/errors.js';
-import { dashboardPage } from '../../web/console/dashboard.js';
-import { dashboardData } from '../../web/console/dashboard-data.js';
-import { hosOverview, hosPage } from '../../web/console/hos.js';
-import { iftaPage, iftaReport, iftaView } from '../../web/console/ifta.js';
+import { dashboardPage } from './views/dashboard.js';
+import { dashboardData } from './data/dashboard-data.js';
+import { hosOverview, hosPage } from './views/hos.js';
+import { iftaPage, iftaReport, iftaView } from './views/ifta.js';
 import { quarterlyReportCsv } from '../../wire/ifta-report.js';
 import { field, installPageErrors } from '../plumbing/web-pages.js';
 import { consoleApiRoutes } from './data-api.js';
@@ -83,7 +83,7 @@ const PACKAGE_ASSETS: Record<string, string> = {
   'uplot.js': 'uplot/dist/uPlot.esm.js',
   'uplot.css': 'uplot/dist/uPlot.min.css',
 };
-const assetDir = new URL('../../web/console/assets/', import.meta.url);
+const assetDir = new URL('./assets/', import.meta.url);
 const assetCache = new Map<string, Buffer>();
 
 export async function consoleRoutes(app: Api): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Managing drivers and users in the console (who may manage whom: web/console/users-access.ts):
+ * Managing drivers and users in the console (who may manage whom: views/users-access.ts):
  *   GET  /console/users                                  the table (?role=, ?status=, ?q=, ?page=)
  *   GET  /console/users/new, POST /console/users          add a user (?role= preselects one)
  *   GET  /console/users/:id, POST /console/users/:id      their page; save the details
@@ -24,19 +24,13 @@ import { field, fields } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, pathId, send } from './forms.js';
 import { consolePasswordRoutes } from './password.js';
-import { usersPage } from '../../web/console/users.js';
-import { userPage, type UserPageView } from '../../web/console/users-page.js';
-import { confirmPage } from '../../web/console/forms.js';
-import { valuesOfForm, valuesOfUser, userBody, type UserValues } from '../../web/console/users-form.js';
-import { assignableRoles, deactivateProblem, manageProblem, roleProblem } from '../../web/console/users-access.js';
-import {
-  groupsOfUser,
-  setDriverGroups,
-  userGroupsToStore,
-  userListPage,
-  visibleUser,
-} from '../../web/console/users-data.js';
-import { assignableGroups } from '../../web/console/vehicles-data.js';
+import { usersPage } from './views/users.js';
+import { userPage, type UserPageView } from './views/users-page.js';
+import { confirmPage } from './views/forms.js';
+import { valuesOfForm, valuesOfUser, userBody, type UserValues } from './views/users-form.js';
+import { assignableRoles, deactivateProblem, manageProblem, roleProblem } from './views/users-access.js';
+import { groupsOfUser, setDriverGroups, userGroupsToStore, userListPage, visibleUser } from './data/users-data.js';
+import { assignableGroups } from './data/vehicles-data.js';
 import type { MadeLink } from '../../domain/users/password-links.js';
 
 const nameOf = (u: UserRow) => `${u.first_name} ${u.last_name}`;

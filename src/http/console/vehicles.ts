@@ -1,6 +1,6 @@
 /**
  * Managing vehicles in the console, for admins and fleet managers (a group-limited manager: the
- * vehicles of their groups; web/console/vehicles-data.ts):
+ * vehicles of their groups; data/vehicles-data.ts):
  *   GET  /console/vehicles                          the table (?status=, ?page=)
  *   GET  /console/vehicles/new, POST /console/vehicles          add a vehicle
  *   GET  /console/vehicles/:id/edit, POST /console/vehicles/:id  edit it
@@ -20,8 +20,8 @@ import { apiBodyCheck } from './body-check.js';
 import { field, fields } from '../plumbing/web-pages.js';
 import type { ConsoleCaller } from './caller.js';
 import { consoleFormCaller, consolePageCaller, formRefusal, pathId, send } from './forms.js';
-import { vehiclesPage } from '../../web/console/vehicles.js';
-import { confirmPage } from '../../web/console/forms.js';
+import { vehiclesPage } from './views/vehicles.js';
+import { confirmPage } from './views/forms.js';
 import {
   DETAILS,
   OUT_OF_SERVICE,
@@ -31,14 +31,14 @@ import {
   vehicleFormPage,
   type VehicleFormView,
   type VehicleValues,
-} from '../../web/console/vehicle-form.js';
+} from './views/vehicle-form.js';
 import {
   assignableGroups,
   groupIdsToStore,
   groupsOfVehicle,
   vehicleListPage,
   visibleVehicle,
-} from '../../web/console/vehicles-data.js';
+} from './data/vehicles-data.js';
 
 /** What the edit page says after a change; only these words, never text from the URL. */
 const DONE: Record<string, (number: string) => string> = {

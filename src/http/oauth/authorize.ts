@@ -16,7 +16,7 @@ import { issueCode } from '../../auth/oauth/tokens.js';
 import { refusalMessage } from '../../limits/failures.js';
 import { runtimeFor } from '../../auth/oauth/runtime.js';
 import { createSession, destroySession } from '../../auth/oauth/sessions.js';
-import { consentPage, errorPage, signedInAside, signInPage } from '../../web/pages.js';
+import { consentPage, errorPage, signedInAside, signInPage } from './views/flow-pages.js';
 import {
   SESSION_COOKIE,
   anonymousCsrf,

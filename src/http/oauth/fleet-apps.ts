@@ -9,7 +9,7 @@ import { AppError, notFound } from '../../core/errors.js';
 import { fleetUser } from '../../auth/oauth/accounts.js';
 import { installedApps, revokeGrant } from '../../auth/oauth/grants.js';
 import { runtimeFor } from '../../auth/oauth/runtime.js';
-import { installedAppsPage } from '../../web/fleet/pages.js';
+import { installedAppsPage } from './views/fleet-pages.js';
 import { csrfProblem, field, sessionOf } from '../plumbing/web-pages.js';
 import { send } from '../console/forms.js';
 

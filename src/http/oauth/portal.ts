@@ -11,10 +11,10 @@ import { appsOfDeveloper, findAppById, registerApp, rotateSecret } from '../../a
 import { refusalMessage } from '../../limits/failures.js';
 import { runtimeFor } from '../../auth/oauth/runtime.js';
 import { createSession, destroySession } from '../../auth/oauth/sessions.js';
-import { signedInAside, signInPage } from '../../web/pages.js';
-import { appPage, appsPage, newAppPage, signUpLink, signUpPage } from '../../web/portal/pages.js';
-import { withScopeGroups } from '../../web/portal/scope-groups.js';
-import { SCOPE_PICKER_HEADERS } from '../../web/portal/scope-picker.js';
+import { signedInAside, signInPage } from './views/flow-pages.js';
+import { appPage, appsPage, newAppPage, signUpLink, signUpPage } from './views/portal/pages.js';
+import { withScopeGroups } from './views/portal/scope-groups.js';
+import { SCOPE_PICKER_HEADERS } from './views/portal/scope-picker.js';
 import {
   SESSION_COOKIE,
   anonymousCsrf,

@@ -10,8 +10,8 @@ import { AppError } from '../../core/errors.js';
 import type { Api } from '../api.js';
 import { findSession, sameToken, type SessionKind, type WebSession } from '../../auth/oauth/sessions.js';
 import { runtimeFor } from '../../auth/oauth/runtime.js';
-import { PAGE_HEADERS } from '../../web/html.js';
-import { errorPage } from '../../web/pages.js';
+import { PAGE_HEADERS } from './html.js';
+import { errorPage } from '../oauth/views/flow-pages.js';
 
 export const SESSION_COOKIE: Record<SessionKind, string> = { fleet: 'fleet_session', developer: 'fleet_dev_session' };
 /** The signed double-submit cookie that protects the forms of signed-out pages (sign-in, sign-up). */

@@ -10,7 +10,7 @@ import { before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
 import { Browser, PASSWORD, REDIRECT, inputValue, uniq, useOAuthApp, type OAuthTestApp } from './helper.js';
 import { SCOPES } from '../../../src/auth/scopes.js';
-import { SCOPE_GROUPS, scopeArea } from '../../../src/web/portal/scope-groups.js';
+import { SCOPE_GROUPS, scopeArea } from '../../../src/http/oauth/views/portal/scope-groups.js';
 
 eachDialect('oauth developer portal scope picker', (dialect) => {
   const getApp = useOAuthApp(dialect);

@@ -10,7 +10,7 @@ import { bearerChallenge } from '../../../src/auth/oauth/bearer.js';
 import { TOKEN_FORMAT } from '../../../src/auth/oauth/tokens.js';
 import { withQuery } from '../../../src/auth/oauth/authorize.js';
 import { newSecret } from '../../../src/auth/secrets.js';
-import { escapeHtml, html } from '../../../src/web/html.js';
+import { escapeHtml, html } from '../../../src/http/plumbing/html.js';
 import { localPath } from '../../../src/http/plumbing/web-pages.js';
 
 const principal = { companyId: 1, credential: { type: 'oauth_token' as const, id: 1 }, scopes: new Set<string>() };

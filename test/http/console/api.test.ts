@@ -12,7 +12,7 @@ import { Browser, useOAuthApp, vehicle } from '../../auth/oauth/helper.js';
 import { createUser, uniq } from '../fixtures.js';
 import { createDispatch, createLocation } from '../../domain/dispatch/fixtures.js';
 import { asCompany, consoleBrowser, ingest, metricFleet } from './helper.js';
-import { fleetChangesAt, fleetState, type FleetView } from '../../../src/web/console/fleet.js';
+import { fleetChangesAt, fleetState, type FleetView } from '../../../src/http/console/views/fleet.js';
 import { loadConfig } from '../../../src/config/index.js';
 
 const OFFLINE_AFTER_MIN = 3;
@@ -69,7 +69,7 @@ eachDialect('fleet console over HTTP', (dialect) => {
     assert.match((await b.get('/console/assets/fleet.css')).headers['content-type'], /^text\/css/);
     for (const label of ['Search', 'State', 'Group', 'Driver'])
       assert.match(page.body, new RegExp(`<label for="fleet-\\w+">${label}</label>`), label);
-    assert.equal((await b.get('/console/assets/..%2Fpages.ts')).status, 404);
+    assert.equal((await b.get('/console/assets/..%2Froutes.ts')).status, 404);
     const admin = await consoleBrowser(t, t.fleet.admin.email);
     assert.match(admin.page.body, /href="\/fleet\/apps"/);
   });

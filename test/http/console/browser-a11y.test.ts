@@ -282,7 +282,7 @@ eachDialect('console accessibility at desktop and phone widths', (dialect) => {
       nav: consoleNav('Apps'),
       primary: button(/^Remove /),
       // The developer portal has sessions of its own. Its sign-in page is the fleet's sign-in page with
-      // other words (src/web/pages.ts signInPage), which is checked last.
+      // other words (src/http/oauth/views/flow-pages.ts signInPage), which is checked last.
       then: async (page) => {
         await page.goto(web.base + '/developers/sign-in');
         await page.getByLabel('Email').fill(developer);

@@ -21,7 +21,7 @@ import {
 import { recordDutyStatusEvents } from '../../../src/domain/hos/service.js';
 import { createUser } from '../../../src/domain/users/service.js';
 import { addDays, localDate, startOfDay } from '../../../src/core/time-zone.js';
-import { SCOPE_GROUPS } from '../../../src/web/portal/scope-groups.js';
+import { SCOPE_GROUPS } from '../../../src/http/oauth/views/portal/scope-groups.js';
 import { PHONE, openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
 import { storeIftaTrack } from './helper.js';
 

@@ -16,7 +16,7 @@ import { consoleBrowser } from './helper.js';
 import { provisionDevice } from '../../../src/domain/devices/service.js';
 import { PASSWORD } from '../../auth/oauth/helper.js';
 import { createGroup } from './manage-helper.js';
-import { escapeHtml } from '../../../src/web/html.js';
+import { escapeHtml } from '../../../src/http/plumbing/html.js';
 
 async function eldDevices(api: Api): Promise<Array<Record<string, any>>> {
   const res = await api.call({ method: 'GET', url: '/v1/eld_devices?per_page=100' });

@@ -12,7 +12,7 @@ import { startOfDay } from '../../../src/core/time-zone.js';
 import { asCompany, consoleBrowser } from './helper.js';
 import { send } from './dashboard-fixtures.js';
 import { IANA, seedReportFleet, type ReportFleet } from './reports-fixtures.js';
-import { MAX_POINTS, thin, type TrackPoint } from '../../../src/web/console/history-data.js';
+import { MAX_POINTS, thin, type TrackPoint } from '../../../src/http/console/data/history-data.js';
 
 const MIN = 60_000;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { PASSWORD, type Fleet, type OAuthTestApp } from '../../auth/oauth/helper.js';
 import { uniq } from '../fixtures.js';
 import { createUser } from '../../../src/domain/users/service.js';
-import { escapeHtml } from '../../../src/web/html.js';
+import { escapeHtml } from '../../../src/http/plumbing/html.js';
 import { asCompany, consoleBrowser } from './helper.js';
 
 export type Api = ReturnType<typeof asCompany>;

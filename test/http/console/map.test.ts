@@ -11,7 +11,7 @@ import { eachDialect } from '../../helper.js';
 import { Browser, useOAuthApp } from '../../auth/oauth/helper.js';
 import { consoleBrowser } from './helper.js';
 import { loadConfig, ConfigError } from '../../../src/config/index.js';
-import { mapHeaders } from '../../../src/web/console/map-page.js';
+import { mapHeaders } from '../../../src/http/console/views/map-page.js';
 
 const names = (body: string) =>
   (JSON.parse(body) as { features: Array<{ properties: { name: string } }> }).features.map((f) => f.properties.name);
