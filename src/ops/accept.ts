@@ -21,8 +21,7 @@
  * its one descriptor and logs why.
  */
 import { spawn } from 'node:child_process';
-import type { Server as HttpServer } from 'node:http';
-import { Server as NetServer, type Server } from 'node:net';
+import type { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -33,21 +32,35 @@ import type { FastifyInstance } from 'fastify';
 const ECHO = `const n=Number(process.argv[1]);process.on('message',(m,h)=>{for(let i=0;i<n;i++)process.send('listener',h)});process.on('disconnect',()=>process.exit(0))`;
 const HELPER_TIMEOUT_MS = 10_000;
 
-/**
- * What a listening net.Server reads for each connection it accepts, copied from the HTTP server so that a
- * connection accepted by a copy gets the HTTP server's socket options (half-open allowed, no Nagle delay…).
- */
-const SOCKET_OPTIONS = [
-  'allowHalfOpen',
-  'pauseOnConnect',
-  'noDelay',
-  'keepAlive',
-  'keepAliveInitialDelay',
-  'highWaterMark',
-];
-
 /** A libuv handle of a listening socket, as Node's IPC sends and receives it (not listened on). */
 type NativeHandle = { close(): void };
+
+/** What Node's net.Server sets on its listening handle (lib/net.js, setupListenHandle). */
+interface ListeningHandle extends NativeHandle {
+  onconnection: unknown;
+  listen(backlog: number): number;
+  [owner: symbol]: unknown;
+}
+
+/**
+ * Listens on `copy` as `server` listens on its own handle: the same connection callback, owned by the
+ * server. Node's net.Server does exactly this to the handle it listens on (lib/net.js); done here for a
+ * second handle, the server counts, configures and waits for its connections as for its own. Undocumented
+ * internals (the handle's `onconnection` and `owner_symbol`), so it refuses, rather than guesses, when
+ * they are not as expected; test/ops/accept.test.ts checks the result on the Node version in use.
+ */
+function attachTo(server: Server, copy: NativeHandle): void {
+  const own = (server as unknown as { _handle?: ListeningHandle | null })._handle;
+  const owner = own && Object.getOwnPropertySymbols(own).find((s) => s.description === 'owner_symbol');
+  if (!own || !owner || own[owner] !== server || typeof own.onconnection !== 'function') {
+    throw new Error("the server's listening handle is not as Node 20 sets it");
+  }
+  const handle = copy as ListeningHandle;
+  handle.onconnection = own.onconnection;
+  handle[owner] = server;
+  const err = handle.listen(511);
+  if (err) throw new Error(`listening on a copy failed (${err})`);
+}
 
 /**
  * n more descriptors of `server`'s listening socket, as bare handles that nothing listens on yet (none if
@@ -104,40 +117,35 @@ declare module 'fastify' {
 
 /** Polls the app's listening socket through `perTurn` descriptors once it listens (src/plugins.ts). */
 export function installAcceptors(app: FastifyInstance, perTurn: number): void {
-  let copies: Server[] = [];
+  let copies: NativeHandle[] = [];
   let closing = false;
   let settle: () => void = () => {};
   const ready = new Promise<void>((resolve) => (settle = resolve));
   app.decorate('acceptors', { descriptors: () => 1 + copies.length, ready });
   if (perTurn <= 1) settle();
+  const closeAll = (handles: NativeHandle[]) => handles.forEach((handle) => handle.close());
 
   app.addHook('onListen', (done) => {
     done();
     if (perTurn <= 1) return;
-    const http: HttpServer = app.server;
-    copiesOf(http, perTurn - 1).then(
-      (handles) => {
-        if (closing) return void handles.forEach((handle) => handle.close());
-        copies = handles.map((handle) => {
-          // Every listener in place before it listens: a connection it accepts is the HTTP server's at once.
-          const copy = new NetServer();
-          for (const key of SOCKET_OPTIONS) Reflect.set(copy, key, Reflect.get(http, key));
-          copy.on('connection', (socket) => http.emit('connection', socket));
-          copy.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'a listening copy failed'));
-          return copy.listen(handle);
-        });
-        settle();
-      },
-      (err: Error) => {
-        app.log.warn({ err: { message: err.message } }, 'listening through one descriptor only');
-        settle();
-      },
-    );
+    copiesOf(app.server, perTurn - 1)
+      .then((handles) => {
+        if (closing) return closeAll(handles);
+        try {
+          for (const handle of handles) attachTo(app.server, handle);
+        } catch (err) {
+          closeAll(handles);
+          throw err;
+        }
+        copies = handles;
+      })
+      .catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'listening through one descriptor only'))
+      .finally(settle);
   });
   // With the listening socket itself, before the in-flight requests are waited for.
   app.addHook('preClose', (done) => {
     closing = true;
-    for (const copy of copies) copy.close();
+    closeAll(copies);
     copies = [];
     done();
   });

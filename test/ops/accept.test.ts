@@ -149,4 +149,52 @@ eachDialect('a burst of connections', (dialect) => {
       await t.close();
     }
   });
+
+  test(`${dialect}: the server counts every descriptor's connections, and closing waits for their requests`, async () => {
+    const { t, port } = await listening(dialect, '4');
+    const sockets: Socket[] = [];
+    try {
+      const taken = await burst(t, port, 8);
+      sockets.push(...taken.sockets);
+      const perTurn = taken.perTurn;
+      assert.deepEqual(perTurn, [4, 4]);
+      // What a graceful close waits for: all eight, not only the two the first descriptor took on.
+      const counted = await new Promise<number>((resolve, reject) =>
+        t.app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))),
+      );
+      assert.equal(counted, 8);
+      // A request in flight on each (headers and the first byte of the body), then the close, then the rest.
+      const bodies = sockets.map((s, i) => {
+        const body = JSON.stringify({ number: `closing-${dialect}-${i}` });
+        s.write(
+          `POST /v1/vehicles HTTP/1.1\r\nHost: x\r\nX-Api-Key: ${t.company.apiKey}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n` +
+            body.slice(0, 1),
+        );
+        return body.slice(1);
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      let closedAt = 0;
+      const closing = t.app.close().then(() => (closedAt = Date.now()));
+      await new Promise((r) => setTimeout(r, 50));
+      const answered: number[] = [];
+      for (const [i, s] of sockets.entries()) {
+        const answer = new Promise<string>((resolve, reject) => {
+          let text = '';
+          s.on('data', (c: Buffer) => (text += c.toString('latin1')));
+          s.once('end', () => resolve(text));
+          s.once('error', reject);
+          s.setTimeout(5000, () => reject(new Error(`no answer on connection ${i} within 5 s`)));
+        });
+        s.write(bodies[i]);
+        assert.match(await answer, /^HTTP\/1\.1 201 Created\r\n/);
+        answered.push(Date.now());
+      }
+      await closing;
+      assert.ok(closedAt >= Math.max(...answered), 'the app closed before its requests were answered');
+    } finally {
+      for (const s of sockets) s.destroy();
+      await t.close();
+    }
+  });
 });
