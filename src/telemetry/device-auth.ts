@@ -8,9 +8,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../storage/db.js';
-import { digest } from '../auth/secrets.js';
 import { AppError } from '../core/errors.js';
 import { authenticateDevice, deviceByIdentifier, type DevicePrincipal } from '../domain/devices/service.js';
+import { revokedIdentifier } from '../domain/devices/revoked.js';
 
 export function deviceCredential(req: Pick<FastifyRequest, 'headers'>): string | null {
   const auth = req.headers.authorization;
@@ -21,17 +21,6 @@ export function deviceCredential(req: Pick<FastifyRequest, 'headers'>): string |
   const h = req.headers['x-device-token'];
   const v = Array.isArray(h) ? h[0] : h;
   return v && v.trim() ? v.trim() : null;
-}
-
-/** The identifier of the revoked device a credential belonged to, or null. */
-async function revokedIdentifier(db: Db, credential: string): Promise<string | null> {
-  const row = await db.kysely
-    .selectFrom('devices')
-    .select('identifier')
-    .where('credential_digest', '=', digest(credential))
-    .where('revoked_at', 'is not', null)
-    .executeTakeFirst();
-  return row?.identifier ?? null;
 }
 
 export async function authenticateDeviceRequest(

@@ -166,3 +166,16 @@ export async function assertGrantActive(db: Db, grantId: number): Promise<void> 
     .executeTakeFirst();
   if (!grant) throw invalidGrant('The authorization has been revoked.');
 }
+
+/** The name of the app of this company's revoked grant `grantId`, or undefined (the notice after a removal). */
+export async function revokedAppName(db: Db, companyId: number, grantId: number): Promise<string | undefined> {
+  const row = await db.kysely
+    .selectFrom('oauth_grants as g')
+    .innerJoin('oauth_apps as a', 'a.id', 'g.app_id')
+    .select('a.name')
+    .where('g.id', '=', grantId)
+    .where('g.company_id', '=', companyId)
+    .where('g.revoked_at', 'is not', null)
+    .executeTakeFirst();
+  return row?.name;
+}

@@ -20,9 +20,9 @@ export function companyProfile(db: Kysely<Database>, id: number) {
     .executeTakeFirst();
 }
 
-/** A company's id, code and name, found by its id or its code (`FP0000005`), or undefined. */
+/** A company found by its id or its code (`FP0000005`), or undefined. */
 export function companyByRef(db: Kysely<Database>, ref: { id: number } | { code: string }) {
-  const q = db.selectFrom('companies').select(['id', 'company_code', 'name']);
+  const q = db.selectFrom('companies').selectAll();
   return ('id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)).executeTakeFirst();
 }
 

@@ -14,6 +14,8 @@ import { AppError, duplicate, notFound, validation } from '../../core/errors.js'
 import type { Tenant } from '../tenant.js';
 import type { DevicesTable } from './tables.js';
 import { vehicleRef } from '../vehicles/refs.js';
+import { findAsset } from '../assets/repository.js';
+import { getCompany } from '../companies/service.js';
 
 export type DeviceRow = Selectable<DevicesTable>;
 export type DeviceKind = 'eld' | 'asset_gateway';
@@ -78,8 +80,7 @@ async function checkProvision(
   const kind: DeviceKind = input.vehicleId !== undefined ? 'eld' : 'asset_gateway';
   const model = (input.model ?? DEFAULT_MODEL[kind]).trim();
   if (!model || model.length > 64) throw validation('model', 'must be 1 to 64 characters long');
-  const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', t.companyId).executeTakeFirst();
-  if (!company) throw notFound(`company ${t.companyId}`);
+  await getCompany(db, t.companyId);
   if (input.vehicleId !== undefined) {
     const v = await vehicleRef(db.kysely, t.companyId, input.vehicleId);
     if (!v) throw notFound(`vehicle ${input.vehicleId}`);
@@ -90,12 +91,7 @@ async function checkProvision(
         `vehicle ${input.vehicleId} already has ELD device ${bound.id} (${bound.identifier}); revoke it first`,
       );
   } else {
-    const a = await db.kysely
-      .selectFrom('assets')
-      .select('id')
-      .where('company_id', '=', t.companyId)
-      .where('id', '=', input.assetId!)
-      .executeTakeFirst();
+    const a = await findAsset(db.kysely, t.companyId, input.assetId!);
     if (!a) throw notFound(`asset ${input.assetId}`);
     const bound = await liveDeviceOf(db, 'asset_id', input.assetId!);
     if (bound)

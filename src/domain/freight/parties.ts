@@ -8,6 +8,7 @@ import type { Db } from '../../storage/db.js';
 import type { CompaniesTable } from '../../storage/schema.js';
 import { fromJson } from '../../storage/values.js';
 import { notFound, validation } from '../../core/errors.js';
+import { companiesByIds, companyByRef } from '../companies/refs.js';
 
 export type CompanyRow = Selectable<CompaniesTable>;
 
@@ -28,25 +29,24 @@ export async function findCompanyByRef(
   db: Db,
   ref: { id: number } | { code: string },
 ): Promise<CompanyRow | undefined> {
-  const q = db.kysely.selectFrom('companies').selectAll();
-  return ('id' in ref ? q.where('id', '=', ref.id) : q.where('company_code', '=', ref.code)).executeTakeFirst();
+  return companyByRef(db.kysely, ref);
 }
 
 /** Carriers with a share to this shipper that is not revoked and has not ended, in id order. */
 export async function sharingCarriers(db: Db, shipperId: number, nowIso: string): Promise<CompanyRow[]> {
-  return db.kysely
-    .selectFrom('companies')
-    .selectAll()
-    .where('id', 'in', (s) =>
-      s
-        .selectFrom('freight_shares')
-        .select('carrier_company_id')
-        .where('shipper_company_id', '=', shipperId)
-        .where('revoked_at', 'is', null)
-        .where('ends_at', '>', nowIso),
-    )
-    .orderBy('id')
+  const carriers = await db.kysely
+    .selectFrom('freight_shares')
+    .select('carrier_company_id')
+    .distinct()
+    .where('shipper_company_id', '=', shipperId)
+    .where('revoked_at', 'is', null)
+    .where('ends_at', '>', nowIso)
     .execute();
+  const rows = await companiesByIds(
+    db.kysely,
+    carriers.map((c) => c.carrier_company_id),
+  );
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /** The carrier a shipper's request names; 400 when none is named, 404 when it shares nothing with the caller. */

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Api } from '../api.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { fleetUser } from '../../auth/oauth/accounts.js';
-import { installedApps, revokeGrant } from '../../auth/oauth/grants.js';
+import { installedApps, revokedAppName, revokeGrant } from '../../auth/oauth/grants.js';
 import { runtimeFor } from '../../auth/oauth/runtime.js';
 import { installedAppsPage } from './views/fleet-pages.js';
 import { csrfProblem, field, sessionOf } from '../plumbing/web-pages.js';
@@ -33,15 +33,7 @@ export async function fleetAppsRoutes(app: Api): Promise<void> {
   /** The name of a removed app of this company, for the notice after a removal (never text from the URL). */
   async function removedAppName(companyId: number, raw: string | undefined): Promise<string | undefined> {
     if (!raw || !/^\d{1,12}$/.test(raw)) return undefined;
-    const row = await app.db.kysely
-      .selectFrom('oauth_grants as g')
-      .innerJoin('oauth_apps as a', 'a.id', 'g.app_id')
-      .select('a.name')
-      .where('g.id', '=', Number(raw))
-      .where('g.company_id', '=', companyId)
-      .where('g.revoked_at', 'is not', null)
-      .executeTakeFirst();
-    return row?.name;
+    return revokedAppName(app.db, companyId, Number(raw));
   }
 
   app.get('/fleet', hide, async (_req, reply) => reply.redirect('/fleet/apps', 303));
