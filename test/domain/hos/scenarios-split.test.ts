@@ -22,6 +22,18 @@ const E3_LOG = [
 
 const scenarios: Scenario[] = [
   {
+    // Found by the property test "drive, shift and break never increase while driving": with the 14-hour
+    // window spent in every frame, the pair completed exactly as driving starts was taken only once it
+    // avoided a violation (20 minutes of drive left, then 10:40 twenty minutes later).
+    name: '2h41 OFF and 7h19 SB (exactly 10 hours) pair at the instant driving starts, window spent either way',
+    log: ['D1 00:00 D', 'D1 10:40 OFF', 'D1 13:21 WAIT', 'D2 03:21 SB', 'D2 10:40 D', 'D2 11:01 OFF'],
+    checks: [
+      { at: 'D2 10:39', driveRaw: '0:20' },
+      { at: 'D2 10:40', driveRaw: '11:00' },
+      { at: 'D2 11:00', driveRaw: '10:40' },
+    ],
+  },
+  {
     name: 'E3: FMCSA sleeper-berth example (pairs 1+2 and 2+3, then a 10-hour rest) has no violation',
     log: E3_LOG,
     checks: [

@@ -158,7 +158,9 @@ export function evaluateShifts(ctx: Context): ShiftClocks {
     },
     room(f) {
       const c = clocksOf(f, end);
-      return [Math.min(c.drive, c.window ?? Infinity, c.duty ?? Infinity), c.window ?? c.duty ?? 0];
+      // Then the driving left: with the window spent in every chain, a pair just completed must still count
+      // (docs/hos.md, Split sleeper berth; test/domain/hos/scenarios-split.test.ts).
+      return [Math.min(c.drive, c.window ?? Infinity, c.duty ?? Infinity), c.window ?? c.duty ?? 0, c.drive];
     },
   });
 
