@@ -6,7 +6,15 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect, useApp, type TestApp, type TestCompany } from '../helper.js';
-import { assertError, assertKeySet, assertList, createUser, USER_SUMMARY_KEYS } from '../http/fixtures.js';
+import {
+  assertError,
+  assertKeySet,
+  assertList,
+  createUser,
+  createVehicle,
+  USER_SUMMARY_KEYS,
+} from '../http/fixtures.js';
+import { revokeDevice } from '../../src/domain/devices/service.js';
 import { VEHICLE_SUMMARY_KEYS } from '../http/fleet-record-fixtures.js';
 import { vehicleHistory, vehicleHistoryJson } from '../../src/telemetry/queries/locations.js';
 import { historyTailsV1 } from '../../src/wire/history-json.js';
@@ -144,6 +152,21 @@ eachDialect('telemetry endpoints', (dialect) => {
     ]);
     assert.equal(items[0].current_location.vehicle_state, 'off');
     assert.equal(items[0].current_location.state, 'IL');
+  });
+
+  test('/v3/vehicle_locations: an active vehicle with a live ELD or a known location, not one with neither', async () => {
+    const listed = async (vehicleId: number) => {
+      const res = await t.call({ method: 'GET', url: `/v3/vehicle_locations?vehicle_id=${vehicleId}` });
+      return assertList(res, 'vehicles', 'vehicle').map((v: any) => [v.id, v.current_location === null]);
+    };
+    const eld = await rig(t); // a live ELD, nothing reported yet
+    const revoked = await rig(t);
+    await revokeDevice(t.db, { companyId: t.company.id }, revoked.device.id);
+    const bare = await createVehicle(t, {});
+    assert.deepEqual(await listed(r.vehicle.id), [[r.vehicle.id, false]]);
+    assert.deepEqual(await listed(eld.vehicle.id), [[eld.vehicle.id, true]]);
+    assert.deepEqual(await listed(revoked.vehicle.id), []);
+    assert.deepEqual(await listed(bare.id), []);
   });
 
   test('/v1/vehicle_locations/:id?date=: every point of the day, unpaginated; errors', async () => {

@@ -18,3 +18,12 @@ export function liveVehicleDevices(db: Kysely<Database>, companyId: number): Pro
     .where('vehicle_id', 'is not', null)
     .execute();
 }
+
+/** The ids of vehicles with a live device, as a subquery to filter on (`where vehicles.id in …`). */
+export function vehiclesWithLiveDevice(db: Kysely<Database>) {
+  return db
+    .selectFrom('devices')
+    .select('devices.vehicle_id')
+    .where('devices.revoked_at', 'is', null)
+    .where('devices.vehicle_id', 'is not', null);
+}

@@ -13,6 +13,7 @@ import { vehiclesQuery } from '../../domain/vehicles/repository.js';
 import { vehicleRef } from '../../domain/vehicles/refs.js';
 import type { LatestLocationRow } from '../../domain/freight/locations.js';
 import { POINT_ID_PREFIX } from '../point-id.js';
+import { vehiclesWithLiveDevice } from '../../domain/devices/live.js';
 import { BODY_CLOSE, BODY_OPEN, historyWindow, postgresHistoryText } from './history-postgres.js';
 
 export interface CurrentExtra {
@@ -82,13 +83,7 @@ export async function vehiclesPage(db: Db, t: Tenant, f: VehicleListFilter, limi
   if (f.gatewayOnly) {
     base = base.where('vehicles.status', '=', 'active').where((eb) =>
       eb.or([
-        eb.exists(
-          eb
-            .selectFrom('devices')
-            .select(sql`1`.as('one'))
-            .whereRef('devices.vehicle_id', '=', 'vehicles.id')
-            .where('devices.revoked_at', 'is', null),
-        ),
+        eb('vehicles.id', 'in', vehiclesWithLiveDevice(db.kysely)),
         eb.exists(
           eb
             .selectFrom('vehicle_locations_latest')
