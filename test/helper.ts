@@ -79,10 +79,21 @@ export interface TestCompany {
   headers: Record<string, string>;
 }
 
+/** A clock the test moves (epoch milliseconds): `fn` is what the app reads (BuildOptions.clock). */
+export class TestClock {
+  constructor(public now = Date.parse('2026-03-02T12:00:00.000Z')) {}
+  readonly fn = () => this.now;
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
 export interface TestApp {
   app: FastifyInstance;
   db: Db;
   dialect: Dialect;
+  /** The database's URL, for a second app (node) or a CLI on the same database. */
+  databaseUrl: string;
   /** A company with an API key, ready to call the API. */
   company: TestCompany;
   newCompany(name?: string): Promise<TestCompany>;
@@ -112,6 +123,7 @@ export async function makeApp(
     app,
     db,
     dialect,
+    databaseUrl: database.url,
     company,
     newCompany,
     async call(opts) {

@@ -16,7 +16,7 @@ import {
   useOAuthApp,
   type OAuthTestApp,
   type Res,
-} from '../auth/oauth/helper.js';
+} from '../auth/oauth/flows.js';
 import { createVehicle } from '../../src/domain/vehicles/service.js';
 import { provisionDevice } from '../../src/domain/devices/service.js';
 import { at } from '../telemetry/fixtures.js';

@@ -177,8 +177,9 @@ eachDialect('a burst of connections', (dialect) => {
       let closedAt = 0;
       const closing = t.app.close().then(() => (closedAt = Date.now()));
       await new Promise((r) => setTimeout(r, 50));
-      const answered: number[] = [];
       for (const [i, s] of sockets.entries()) {
+        // Connection i is open with a request in flight: the close cannot have finished.
+        assert.equal(closedAt, 0, `the app closed while connection ${i} had a request in flight`);
         const answer = new Promise<string>((resolve, reject) => {
           let text = '';
           s.on('data', (c: Buffer) => (text += c.toString('latin1')));
@@ -188,10 +189,8 @@ eachDialect('a burst of connections', (dialect) => {
         });
         s.write(bodies[i]);
         assert.match(await answer, /^HTTP\/1\.1 201 Created\r\n/);
-        answered.push(Date.now());
       }
       await closing;
-      assert.ok(closedAt >= Math.max(...answered), 'the app closed before its requests were answered');
     } finally {
       for (const s of sockets) s.destroy();
       await t.close();

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { eachDialect, makeApp, type TestApp } from '../helper.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
-import { METRICS_ENV, scrape } from './helper.js';
+import { METRICS_ENV, scrape } from './scrape.js';
 import { UPLOAD_GRACE_MS } from '../../src/ops/in-flight.js';
 
 const OVERLOADED = '{"error_message":"server is overloaded; retry in 1 s"}';

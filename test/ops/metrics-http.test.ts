@@ -5,7 +5,7 @@ import pg from 'pg';
 import { eachDialect, makeApp, POSTGRES_URL, type TestApp } from '../helper.js';
 import { createVehicle } from '../http/fixtures.js';
 import { loadConfig, ConfigError } from '../../src/config/index.js';
-import { METRICS_ENV, scrape, TOKEN } from './helper.js';
+import { METRICS_ENV, scrape, TOKEN } from './scrape.js';
 
 async function withApp(dialect: 'sqlite' | 'postgres', env: Record<string, string>, fn: (t: TestApp) => Promise<void>) {
   const t = await makeApp(dialect, env);

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import { eachDialect, makeApp } from '../helper.js';
 import { createVehicle } from '../http/fixtures.js';
 import { rig, send, settle, track } from '../telemetry/fixtures.js';
-import { makeHookApp, registerHook, startReceiver } from '../events/webhooks/helper.js';
-import { METRICS_ENV, scrape } from './helper.js';
+import { makeHookApp, registerHook, startReceiver } from '../events/webhooks/receiver.js';
+import { METRICS_ENV, scrape } from './scrape.js';
 
 eachDialect('metrics read from the database', (dialect) => {
   test('outbox depth: events recorded and not fanned out yet, back to 0 after the fan-out', async () => {

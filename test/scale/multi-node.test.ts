@@ -12,7 +12,7 @@ import { POSTGRES_URL } from '../helper.js';
 import { asTestApp, call, useCluster, within, type Cluster } from './cluster.js';
 import { createUser } from '../http/fixtures.js';
 import { createDispatch, world } from '../domain/dispatch/fixtures.js';
-import { startReceiver } from '../events/webhooks/helper.js';
+import { startReceiver } from '../events/webhooks/receiver.js';
 import { derivedSnapshot, vehicleDay, type Rig } from '../telemetry/fixtures.js';
 import { createCompany } from '../../src/domain/companies/service.js';
 import { createApiKey, revokeApiKey } from '../../src/auth/api-keys.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
 import { INVALID_SCOPE_DESCRIPTION } from '../../../src/auth/oauth/errors.js';
-import { Browser, REDIRECT, authorizeUrl, exchange, signInAt, useOAuthApp, type OAuthTestApp } from './helper.js';
+import { Browser, REDIRECT, authorizeUrl, exchange, signInAt, useOAuthApp, type OAuthTestApp } from './flows.js';
 
 eachDialect('oauth authorize errors', (dialect) => {
   const getApp = useOAuthApp(dialect);

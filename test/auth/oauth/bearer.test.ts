@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { api, tokensFor, useOAuthApp, vehicle, type OAuthTestApp, type Res } from './helper.js';
+import { api, tokensFor, useOAuthApp, vehicle, type OAuthTestApp, type Res } from './flows.js';
 
 function assertInvalidToken(res: Res, description: RegExp) {
   assert.equal(res.status, 401, res.body);

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { before, after, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { eachDialect } from '../../helper.js';
-import { PASSWORD, authorizeUrl, useOAuthApp, vehicle, type OAuthTestApp } from './helper.js';
+import { PASSWORD, authorizeUrl, useOAuthApp, vehicle, type OAuthTestApp } from './flows.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [

@@ -11,7 +11,7 @@ import { TEST_ENV } from '../../test-env.js';
 import { fleet as run, TMP } from '../../cli-process.js';
 import { openDb } from '../../../src/storage/db.js';
 import { eachDialect, freshDatabase } from '../../helper.js';
-import { Browser, REDIRECT, TestClock, api, authorize, exchange, type OAuthTestApp } from './helper.js';
+import { Browser, REDIRECT, TestClock, api, authorize, exchange, type OAuthTestApp } from './flows.js';
 import { createCompany } from '../../../src/domain/companies/service.js';
 import { createUser } from '../../../src/domain/users/service.js';
 
@@ -60,6 +60,9 @@ eachDialect('oauth CLI', (dialect) => {
       clock,
       fleet: fleetRec,
       client: null as never,
+      company: { id: company.id, apiKey: '', headers: {} },
+      newCompany: () => Promise.reject(new Error('not used')),
+      call: () => Promise.reject(new Error('not used')),
       newFleet: () => {
         throw new Error('not used');
       },

@@ -15,7 +15,7 @@ import {
   tokensFor,
   useOAuthApp,
   type OAuthTestApp,
-} from './helper.js';
+} from './flows.js';
 
 const S = 1000;
 

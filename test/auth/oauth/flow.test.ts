@@ -18,7 +18,7 @@ import {
   vehicle,
   assertOAuthError,
   type OAuthTestApp,
-} from './helper.js';
+} from './flows.js';
 
 eachDialect('oauth flow', (dialect) => {
   const getApp = useOAuthApp(dialect);

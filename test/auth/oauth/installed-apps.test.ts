@@ -14,7 +14,7 @@ import {
   useOAuthApp,
   assertOAuthError,
   type OAuthTestApp,
-} from './helper.js';
+} from './flows.js';
 
 eachDialect('oauth installed apps', (dialect) => {
   const getApp = useOAuthApp(dialect);

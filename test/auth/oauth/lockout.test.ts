@@ -19,7 +19,7 @@ import {
   type OAuthTestApp,
   type Res,
   useOAuthApp,
-} from './helper.js';
+} from './flows.js';
 import type { RegisteredApp } from '../../../src/auth/oauth/apps.js';
 import { BACKINGS, backingEnv } from '../../limits/redis.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { Browser, PASSWORD, REDIRECT, inputValue, uniq, useOAuthApp, type OAuthTestApp } from './helper.js';
+import { Browser, PASSWORD, REDIRECT, inputValue, uniq, useOAuthApp, type OAuthTestApp } from './flows.js';
 import { SCOPES } from '../../../src/auth/scopes.js';
 import { SCOPE_GROUPS, scopeArea } from '../../../src/http/oauth/views/portal/scope-groups.js';
 

@@ -14,7 +14,7 @@ import {
   useOAuthApp,
   type OAuthTestApp,
   type Res,
-} from './helper.js';
+} from './flows.js';
 
 const DEV_PASSWORD = 'a long developer password';
 

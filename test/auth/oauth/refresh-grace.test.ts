@@ -21,7 +21,7 @@ import {
   useOAuthApp,
   type OAuthTestApp,
   type Res,
-} from './helper.js';
+} from './flows.js';
 
 const REUSED = 'The refresh token has already been used; the authorization is revoked. Authorize again.';
 

@@ -12,7 +12,7 @@ import {
   tokensFor,
   useOAuthApp,
   type OAuthTestApp,
-} from './helper.js';
+} from './flows.js';
 
 eachDialect('oauth revocation and metadata', (dialect) => {
   const getApp = useOAuthApp(dialect, { PUBLIC_URL: 'https://fleet.example' });

@@ -14,7 +14,7 @@ import { runtimeFor } from '../../../src/auth/oauth/runtime.js';
 import { json } from '../../../src/storage/values.js';
 import { isVersioned } from '../../../src/http/oauth/install.js';
 import { renderScopesDoc } from '../../../src/http/oauth/scope-doc.js';
-import { api, useOAuthApp, type OAuthTestApp } from './helper.js';
+import { api, useOAuthApp, type OAuthTestApp } from './flows.js';
 
 /** The scope list of the specification's Authentication part, and the names docs/reference/wire.md §8.3 adds. */
 const SPEC_SCOPES = `companies.read users.read users.manage vehicles.read vehicles.manage messages.read messages.manage

@@ -18,7 +18,7 @@ import {
   tokensFor,
   useOAuthApp,
   type OAuthTestApp,
-} from './helper.js';
+} from './flows.js';
 
 eachDialect('oauth web security', (dialect) => {
   const getApp = useOAuthApp(dialect);

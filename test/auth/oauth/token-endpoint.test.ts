@@ -19,7 +19,7 @@ import {
   tokensFor,
   useOAuthApp,
   type OAuthTestApp,
-} from './helper.js';
+} from './flows.js';
 
 const basic = (id: string, secret: string) =>
   `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;

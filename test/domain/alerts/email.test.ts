@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { makeOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
-import { consoleBrowser } from '../../http/console/helper.js';
+import { makeOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
+import { consoleBrowser } from '../../http/console/kit.js';
 import { claimEmails } from '../../../src/domain/alerts/email-queue.js';
-import { ALERT_ENV, drive, feedOf, scene, type Scene } from './helper.js';
+import { ALERT_ENV, drive, feedOf, scene, type Scene } from './scene.js';
 import { generateAlerts } from '../../../src/events/alerts/generate.js';
 import { nowIso } from '../../../src/storage/values.js';
 import { startSmtp } from './smtp.js';

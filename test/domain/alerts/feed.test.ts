@@ -9,9 +9,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp } from '../../auth/oauth/helper.js';
-import { consoleBrowser } from '../../http/console/helper.js';
-import { ALERT_ENV, drive, feedOf, limitedUser, scene } from './helper.js';
+import { useOAuthApp } from '../../auth/oauth/flows.js';
+import { consoleBrowser } from '../../http/console/kit.js';
+import { ALERT_ENV, drive, feedOf, limitedUser, scene } from './scene.js';
 
 const byKind = (items: unknown[][]) => [...items].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { isForbiddenAddress } from '../../../src/events/webhooks/address.js';
 import { createSender, MAX_RESPONSE_BYTES } from '../../../src/events/webhooks/sender.js';
 import { eachDialect } from '../../helper.js';
-import { useHookApp, useReceiver } from './helper.js';
+import { useHookApp, useReceiver } from './receiver.js';
 
 describe('webhook target addresses', () => {
   it('refuses loopback, private, shared, link-local, metadata, multicast and reserved ranges; allows public ones', () => {

@@ -9,7 +9,7 @@ import { openDb } from '../../../src/storage/db.js';
 import { fanOut } from '../../../src/events/webhooks/fanout.js';
 import { claim, holdSqliteLease } from '../../../src/events/webhooks/claims.js';
 import { createWebhookRuntime } from '../../../src/events/webhooks/index.js';
-import { TEST_ENV } from './helper.js';
+import { TEST_ENV } from './receiver.js';
 
 const [url, mode, nowArg] = process.argv.slice(2);
 const nowMs = Number(nowArg);

@@ -7,7 +7,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
 import { DISPATCH_V2_KEYS, dispatchBody, world } from '../../domain/dispatch/fixtures.js';
-import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './receiver.js';
 
 eachDialect('webhook deliveries', (dialect) => {
   const getApp = useHookApp(dialect);

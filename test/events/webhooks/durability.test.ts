@@ -15,7 +15,7 @@ import { eachDialect } from '../../helper.js';
 import { openDb } from '../../../src/storage/db.js';
 import { createWebhookRuntime } from '../../../src/events/webhooks/index.js';
 import { nodeScript } from '../../repo.js';
-import { makeHookApp, registerHook, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { makeHookApp, registerHook, useReceiver, type HookApp, type Receiver } from './receiver.js';
 
 const CHILD = nodeScript(new URL('./crash-child', import.meta.url).pathname);
 const quiet = { warn() {}, error() {}, child: () => quiet };

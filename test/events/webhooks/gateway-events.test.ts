@@ -7,7 +7,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
 import { at, engine, login, post, rig, send, track, type Rig } from '../../telemetry/fixtures.js';
-import { registerHook, useHookSuite } from './helper.js';
+import { registerHook, useHookSuite } from './receiver.js';
 
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;
 const GATEWAY = ['vehicle_gateway_disconnected', 'vehicle_gateway_disconnect_ended'];

@@ -14,7 +14,7 @@ import { openDb } from '../../../src/storage/db.js';
 import { migrateToLatest } from '../../../src/storage/migrate.js';
 import { createCompany } from '../../../src/domain/companies/service.js';
 import { createApiKey } from '../../../src/auth/api-keys.js';
-import { startReceiver } from './helper.js';
+import { startReceiver } from './receiver.js';
 import { nodeScript } from '../../repo.js';
 
 const SERVER = nodeScript(new URL('../../../src/server', import.meta.url).pathname);

@@ -7,7 +7,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { eachDialect } from '../../helper.js';
-import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './receiver.js';
 
 eachDialect('webhook ordering', (dialect) => {
   const getApp = useHookApp(dialect);

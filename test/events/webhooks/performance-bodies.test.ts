@@ -7,7 +7,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
 import { at, login, rig, send, track, type Rig } from '../../telemetry/fixtures.js';
-import { registerHook, useHookSuite } from './helper.js';
+import { registerHook, useHookSuite } from './receiver.js';
 import { lowestSpeed, performanceMembers } from './performance-fixtures.js';
 
 eachDialect('driver performance event webhook bodies', (dialect) => {

@@ -5,8 +5,8 @@
 import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
-import { freshPath, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
-import { tokensFor, useOAuthApp, api } from '../../auth/oauth/helper.js';
+import { freshPath, useHookApp, useReceiver, type HookApp, type Receiver } from './receiver.js';
+import { tokensFor, useOAuthApp, api } from '../../auth/oauth/flows.js';
 
 eachDialect('company_webhooks registration', (dialect) => {
   const getApp = useHookApp(dialect);

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { DEFAULT_RETRY_SCHEDULE_S } from '../../../src/events/webhooks/settings.js';
-import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './receiver.js';
 
 describe('webhook delivery settings', () => {
   it('by default the receiver has 3 s and the 2017 schedule applies; both are configurable', () => {

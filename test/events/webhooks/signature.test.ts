@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { signatureSha1, signatureSha256, verifySha1, verifySha256 } from '../../../src/events/webhooks/signature.js';
 import { eachDialect } from '../../helper.js';
-import { registerHook, useHookApp, useReceiver } from './helper.js';
+import { registerHook, useHookApp, useReceiver } from './receiver.js';
 
 interface RawRequest {
   /** The request line and header lines exactly as their bytes arrived. */

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
 import { haversineM } from '../../../src/telemetry/units.js';
 import { at, login, rig, send, track, type Rig } from '../../telemetry/fixtures.js';
-import { registerHook, useHookSuite } from './helper.js';
+import { registerHook, useHookSuite } from './receiver.js';
 import { lowestSpeed, performanceMembers } from './performance-fixtures.js';
 
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;

@@ -11,7 +11,7 @@ import { eachDialect } from '../../helper.js';
 import { provisionDevice } from '../../../src/domain/devices/service.js';
 import { pointId } from '../../../src/telemetry/point-id.js';
 import { at, login, post, rig, send, track, type Rig } from '../../telemetry/fixtures.js';
-import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { registerHook, useHookApp, useReceiver, type HookApp, type Receiver } from './receiver.js';
 import { lowestSpeed, performanceMembers } from './performance-fixtures.js';
 
 const w = (s: number) => `${at(s).slice(0, 19)}Z`;

@@ -7,7 +7,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
 import { verifySha1 } from '../../../src/events/webhooks/signature.js';
-import { freshPath, useHookApp, useReceiver, type HookApp, type Receiver } from './helper.js';
+import { freshPath, useHookApp, useReceiver, type HookApp, type Receiver } from './receiver.js';
 
 eachDialect('webhook test delivery', (dialect) => {
   const getApp = useHookApp(dialect, { WEBHOOK_TIMEOUT_MS: '300' });

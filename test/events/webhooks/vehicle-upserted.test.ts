@@ -7,7 +7,7 @@ import { before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachDialect } from '../../helper.js';
 import { plainVehicle } from '../../domain/vehicles/vehicle-bodies.js';
-import { registerHook, useHookSuite, type HookApp, type Receiver } from './helper.js';
+import { registerHook, useHookSuite, type HookApp, type Receiver } from './receiver.js';
 
 eachDialect('webhooks: vehicle_upserted', (dialect) => {
   const suite = useHookSuite(dialect);

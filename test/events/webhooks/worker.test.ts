@@ -10,7 +10,7 @@ import { TEST_ENV } from '../../test-env.js';
 import { serve } from '../../../src/server.js';
 import { outcomeOf } from '../../../src/events/webhooks/outcome.js';
 import { dialects } from '../../helper.js';
-import { makeHookApp, registerHook, startReceiver } from './helper.js';
+import { makeHookApp, registerHook, startReceiver } from './receiver.js';
 
 describe('attempt outcomes', () => {
   const S = [10, 60];

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { inputValue, useOAuthApp } from '../../auth/oauth/helper.js';
+import { inputValue, useOAuthApp } from '../../auth/oauth/flows.js';
 import { listApiKeys } from '../../../src/auth/api-keys.js';
 import { assertAlert } from './manage-helper.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 
 eachDialect('console: API keys', (dialect) => {
   const getApp = useOAuthApp(dialect);

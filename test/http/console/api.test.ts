@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { limitedManager } from './manage-helper.js';
 import { eachDialect } from '../../helper.js';
-import { Browser, useOAuthApp, vehicle } from '../../auth/oauth/helper.js';
+import { Browser, useOAuthApp, vehicle } from '../../auth/oauth/flows.js';
 import { createUser, uniq } from '../fixtures.js';
 import { createDispatch, createLocation } from '../../domain/dispatch/fixtures.js';
-import { asCompany, consoleBrowser, ingest, metricFleet } from './helper.js';
+import { asCompany, consoleBrowser, ingest, metricFleet } from './kit.js';
 import { fleetChangesAt, fleetState, type FleetView } from '../../../src/http/console/views/fleet.js';
 import { loadConfig } from '../../../src/config/index.js';
 

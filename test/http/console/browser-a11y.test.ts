@@ -27,11 +27,11 @@ import {
   uniq,
   useOAuthApp,
   type OAuthTestApp,
-} from '../../auth/oauth/helper.js';
+} from '../../auth/oauth/flows.js';
 import { createDispatch, world } from '../../domain/dispatch/fixtures.js';
 import { DESKTOP, PHONE, axeViolations, openConsoleBrowser, type ConsoleBrowser } from './browser-kit.js';
 import { seedDashboardFleet, type DashboardFleet } from './dashboard-fixtures.js';
-import { asCompany } from './helper.js';
+import { asCompany } from './kit.js';
 
 /** A page to check: where, what shows it is ready, its navigation and its primary action. */
 interface Visit {

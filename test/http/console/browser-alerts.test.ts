@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
-import { ALERT_ENV, drive, scene } from '../../domain/alerts/helper.js';
+import { ALERT_ENV, drive, scene } from '../../domain/alerts/scene.js';
 
 const later = (records: Array<Record<string, unknown>>, s: number) =>
   records.map((r) => ({ ...r, time: new Date(Date.parse(String(r.time)) + s * 1000).toISOString() }));

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { PHONE, openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
 import { seedDashboardFleet } from './dashboard-fixtures.js';
 

@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { createUser } from '../fixtures.js';
 import { createLocation } from '../../domain/dispatch/fixtures.js';
-import { asCompany } from './helper.js';
+import { asCompany } from './kit.js';
 import { openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
 
 eachDialect('console devices and dispatches in a real browser', (dialect) => {

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { PASSWORD, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { PASSWORD, type OAuthTestApp } from '../../auth/oauth/flows.js';
 
 export const SHOTS = 'test-results';
 const CHROMIUM = '/usr/bin/chromium';

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { PASSWORD, useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { PASSWORD, useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { uniq } from '../fixtures.js';
-import { asCompany } from './helper.js';
+import { asCompany } from './kit.js';
 import { openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
 
 eachDialect('people and groups in a real browser', (dialect) => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
 import { seedReportFleet } from './reports-fixtures.js';
 

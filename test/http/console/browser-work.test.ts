@@ -17,13 +17,13 @@ import {
   useOAuthApp,
   vehicle,
   type OAuthTestApp,
-} from '../../auth/oauth/helper.js';
+} from '../../auth/oauth/flows.js';
 import { recordDutyStatusEvents } from '../../../src/domain/hos/service.js';
 import { createUser } from '../../../src/domain/users/service.js';
 import { addDays, localDate, startOfDay } from '../../../src/core/time-zone.js';
 import { SCOPE_GROUPS } from '../../../src/http/oauth/views/portal/scope-groups.js';
 import { PHONE, openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
-import { storeIftaTrack } from './helper.js';
+import { storeIftaTrack } from './kit.js';
 
 const H = 3_600_000;
 const ZONE = 'America/New_York';

@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eachDialect } from '../../helper.js';
-import { tokensFor, useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { tokensFor, useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { createUser } from '../fixtures.js';
 import { createDispatch, createLocation } from '../../domain/dispatch/fixtures.js';
-import { asCompany, ingest, storeIftaTrack } from './helper.js';
+import { asCompany, ingest, storeIftaTrack } from './kit.js';
 import { SHOTS, openConsoleBrowser, type ConsoleBrowser } from './browser-kit.js';
 import { recordDutyStatusEvents } from '../../../src/domain/hos/service.js';
 

@@ -13,14 +13,14 @@
  */
 import assert from 'node:assert/strict';
 import { uniq } from '../fixtures.js';
-import { PASSWORD, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { PASSWORD, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { createCompany } from '../../../src/domain/companies/service.js';
 import { createUser } from '../../../src/domain/users/service.js';
 import { createApiKey } from '../../../src/auth/api-keys.js';
 import { provisionDevice } from '../../../src/domain/devices/service.js';
 import { recordDutyStatusEvents } from '../../../src/domain/hos/service.js';
 import { telemetryFor } from '../../../src/telemetry/store/runner.js';
-import { asCompany } from './helper.js';
+import { asCompany } from './kit.js';
 
 const S = 1000;
 const MIN = 60 * S;

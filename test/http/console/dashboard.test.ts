@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { Browser, useOAuthApp } from '../../auth/oauth/helper.js';
-import { consoleBrowser } from './helper.js';
+import { Browser, useOAuthApp } from '../../auth/oauth/flows.js';
+import { consoleBrowser } from './kit.js';
 import { cardText, seedDashboardFleet } from './dashboard-fixtures.js';
 
 const CARDS = ['vehicles', 'on-duty', 'near-limit', 'faults', 'distance', 'idle'];

@@ -9,12 +9,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { uniq } from '../fixtures.js';
 import { assertAlert, consoleAndApi, type Api, limitedManager } from './manage-helper.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 import { provisionDevice } from '../../../src/domain/devices/service.js';
-import { PASSWORD } from '../../auth/oauth/helper.js';
+import { PASSWORD } from '../../auth/oauth/flows.js';
 import { createGroup } from './manage-helper.js';
 import { escapeHtml } from '../../../src/http/plumbing/html.js';
 

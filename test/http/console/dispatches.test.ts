@@ -8,11 +8,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, vehicle, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { createUser } from '../fixtures.js';
 import { createLocation } from '../../domain/dispatch/fixtures.js';
 import { apiRefusal, assertAlert, consoleAndApi, type Api } from './manage-helper.js';
-import type { Fleet } from '../../auth/oauth/helper.js';
+import type { Fleet } from '../../auth/oauth/flows.js';
 
 async function apiDispatch(api: Api, vendorId: string): Promise<Record<string, any>> {
   const res = await api.call({ method: 'GET', url: `/v1/dispatches?vendor_ids[]=${encodeURIComponent(vendorId)}` });

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { inputValue, useOAuthApp } from '../../auth/oauth/helper.js';
+import { inputValue, useOAuthApp } from '../../auth/oauth/flows.js';
 import { apiRefusal, assertAlert, consoleAndApi, limitedManager } from './manage-helper.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 
 const DETAILS = { name: 'Depot', category: 'yard', status: 'active', description: '', address: '1 Dock Rd' };
 const SQUARE = [

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp } from '../../auth/oauth/flows.js';
 import { apiRefusal, assertAlert, consoleAndApi, createGroup, type Api, limitedManager } from './manage-helper.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 
 const groupIdOf = (location: string) => Number(/^\/console\/groups\/(\d+)\?done=created$/.exec(location)![1]);
 

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { startOfDay } from '../../../src/core/time-zone.js';
-import { asCompany, consoleBrowser } from './helper.js';
+import { asCompany, consoleBrowser } from './kit.js';
 import { send } from './dashboard-fixtures.js';
 import { IANA, seedReportFleet, type ReportFleet } from './reports-fixtures.js';
 import { MAX_POINTS, thin, type TrackPoint } from '../../../src/http/console/data/history-data.js';

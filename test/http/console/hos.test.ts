@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { Browser, PASSWORD, uniq, useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { Browser, PASSWORD, uniq, useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { recordDutyStatusEvents } from '../../../src/domain/hos/service.js';
 import { createCompany } from '../../../src/domain/companies/service.js';
 import { createUser } from '../../../src/domain/users/service.js';
 import { changeMembers, createGroup } from '../../../src/domain/groups/service.js';
 import { addDays, localDate, startOfDay } from '../../../src/core/time-zone.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 
 const H = 3_600_000;
 const M = 60_000;

@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { limitedManager } from './manage-helper.js';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, vehicle, type Fleet, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, vehicle, type Fleet, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { quarterlyReport } from '../../../src/domain/ifta/quarterly.js';
 import { summaryRows } from '../../../src/domain/ifta/reports.js';
 import { KM_PER_MI, L_PER_GAL } from '../../../src/telemetry/units.js';
-import { asCompany, consoleBrowser, metricFleet, storeIftaTrack } from './helper.js';
+import { asCompany, consoleBrowser, metricFleet, storeIftaTrack } from './kit.js';
 
 const fixed = (x: number, d: number) =>
   x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
-import { asCompany } from './helper.js';
+import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
+import { asCompany } from './kit.js';
 import { createGroup } from './manage-helper.js';
 import { openConsoleBrowser, shoot, type ConsoleBrowser } from './browser-kit.js';
 

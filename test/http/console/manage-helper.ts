@@ -3,11 +3,11 @@
  * next to it, the vehicle and the message the API answers, and where a message stands on a page.
  */
 import assert from 'node:assert/strict';
-import { PASSWORD, type Fleet, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { PASSWORD, type Fleet, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { uniq } from '../fixtures.js';
 import { createUser } from '../../../src/domain/users/service.js';
 import { escapeHtml } from '../../../src/http/plumbing/html.js';
-import { asCompany, consoleBrowser } from './helper.js';
+import { asCompany, consoleBrowser } from './kit.js';
 
 export type Api = ReturnType<typeof asCompany>;
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { Browser, useOAuthApp } from '../../auth/oauth/helper.js';
-import { consoleBrowser } from './helper.js';
+import { Browser, useOAuthApp } from '../../auth/oauth/flows.js';
+import { consoleBrowser } from './kit.js';
 import { loadConfig, ConfigError } from '../../../src/config/index.js';
 import { mapHeaders } from '../../../src/http/console/views/map-page.js';
 

@@ -10,12 +10,12 @@
  */
 import assert from 'node:assert/strict';
 import { uniq } from '../fixtures.js';
-import { PASSWORD, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { PASSWORD, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { createCompany } from '../../../src/domain/companies/service.js';
 import { createUser } from '../../../src/domain/users/service.js';
 import { createApiKey } from '../../../src/auth/api-keys.js';
 import { addDays, localDate, startOfDay } from '../../../src/core/time-zone.js';
-import { asCompany } from './helper.js';
+import { asCompany } from './kit.js';
 import { send } from './dashboard-fixtures.js';
 
 export const ZONE = 'Central Time (US & Canada)';

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { addDays } from '../../../src/core/time-zone.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 import { seedReportFleet, type ReportFleet } from './reports-fixtures.js';
 
 const lines = (...rows: string[]) => rows.map((r) => `${r}\r\n`).join('');

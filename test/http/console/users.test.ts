@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { Browser, PASSWORD, inputValue, useOAuthApp, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { Browser, PASSWORD, inputValue, useOAuthApp, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { uniq } from '../fixtures.js';
 import { apiRefusal, assertAlert, consoleAndApi, createGroup, type Api, limitedManager } from './manage-helper.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 
 async function apiUser(api: Api, id: number): Promise<Record<string, any>> {
   const res = await api.call({ method: 'GET', url: `/v1/users/${id}` });

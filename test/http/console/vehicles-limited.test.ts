@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { useOAuthApp } from '../../auth/oauth/helper.js';
+import { useOAuthApp } from '../../auth/oauth/flows.js';
 import { apiVehicle, apiVehicles, assertAlert, consoleAndApi, createGroup, limitedManager } from './manage-helper.js';
-import { consoleBrowser } from './helper.js';
+import { consoleBrowser } from './kit.js';
 
 eachDialect('console: vehicles of a group-limited fleet manager', (dialect) => {
   const getApp = useOAuthApp(dialect);

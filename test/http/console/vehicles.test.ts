@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { eachDialect } from '../../helper.js';
-import { inputValue, useOAuthApp } from '../../auth/oauth/helper.js';
+import { inputValue, useOAuthApp } from '../../auth/oauth/flows.js';
 import { apiRefusal, apiVehicle, apiVehicles, assertAlert, consoleAndApi, createGroup } from './manage-helper.js';
 import { FUEL_TYPES } from '../../../src/domain/vehicles/fields.js';
 

@@ -1,33 +1,21 @@
 /**
- * OAuth test helper: the real app on a real database (SQLite, and PostgreSQL when TEST_POSTGRES_URL is
- * set) with a clock the test moves, a company with an admin and a registered app, a tiny browser (a
- * cookie jar over inject) and the steps of the authorization-code flow.
+ * The OAuth tests' fixtures, on the app of test/helper.ts (the one way a test builds an app): its clock
+ * moved by the test, a company with an admin, a manager and a driver, a registered client, a tiny browser
+ * (a cookie jar over inject) and the steps of the authorization-code flow.
  */
 import assert from 'node:assert/strict';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../../src/app.js';
-import { loadConfig } from '../../../src/config/index.js';
-import { TEST_ENV } from '../../test-env.js';
-import { openDb, type Db } from '../../../src/storage/db.js';
-import { createCompany } from '../../../src/domain/companies/service.js';
 import { createUser } from '../../../src/domain/users/service.js';
-import { createApiKey } from '../../../src/auth/api-keys.js';
 import { registerApp, type AppInput, type RegisteredApp } from '../../../src/auth/oauth/apps.js';
-import { closeOnce, freshDatabase, useOnce, type Dialect } from '../../helper.js';
+import { makeApp, TestClock, useOnce, type Dialect, type TestApp, type TestCompany } from '../../helper.js';
+
+export { TestClock };
 
 export const PASSWORD = 'correct horse battery';
 export const REDIRECT = 'https://client.example/callback';
 
 let seq = 0;
 export const uniq = () => `${process.pid.toString(36)}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-export class TestClock {
-  now = Date.parse('2026-03-02T12:00:00.000Z');
-  readonly fn = () => this.now;
-  advance(ms: number): void {
-    this.now += ms;
-  }
-}
 
 export interface Fleet {
   companyId: number;
@@ -37,41 +25,32 @@ export interface Fleet {
   driver: { id: number; email: string };
 }
 
-export interface OAuthTestApp {
-  app: FastifyInstance;
-  db: Db;
-  dialect: Dialect;
-  /** The database's URL, for a second app (node) on the same database. */
-  databaseUrl: string;
+/** The app of test/helper.ts with its clock moved by the test, a fleet of three people and a registered client. */
+export interface OAuthTestApp extends TestApp {
   clock: TestClock;
+  /** The first fleet: the company of `company`, with an admin, a manager and a driver. */
   fleet: Fleet;
   client: RegisteredApp;
   newFleet(name?: string): Promise<Fleet>;
   newClient(input?: Partial<AppInput>): Promise<RegisteredApp>;
-  close(): Promise<void>;
 }
 
 export async function makeOAuthApp(dialect: Dialect, env: Record<string, string> = {}): Promise<OAuthTestApp> {
-  const database = await freshDatabase(dialect);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...TEST_ENV, ...env });
-  const db = openDb(config.databaseUrl, { poolSize: 4 });
   const clock = new TestClock();
-  const app = await buildApp(config, { db, clock: clock.fn });
-  const newFleet = async (name = 'Acme Freight'): Promise<Fleet> => {
-    const c = await createCompany(db, { name });
-    const key = await createApiKey(db, c.id, 'test');
+  const t = await makeApp(dialect, env, { clock: clock.fn });
+  const staff = async (company: TestCompany): Promise<Fleet> => {
     const person = async (role: string) => {
       const email = `${role}.${uniq()}@fleet.test`;
       const u = await createUser(
-        db,
-        { companyId: c.id },
+        t.db,
+        { companyId: company.id },
         { role, email, password: PASSWORD, first_name: 'Pat', last_name: role },
       );
       return { id: u.id, email };
     };
     return {
-      companyId: c.id,
-      apiKey: key.api_key,
+      companyId: company.id,
+      apiKey: company.apiKey,
       admin: await person('admin'),
       manager: await person('fleet_user'),
       driver: await person('driver'),
@@ -79,7 +58,7 @@ export async function makeOAuthApp(dialect: Dialect, env: Record<string, string>
   };
   const newClient = (input: Partial<AppInput> = {}) =>
     registerApp(
-      db,
+      t.db,
       {
         name: 'Route Planner',
         redirectUris: [REDIRECT],
@@ -88,20 +67,9 @@ export async function makeOAuthApp(dialect: Dialect, env: Record<string, string>
       },
       new Date(clock.now).toISOString(),
     );
-  const fleet = await newFleet();
+  const fleet = await staff(t.company);
   const client = await newClient();
-  return {
-    app,
-    db,
-    dialect,
-    databaseUrl: database.url,
-    clock,
-    fleet,
-    client,
-    newFleet,
-    newClient,
-    close: closeOnce(app, db, database),
-  };
+  return { ...t, clock, fleet, client, newFleet: async (name) => staff(await t.newCompany(name)), newClient };
 }
 
 /** makeOAuthApp for a describe block: built on first use, closed after the block. */

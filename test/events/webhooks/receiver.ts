@@ -1,46 +1,24 @@
 /**
- * Webhook test helpers: the real app on a real database with a controllable clock (the same clock the
- * OAuth module takes), and a real HTTP receiver on 127.0.0.1 that records every request and answers
- * as the test tells it to.
+ * The webhook tests' fixtures: the app of test/helper.ts with its clock moved by the test (the same clock
+ * the OAuth module takes) and the worker run on demand, and a real HTTP receiver on 127.0.0.1 that
+ * records every request and answers as the test tells it to.
  */
 import { after, before } from 'node:test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../../src/app.js';
-import { loadConfig, type Config } from '../../../src/config/index.js';
-import { openDb, type Db } from '../../../src/storage/db.js';
-import { createCompany } from '../../../src/domain/companies/service.js';
-import { createApiKey } from '../../../src/auth/api-keys.js';
-import { closeOnce, freshDatabase, useOnce, type Dialect, type TestCompany } from '../../helper.js';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../../src/config/index.js';
+import { makeApp, TestClock, useOnce, type Dialect, type TestApp, type TestCompany } from '../../helper.js';
 import { TEST_ENV as SUITE_ENV } from '../../test-env.js';
 
 export const T0 = Date.parse('2026-03-02T08:00:00.000Z');
 
-export interface TestClock {
-  now: number;
-  fn: () => number;
-  advance(ms: number): void;
-}
-
-export function testClock(start = T0): TestClock {
-  const c: TestClock = { now: start, fn: () => c.now, advance: (ms) => void (c.now += ms) };
-  return c;
-}
-
-export interface HookApp {
-  app: FastifyInstance;
-  db: Db;
+/** The app of test/helper.ts with its clock moved by the test and one full webhook worker pass on demand. */
+export interface HookApp extends TestApp {
   config: Config;
-  dialect: Dialect;
   clock: TestClock;
-  company: TestCompany;
-  databaseUrl: string;
-  newCompany(name?: string): Promise<TestCompany>;
-  call(opts: InjectOptions & { as?: TestCompany }): Promise<{ status: number; body: any; raw: string }>;
   /** One full worker pass at the clock's time. */
   run(): ReturnType<FastifyInstance['webhooks']['worker']['runOnce']>;
-  close(): Promise<void>;
 }
 
 /** Test settings: the suite's (test/test-env.ts), private targets allowed (the receiver is on loopback), a short timeout. */
@@ -52,43 +30,9 @@ export const TEST_ENV = {
 };
 
 export async function makeHookApp(dialect: Dialect, env: Record<string, string> = {}): Promise<HookApp> {
-  const database = await freshDatabase(dialect);
-  const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...TEST_ENV, ...env });
-  const db = openDb(config.databaseUrl, { poolSize: 4 });
-  const clock = testClock();
-  const app = await buildApp(config, { db, clock: clock.fn });
-  const newCompany = async (name = 'Acme Freight') => {
-    const c = await createCompany(db, { name });
-    const key = await createApiKey(db, c.id, 'test');
-    return { id: c.id, apiKey: key.api_key, headers: { 'x-api-key': key.api_key } };
-  };
-  const company = await newCompany();
-  return {
-    app,
-    db,
-    config,
-    dialect,
-    clock,
-    company,
-    newCompany,
-    databaseUrl: database.url,
-    async call(opts) {
-      const { as, ...rest } = opts;
-      const res = await app.inject({
-        ...rest,
-        headers: { ...(as ?? company).headers, ...(rest.headers ?? {}) },
-      } as InjectOptions);
-      let body: unknown;
-      try {
-        body = res.body ? JSON.parse(res.body) : undefined;
-      } catch {
-        body = res.body;
-      }
-      return { status: res.statusCode, body, raw: res.body };
-    },
-    run: () => app.webhooks.worker.runOnce(),
-    close: closeOnce(app, db, database),
-  };
+  const clock = new TestClock(T0);
+  const t = await makeApp(dialect, { ...TEST_ENV, ...env }, { clock: clock.fn });
+  return { ...t, config: t.app.config, clock, run: () => t.app.webhooks.worker.runOnce() };
 }
 
 /** makeHookApp for a describe block: built on first use, closed after the block. */

@@ -4,8 +4,8 @@
  * console's JSON shows it.
  */
 import assert from 'node:assert/strict';
-import type { OAuthTestApp, Fleet } from '../../auth/oauth/helper.js';
-import { asCompany, consoleBrowser } from '../../http/console/helper.js';
+import type { OAuthTestApp, Fleet } from '../../auth/oauth/flows.js';
+import { asCompany, consoleBrowser } from '../../http/console/kit.js';
 import { createGroup, limitedManager } from '../../http/console/manage-helper.js';
 import { provisionDevice } from '../../../src/domain/devices/service.js';
 import { uniq } from '../../http/fixtures.js';

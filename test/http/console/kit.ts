@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import type { InjectOptions } from 'fastify';
 import type { TestApp } from '../../helper.js';
-import { Browser, PASSWORD, inputValue, type Fleet, type OAuthTestApp } from '../../auth/oauth/helper.js';
+import { Browser, PASSWORD, inputValue, type Fleet, type OAuthTestApp } from '../../auth/oauth/flows.js';
 import { uniq } from '../fixtures.js';
 import { provisionDevice } from '../../../src/domain/devices/service.js';
 import { telemetryFor } from '../../../src/telemetry/store/runner.js';
@@ -19,26 +19,10 @@ import { createApiKey } from '../../../src/auth/api-keys.js';
 export function asCompany(t: OAuthTestApp, fleet: Fleet): TestApp {
   const company = { id: fleet.companyId, apiKey: fleet.apiKey, headers: { 'x-api-key': fleet.apiKey } };
   return {
-    app: t.app,
-    db: t.db,
-    dialect: t.dialect,
+    ...t,
     company,
     newCompany: () => Promise.reject(new Error('use t.newFleet')),
-    close: () => t.close(),
-    async call(opts) {
-      const { as, ...rest } = opts;
-      const res = await t.app.inject({
-        ...rest,
-        headers: { ...(as ?? company).headers, ...(rest.headers ?? {}) },
-      } as InjectOptions);
-      let body: unknown;
-      try {
-        body = res.body ? JSON.parse(res.body) : undefined;
-      } catch {
-        body = res.body;
-      }
-      return { status: res.statusCode, body, headers: res.headers, raw: res.body };
-    },
+    call: (opts) => t.call({ ...opts, as: opts.as ?? company }),
   };
 }
 
