@@ -7,26 +7,31 @@ import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import type { Database } from '../../storage/schema.js';
 
-/** The vehicle's records with a position (the columns IFTA's allocation reads), to narrow by `fix_time`. */
-export function locatedFixes(k: Kysely<Database>, companyId: number, vehicleId: number) {
-  return k
+/** The vehicle's records with a position. */
+const located = (k: Kysely<Database>, companyId: number, vehicleId: number) =>
+  k
     .selectFrom('telemetry_records')
-    .select(['fix_time', 'lat', 'lon', 'odometer_km', 'speed_kph', 'type', 'data'])
     .where('company_id', '=', companyId)
     .where('vehicle_id', '=', vehicleId)
     .where('lat', 'is not', null)
     .where('lon', 'is not', null);
+
+/** Those records with the columns IFTA's allocation reads, to narrow by `fix_time`. */
+export function locatedFixes(k: Kysely<Database>, companyId: number, vehicleId: number) {
+  return located(k, companyId, vehicleId).select([
+    'fix_time',
+    'lat',
+    'lon',
+    'odometer_km',
+    'speed_kph',
+    'type',
+    'data',
+  ]);
 }
 
 /** The same records' fix times only (where a day is all that is wanted). */
 export function locatedFixTimes(k: Kysely<Database>, companyId: number, vehicleId: number) {
-  return k
-    .selectFrom('telemetry_records')
-    .select('fix_time')
-    .where('company_id', '=', companyId)
-    .where('vehicle_id', '=', vehicleId)
-    .where('lat', 'is not', null)
-    .where('lon', 'is not', null);
+  return located(k, companyId, vehicleId).select('fix_time');
 }
 
 /** The vehicle's last ECM odometer reading at or before `atIso`, or undefined. */
