@@ -9,6 +9,7 @@ import { countOf } from '../storage/query.js';
 import { nowIso } from '../storage/values.js';
 import { AppError, notFound } from '../core/errors.js';
 import type { Authenticator } from './authenticator.js';
+import type { Principal } from '../core/context.js';
 import { digest, newSecret } from './secrets.js';
 import { getCompany } from '../domain/companies/service.js';
 
@@ -68,20 +69,33 @@ export const apiKeyAuthenticator: Authenticator = {
     if (v === undefined) return null;
     return Array.isArray(v) ? (v[0] ?? '') : v;
   },
-  async authenticate(db, key) {
+  authenticate(db, key) {
     // Kept in the read cache while `api_keys` is unchanged: a revocation anywhere drops it at once.
     const hash = digest(key.trim());
-    const row = await db.cache.rememberFound(
-      `api_key ${hash}`,
-      async () =>
-        (await db.kysely
-          .selectFrom('api_keys')
-          .select(['id', 'company_id'])
-          .where('key_hash', '=', hash)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst()) ?? null,
-    );
-    if (!row) return new AppError('invalid_api_key', 'invalid API key');
-    return { companyId: row.company_id, credential: { type: 'api_key', id: row.id }, scopes: 'all' };
+    const cacheKey = `api_key ${hash}`;
+    const known = db.cache.peek<KeyRow>(cacheKey);
+    if (known !== undefined) return keyPrincipal(known);
+    return db.cache
+      .rememberFound(
+        cacheKey,
+        async () =>
+          (await db.kysely
+            .selectFrom('api_keys')
+            .select(['id', 'company_id'])
+            .where('key_hash', '=', hash)
+            .where('revoked_at', 'is', null)
+            .executeTakeFirst()) ?? null,
+      )
+      .then(keyPrincipal);
   },
 };
+
+interface KeyRow {
+  id: number;
+  company_id: number;
+}
+
+function keyPrincipal(row: KeyRow | null): Principal | AppError {
+  if (!row) return new AppError('invalid_api_key', 'invalid API key');
+  return { companyId: row.company_id, credential: { type: 'api_key', id: row.id }, scopes: 'all' };
+}

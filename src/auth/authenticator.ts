@@ -12,6 +12,9 @@ export interface Authenticator {
   name: string;
   /** The credential this request carries for this authenticator, or null. */
   credential(req: FastifyRequest): string | null;
-  /** The principal, or an AppError (401) explaining why the credential is refused. */
-  authenticate(db: Db, credential: string): Promise<Principal | AppError>;
+  /**
+   * The principal, or an AppError (401) explaining why the credential is refused. Answered synchronously
+   * when this process already knows the answer (a cached credential), so the auth hook needs no promise.
+   */
+  authenticate(db: Db, credential: string): Principal | AppError | Promise<Principal | AppError>;
 }

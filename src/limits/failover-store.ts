@@ -90,7 +90,7 @@ export class FailoverStore implements LimitStore {
   }
 
   hit(key: string, windowMs: number): Promise<WindowCount> {
-    return this.run((s) => s.hit(key, windowMs));
+    return this.run(async (s) => s.hit(key, windowMs));
   }
 
   peek(key: string): Promise<WindowCount> {

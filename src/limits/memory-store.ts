@@ -39,7 +39,7 @@ export class MemoryStore implements LimitStore {
     }
   }
 
-  async hit(key: string, windowMs: number): Promise<WindowCount> {
+  hit(key: string, windowMs: number): WindowCount {
     const now = this.clock();
     let w = this.current(key, now);
     if (w) {

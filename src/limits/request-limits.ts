@@ -13,7 +13,7 @@ import { AppError } from '../core/errors.js';
 import { authenticators } from '../auth/authenticators.js';
 import { digest } from '../auth/secrets.js';
 import { deviceCredential } from '../telemetry/device-auth.js';
-import { retryAfterS, type LimitStore } from './store.js';
+import { retryAfterS, type LimitStore, type WindowCount } from './store.js';
 import type { LimitsConfig } from './settings.js';
 
 declare module 'fastify' {
@@ -65,18 +65,24 @@ export function installRequestLimits(app: FastifyInstance, store: LimitStore, cf
     return config?.scope ? rules.credential : null;
   };
 
-  app.addHook('onRequest', async (req) => {
-    const rule = ruleOf(req);
-    if (!rule || rule.max === 0) return;
-    const key = rule.key(req);
-    if (key === null) return;
-    const { count, resetInMs } = await store.hit(`r:${key}`, windowMs);
-    if (count <= rule.max) return;
+  const verdict = (rule: Rule, { count, resetInMs }: WindowCount): AppError | undefined => {
+    if (count <= rule.max) return undefined;
     const waitS = retryAfterS(resetInMs);
-    throw new AppError(
+    return new AppError(
       'rate_limited',
       `Too many requests ${rule.what}: the limit is ${rule.max} requests per ${cfg.windowS} seconds. Try again in ${waitS} seconds.`,
       { 'Retry-After': String(waitS) },
     );
+  };
+
+  // A callback hook: a count kept in this process is answered without a promise (LimitStore.hit).
+  app.addHook('onRequest', (req, _reply, done) => {
+    const rule = ruleOf(req);
+    if (!rule || rule.max === 0) return done();
+    const key = rule.key(req);
+    if (key === null) return done();
+    const counted = store.hit(`r:${key}`, windowMs);
+    if (counted instanceof Promise) counted.then((c) => done(verdict(rule, c)), done);
+    else done(verdict(rule, counted));
   });
 }

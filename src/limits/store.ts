@@ -18,8 +18,11 @@ export interface Slot {
 }
 
 export interface LimitStore {
-  /** Counts one event against `key`. A window starts at the first event and lasts `windowMs`. */
-  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Counts one event against `key`. A window starts at the first event and lasts `windowMs`. A store
+   * that counts in this process answers synchronously (the request hook then needs no promise).
+   */
+  hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
   /** The key's current window, without counting. */
   peek(key: string): Promise<WindowCount>;
   /** Forgets the key's window. */

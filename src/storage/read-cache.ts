@@ -1,8 +1,10 @@
 /**
  * A cache of read results (serialized response bodies, resolved credentials), valid for exactly as
  * long as the tables they were read from are unchanged (changes.ts). There is no time-to-live: an entry
- * is either provably current or dropped. Bounded by an estimate of its memory, least recently used
- * first out. `maxBytes` 0 turns it off.
+ * is either provably current or dropped. Bounded by an estimate of its memory; what goes first is the
+ * oldest entry not used since it was last passed over (second chance, an approximation of least recently
+ * used that costs a hit no change to the map: a hit only marks its entry, and a full cache moves a marked
+ * entry to the young end instead of dropping it). `maxBytes` 0 turns it off.
  */
 import type { ChangeTracker } from './changes.js';
 
@@ -11,10 +13,15 @@ interface Entry {
   tables: string[];
   value: unknown;
   bytes: number;
+  /** Hit since the eviction last passed it over. */
+  used: boolean;
 }
 
-/** Rough heap cost of a value: strings by length, anything else a flat amount. */
-const sizeOf = (v: unknown) => (typeof v === 'string' ? 2 * v.length : 512) + 256;
+/** Marked entries a put moves aside before it drops one anyway: a put's work stays bounded. */
+const SECOND_CHANCES_PER_PUT = 64;
+
+/** Rough memory cost of a value: strings and bytes by length, anything else a flat amount. */
+const sizeOf = (v: unknown) => (typeof v === 'string' ? 2 * v.length : Buffer.isBuffer(v) ? v.byteLength : 512) + 256;
 
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
@@ -34,6 +41,11 @@ export class ReadCache {
     return this.bytes;
   }
 
+  /** Whether `key` has an entry (current or stale), without counting it as used. */
+  holds(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** The cached value of `key`, or `compute()`'s (cached when every table it read is watched). */
   remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
     return this.lookup(key, compute, true);
@@ -47,24 +59,33 @@ export class ReadCache {
     return this.lookup(key, compute, false);
   }
 
-  private async lookup<T>(key: string, compute: () => Promise<T>, keepNull: boolean): Promise<T> {
+  /**
+   * The current value of `key`, or undefined when there is none: the synchronous half of remember(), for
+   * callers that answer at once on a hit (no promise, no turn of the microtask queue).
+   */
+  peek<T>(key: string): T | undefined {
     const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      if (this.tracker.unchangedSince(hit.stamp, hit.tables)) {
-        this.entries.set(key, hit);
-        this.stats.hits++;
-        return hit.value as T;
-      }
-      this.bytes -= hit.bytes;
+    if (hit === undefined) return undefined;
+    if (this.tracker.unchangedSince(hit.stamp, hit.tables)) {
+      hit.used = true;
+      this.stats.hits++;
+      return hit.value as T;
     }
+    this.entries.delete(key);
+    this.bytes -= hit.bytes;
+    return undefined;
+  }
+
+  private async lookup<T>(key: string, compute: () => Promise<T>, keepNull: boolean): Promise<T> {
+    const hit = this.peek<T>(key);
+    if (hit !== undefined) return hit;
     this.stats.misses++;
     const stamp = this.maxBytes > 0 ? this.tracker.stamp() : null;
     if (stamp === null) return compute();
     const { value, tables } = await this.tracker.recordReads(compute);
     if (value === null && !keepNull) return value;
     if (tables.size > 0 && this.tracker.covered(tables) && this.tracker.unchangedSince(stamp, tables)) {
-      this.put(key, { stamp, tables: [...tables], value, bytes: sizeOf(value) });
+      this.put(key, { stamp, tables: [...tables], value, bytes: sizeOf(value), used: false });
     } else {
       this.stats.uncacheable++;
     }
@@ -83,9 +104,15 @@ export class ReadCache {
       this.entries.delete(key);
       this.bytes -= old.bytes;
     }
+    let chances = SECOND_CHANCES_PER_PUT;
     while (this.bytes + e.bytes > this.maxBytes && this.entries.size > 0) {
       const [k, oldest] = this.entries.entries().next().value as [string, Entry];
       this.entries.delete(k);
+      if (oldest.used && chances-- > 0) {
+        oldest.used = false;
+        this.entries.set(k, oldest);
+        continue;
+      }
       this.bytes -= oldest.bytes;
     }
     this.entries.set(key, e);

@@ -44,7 +44,7 @@ export function bearerToken(req: FastifyRequest): string | null {
 export const bearerAuthenticator: Authenticator = {
   name: 'oauth_bearer',
   credential: bearerToken,
-  async authenticate(db: Db, token: string): Promise<Principal | AppError> {
+  authenticate(db: Db, token: string): Principal | AppError | Promise<Principal | AppError> {
     if (token === '') return invalidToken('the access token is missing');
     if (!TOKEN_FORMAT.test(token) || !token.startsWith('fa_')) return invalidToken('the access token is malformed');
     const rt = runtimeFor(db);
@@ -55,32 +55,42 @@ export const bearerAuthenticator: Authenticator = {
       if (hit.expiresAtMs <= now) return invalidToken('the access token has expired');
       return hit.principal;
     }
-    const row = await db.kysely
-      .selectFrom('oauth_tokens as t')
-      .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
-      .select([
-        't.id',
-        't.grant_id',
-        't.company_id',
-        't.scopes',
-        't.expires_at',
-        't.revoked_at',
-        'g.revoked_at as grant_revoked_at',
-      ])
-      .where('t.token_hash', '=', key)
-      .where('t.kind', '=', 'access')
-      .executeTakeFirst();
-    if (!row) return invalidToken('the access token is unknown');
-    if (row.revoked_at !== null || row.grant_revoked_at !== null)
-      return invalidToken('the access token has been revoked');
-    const expiresAtMs = msOf(row.expires_at);
-    if (expiresAtMs <= now) return invalidToken('the access token has expired');
-    const principal: Principal = {
-      companyId: row.company_id,
-      credential: { type: 'oauth_token', id: row.id },
-      scopes: new Set(fromJson<string[]>(row.scopes, [])),
-    };
-    rt.tokenCache.set(key, { principal, tokenId: row.id, grantId: row.grant_id, expiresAtMs });
-    return principal;
+    return storedToken(db, rt, key, now);
   },
 };
+
+/** An access token not in this process's cache, from the database (and then cached). */
+async function storedToken(
+  db: Db,
+  rt: ReturnType<typeof runtimeFor>,
+  key: string,
+  now: number,
+): Promise<Principal | AppError> {
+  const row = await db.kysely
+    .selectFrom('oauth_tokens as t')
+    .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
+    .select([
+      't.id',
+      't.grant_id',
+      't.company_id',
+      't.scopes',
+      't.expires_at',
+      't.revoked_at',
+      'g.revoked_at as grant_revoked_at',
+    ])
+    .where('t.token_hash', '=', key)
+    .where('t.kind', '=', 'access')
+    .executeTakeFirst();
+  if (!row) return invalidToken('the access token is unknown');
+  if (row.revoked_at !== null || row.grant_revoked_at !== null)
+    return invalidToken('the access token has been revoked');
+  const expiresAtMs = msOf(row.expires_at);
+  if (expiresAtMs <= now) return invalidToken('the access token has expired');
+  const principal: Principal = {
+    companyId: row.company_id,
+    credential: { type: 'oauth_token', id: row.id },
+    scopes: new Set(fromJson<string[]>(row.scopes, [])),
+  };
+  rt.tokenCache.set(key, { principal, tokenId: row.id, grantId: row.grant_id, expiresAtMs });
+  return principal;
+}

@@ -25,33 +25,44 @@ declare module 'fastify' {
 
 export function installAuth(app: FastifyInstance, db: Db, authenticators: Authenticator[]): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
-  app.addHook('onRequest', async (req) => {
+  // A callback hook: a credential this process already knows is admitted without a promise.
+  app.addHook('onRequest', (req, _reply, done) => {
     const scope = req.routeOptions.config?.scope;
-    if (!scope) return;
-    let principal: Principal | AppError | null = null;
+    if (!scope) return done();
     for (const a of authenticators) {
       const cred = a.credential(req);
       if (cred === null) continue;
-      principal = await a.authenticate(db, cred);
-      break;
+      const found = a.authenticate(db, cred);
+      if (found instanceof Promise) found.then((p) => admit(req, scope, p, done), done);
+      else admit(req, scope, found, done);
+      return;
     }
-    if (principal === null) {
-      throw new AppError(
+    done(
+      new AppError(
         'unauthenticated',
         'authentication required: send Authorization: Bearer <access token> or X-Api-Key',
-      );
-    }
-    if (principal instanceof AppError) throw principal;
+      ),
+    );
+  });
+
+  /** Checks the principal's scope and X-User-Id, then sets req.auth; every outcome reaches `done`. */
+  function admit(req: FastifyRequest, scope: Scope, principal: Principal | AppError, done: (e?: Error) => void) {
+    if (principal instanceof AppError) return done(principal);
     const ctx: AuthContext = { ...principal, actingUserId: null };
     if (!hasScope(ctx, scope)) {
-      throw new AppError('insufficient_scope', `this request needs the ${scope} scope, which was not granted`);
+      return done(new AppError('insufficient_scope', `this request needs the ${scope} scope, which was not granted`));
     }
     const header = req.headers['x-user-id'];
-    if (header !== undefined && header !== '') {
-      ctx.actingUserId = await actingAdmin(db, ctx.companyId, String(header));
+    if (header === undefined || header === '') {
+      req.auth = ctx;
+      return done();
     }
-    req.auth = ctx;
-  });
+    actingAdmin(db, ctx.companyId, String(header)).then((id) => {
+      ctx.actingUserId = id;
+      req.auth = ctx;
+      done();
+    }, done);
+  }
 }
 
 async function actingAdmin(db: Db, companyId: number, header: string): Promise<number> {

