@@ -33,6 +33,7 @@ export interface BuildOptions {
 }
 
 let reqSeq = 0;
+const REQ_PREFIX = `req-${process.pid.toString(36)}-`;
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const db = opts.db ?? openDb(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
@@ -47,7 +48,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     rewriteUrl: (req) => rewriteUrl(req.url ?? '/'),
     requestIdHeader: 'x-request-id',
-    genReqId: () => `req-${process.pid.toString(36)}-${(++reqSeq).toString(36)}`,
+    genReqId: () => REQ_PREFIX + (++reqSeq).toString(36),
     frameworkErrors,
     clientErrorHandler,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, querystringParser: parseQuery },

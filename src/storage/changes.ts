@@ -170,7 +170,10 @@ export class ChangeTracker {
   unchangedSince(stamp: number, tables: Iterable<string>): boolean {
     if (!this.source) return false;
     this.source.poll();
-    if (!this.source.live() || (this.versions.get(ALL) ?? 0) > stamp) return false;
+    if (!this.source.live()) return false;
+    // Nothing at all changed since the stamp: no table to look up (every change bumps seq).
+    if (this.seq <= stamp) return true;
+    if ((this.versions.get(ALL) ?? 0) > stamp) return false;
     for (const t of tables) if ((this.versions.get(t) ?? 0) > stamp) return false;
     return true;
   }

@@ -10,6 +10,8 @@ import { sendError } from './error-handler.js';
 export function rewriteUrl(url: string): string {
   const q = url.indexOf('?');
   let path = q === -1 ? url : url.slice(0, q);
+  // What nearly every request sends: nothing to rewrite, so the very string comes back (no copy).
+  if (!path.includes('//') && !path.endsWith('.json') && (path.length === 1 || !path.endsWith('/'))) return url;
   const rest = q === -1 ? '' : url.slice(q);
   path = path.replace(/\/{2,}/g, '/');
   if (path.endsWith('.json') && /^\/v\d+\//.test(path)) path = path.slice(0, -5);
