@@ -222,6 +222,8 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
     const latencies: number[] = [];
     let records = 0;
     let errors = 0;
+    /** The failed answers by status, with the first body of each (what the errors were). */
+    const failures: Record<string, { count: number; first: string }> = {};
     try {
       // Warm-up: one batch per device.
       for (let i = 0; i < state.devices.length; i++)
@@ -239,10 +241,15 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
             const i = c * 2 + (turn++ % 2);
             const body = nextBatch(state, i, size);
             const t = performance.now();
-            const ok = await post(server.url, state.devices[i].token, body, size);
+            const failed = await post(server.url, state.devices[i].token, body, size);
             latencies.push(performance.now() - t);
-            if (ok) records += size;
-            else errors++;
+            if (failed === null) {
+              records += size;
+            } else {
+              errors++;
+              const f = (failures[failed.status] ??= { count: 0, first: failed.body.slice(0, 300) });
+              f.count++;
+            }
           }
         }),
       );
@@ -272,6 +279,7 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
         },
         batches: latencies.length,
         errors,
+        failures,
         server_cpu_us_per_record: cpuUs,
         server_cpu_us_per_batch:
           cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) * 1000) / (records / size)),
@@ -287,7 +295,13 @@ export async function runIngestBench(kind: 'sqlite' | 'postgres') {
 
 const round = (x: number) => Math.round(x * 10) / 10;
 
-async function post(url: string, token: string, body: string, records = BATCH): Promise<boolean> {
+/** Null when the batch was accepted whole; else the answer's status and body. */
+async function post(
+  url: string,
+  token: string,
+  body: string,
+  records = BATCH,
+): Promise<{ status: number; body: string } | null> {
   const res = await fetch(`${url}/device/v1/batches`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -295,5 +309,5 @@ async function post(url: string, token: string, body: string, records = BATCH): 
     signal: AbortSignal.timeout(30_000),
   });
   const text = await res.text();
-  return res.status === 200 && text.includes(`"accepted":${records}`);
+  return res.status === 200 && text.includes(`"accepted":${records}`) ? null : { status: res.status, body: text };
 }
