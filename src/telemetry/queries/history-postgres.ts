@@ -43,12 +43,14 @@ const POINT_COLUMNS = sql`concat(chr(2), fix_time, chr(3), lat::text, chr(3), lo
   coalesce(point_type, chr(4)), chr(3), coalesce(description, chr(4)), chr(3), coalesce(speed_kph::text, chr(4)), chr(3),
   coalesce(odometer_km::text, chr(4)), chr(3), coalesce(fuel_used_l::text, chr(4)))`;
 
+// A column sent in place of the stored text: U+0004 is null.
+const num = (x: string) => (x === '\u0004' ? null : Number(x));
+const str = (x: string) => (x === '\u0004' ? null : x);
+
 /** A point's text: the stored text as it is, or the columns sent in its place rendered as ingestion renders them. */
 function pointText(text: string): string {
   if (text.charCodeAt(0) !== 2) return text;
   const f = text.slice(1).split('\u0003');
-  const num = (x: string) => (x === '\u0004' ? null : Number(x));
-  const str = (x: string) => (x === '\u0004' ? null : x);
   return pointJson({
     fix_time: f[0],
     lat: Number(f[1]),
