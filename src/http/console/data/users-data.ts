@@ -10,7 +10,7 @@ import { getUser, groupIdsOf, listUsers, type UserFilters, type UserRow } from '
 import { changeMembers } from '../../../domain/groups/service.js';
 import type { Viewer } from './data.js';
 import { maySee } from '../views/users-access.js';
-import { assignableGroups } from './vehicles-data.js';
+import { assignableGroups, withGroupNames } from './vehicles-data.js';
 
 export const USERS_PER_PAGE = 100;
 
@@ -45,22 +45,9 @@ export async function userListPage(
   };
   // A limited manager filtering by another role sees nobody (rather than the filter being ignored).
   if (v.driverIds !== null && f.role && f.role !== 'driver') return { rows: [], total: 0 };
-  const [{ rows, total }, groups] = await Promise.all([
-    listUsers(db, v, filters, USERS_PER_PAGE, (page - 1) * USERS_PER_PAGE),
-    assignableGroups(db, v),
-  ]);
-  const names = new Map(groups.map((g) => [g.id, g.name]));
-  const memberships = await groupIdsOf(
-    db,
-    rows.map((r) => r.id),
+  return withGroupNames(db, v, listUsers(db, v, filters, USERS_PER_PAGE, (page - 1) * USERS_PER_PAGE), (ids) =>
+    groupIdsOf(db, ids),
   );
-  return {
-    rows: rows.map((row) => ({
-      row,
-      groups: (memberships.get(row.id) ?? []).flatMap((g) => (names.has(g) ? [names.get(g)!] : [])),
-    })),
-    total,
-  };
 }
 
 /** A user the viewer may see, or 404 — the same answer as a user of another company. */

@@ -52,15 +52,24 @@ export async function vehicleListPage(
   page: number,
 ): Promise<{ rows: VehicleListRow[]; total: number }> {
   const filters = { ...(status ? { status } : {}), ...(v.vehicleIds === null ? {} : { ids: [...v.vehicleIds] }) };
-  const [{ rows, total }, groups] = await Promise.all([
-    listVehicles(db, v, filters, VEHICLES_PER_PAGE, (page - 1) * VEHICLES_PER_PAGE),
-    assignableGroups(db, v),
-  ]);
-  const names = new Map(groups.map((g) => [g.id, g.name]));
-  const memberships = await vehicleGroupIds(
-    db,
-    rows.map((r) => r.id),
+  return withGroupNames(db, v, listVehicles(db, v, filters, VEHICLES_PER_PAGE, (page - 1) * VEHICLES_PER_PAGE), (ids) =>
+    vehicleGroupIds(db, ids),
   );
+}
+
+/**
+ * A page of rows (users or vehicles), each with the names of its groups among those the viewer may
+ * see; `groupIdsOf` gives the group ids of the rows' ids.
+ */
+export async function withGroupNames<R extends { id: number }>(
+  db: Db,
+  v: Viewer,
+  page: Promise<{ rows: R[]; total: number }>,
+  groupIdsOf: (ids: number[]) => Promise<Map<number, number[]>>,
+): Promise<{ rows: { row: R; groups: string[] }[]; total: number }> {
+  const [{ rows, total }, groups] = await Promise.all([page, assignableGroups(db, v)]);
+  const names = new Map(groups.map((g) => [g.id, g.name]));
+  const memberships = await groupIdsOf(rows.map((r) => r.id));
   return {
     rows: rows.map((row) => ({
       row,
