@@ -5,6 +5,7 @@
  */
 import { hidden, html, type Html } from '../../plumbing/html.js';
 import { consolePage, type ConsoleUser, type Section } from './layout.js';
+import type { GroupChoice } from '../data/vehicles-data.js';
 
 export interface Control {
   /** The form field's name: the API's field name. */
@@ -99,3 +100,27 @@ export function confirmPage(v: Confirmation): string {
 
 /** An ISO instant as `2026-03-02 12:00 UTC`. */
 export const utcMinute = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : '');
+
+/**
+ * The group checkboxes of a user's or a vehicle's form. A limited manager must keep at least one of
+ * their own (`required`); `hint`, when given, is shown under the legend and described.
+ */
+export function groupsFieldset(
+  f: { groups: GroupChoice[]; chosen: readonly string[]; required: boolean; hint?: Html },
+  error: FormError | undefined,
+): Html {
+  const invalid = error !== undefined && fieldOfMessage(error.message) === 'group_ids';
+  const chosen = new Set(f.chosen);
+  const boxes = f.groups.length
+    ? f.groups.map(
+        (g) =>
+          html`<label class="check"><input type="checkbox" name="group_ids" value="${g.id}"${chosen.has(String(g.id)) ? html` checked` : ''}> ${g.name}</label>`,
+      )
+    : html`<p class="muted">${
+        f.required ? 'You are in no group yet: an admin can add you to one.' : 'The company has no groups yet.'
+      }</p>`;
+  const legend = html`<legend>Groups${f.required ? html` <span class="muted">(at least one of yours)</span>` : ''}</legend>`;
+  if (f.hint === undefined)
+    return html`<fieldset class="form-field wide"${invalid ? html` aria-describedby="${error.id}"` : ''}>${legend}${boxes}</fieldset>`;
+  return html`<fieldset class="form-field wide" aria-describedby="groups-hint${invalid ? html` ${error.id}` : ''}">${legend}<span class="hint" id="groups-hint">${f.hint}</span>${boxes}</fieldset>`;
+}

@@ -9,7 +9,7 @@ import { GROUP_VISIBILITY, type Role } from '../../../domain/users/fields.js';
 import { TIME_ZONES } from '../../../core/time-zone.js';
 import type { UserRow } from '../../../domain/users/service.js';
 import { hidden, html, type Html } from '../../plumbing/html.js';
-import { control, fieldOfMessage, formErrorBox, type Control, type FormError } from './forms.js';
+import { control, fieldOfMessage, formErrorBox, groupsFieldset, type Control, type FormError } from './forms.js';
 import type { GroupChoice } from '../data/vehicles-data.js';
 
 const TEXT = 255;
@@ -122,21 +122,16 @@ export interface DetailsView {
   access?: string;
 }
 
-function groupsFieldset(v: DetailsView, error: FormError | undefined): Html {
-  const invalid = error !== undefined && fieldOfMessage(error.message) === 'group_ids';
-  const chosen = new Set(v.values.groupIds);
-  const boxes = v.groups.length
-    ? v.groups.map(
-        (g) =>
-          html`<label class="check"><input type="checkbox" name="group_ids" value="${g.id}"${chosen.has(String(g.id)) ? html` checked` : ''}> ${g.name}</label>`,
-      )
-    : html`<p class="muted">${
-        v.groupsRequired ? 'You are in no group yet: an admin can add you to one.' : 'The company has no groups yet.'
-      }</p>`;
-  return html`<fieldset class="form-field wide" aria-describedby="groups-hint${invalid ? html` ${error.id}` : ''}"><legend>Groups${
-    v.groupsRequired ? html` <span class="muted">(at least one of yours)</span>` : ''
-  }</legend><span class="hint" id="groups-hint">A driver's groups; the groups a fleet manager manages.</span>${boxes}</fieldset>`;
-}
+const userGroups = (v: DetailsView, error: FormError | undefined) =>
+  groupsFieldset(
+    {
+      groups: v.groups,
+      chosen: v.values.groupIds,
+      required: v.groupsRequired,
+      hint: html`A driver's groups; the groups a fleet manager manages.`,
+    },
+    error,
+  );
 
 /** The add form's sign-in choice: an invite link, a password typed now, or nothing yet. */
 function accessFieldset(v: DetailsView, error: FormError | undefined): Html {
@@ -165,7 +160,7 @@ export function detailsForm(v: DetailsView): Html {
 ${hidden('csrf_token', v.csrf)}${formErrorBox(error)}
 <div class="form-grid">${control(roleControl(v.roles), value({ name: 'role', label: '' }), error)}${COMMON.map((c) => control(c, value(c), error))}</div>
 ${section('Driver', DRIVER_ONLY)}${v.roles.length > 1 ? section('Fleet manager', MANAGER_ONLY) : ''}
-<div class="form-grid">${groupsFieldset(v, error)}${v.user ? '' : accessFieldset(v, error)}</div>
+<div class="form-grid">${userGroups(v, error)}${v.user ? '' : accessFieldset(v, error)}</div>
 <div class="actions"><button type="submit">${v.user ? 'Save changes' : 'Add user'}</button>
 <a href="/console/users" class="button secondary">Cancel</a></div></form>`;
 }

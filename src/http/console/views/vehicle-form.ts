@@ -12,6 +12,7 @@ import { consolePage } from './layout.js';
 import {
   control,
   formErrorBox,
+  groupsFieldset,
   notice,
   fieldOfMessage,
   utcMinute,
@@ -89,28 +90,12 @@ export interface VehicleFormView extends PageBase {
   notice?: string;
 }
 
-function groupsFieldset(v: VehicleFormView, error: FormError | undefined): Html {
-  const invalid = error !== undefined && fieldOfMessage(error.message) === 'group_ids';
-  const chosen = new Set(v.values.groupIds);
-  const boxes = v.groups.length
-    ? v.groups.map(
-        (g) =>
-          html`<label class="check"><input type="checkbox" name="group_ids" value="${g.id}"${chosen.has(String(g.id)) ? html` checked` : ''}> ${g.name}</label>`,
-      )
-    : html`<p class="muted">${
-        v.groupsRequired ? 'You are in no group yet: an admin can add you to one.' : 'The company has no groups yet.'
-      }</p>`;
-  return html`<fieldset class="form-field wide"${invalid ? html` aria-describedby="${error.id}"` : ''}><legend>Groups${
-    v.groupsRequired ? html` <span class="muted">(at least one of yours)</span>` : ''
-  }</legend>${boxes}</fieldset>`;
-}
-
 function detailsForm(v: VehicleFormView): Html {
   const error = v.error ? { message: v.error, id: 'details-error' } : undefined;
   const action = v.vehicle ? `/console/vehicles/${v.vehicle.id}` : '/console/vehicles';
   return html`<form method="post" action="${action}" class="record-form" aria-labelledby="details-title">
 ${hidden('csrf_token', v.csrf)}${formErrorBox(error)}
-<div class="form-grid">${DETAILS.map((c) => control(c, v.values.fields[c.name] ?? '', error))}${groupsFieldset(v, error)}</div>
+<div class="form-grid">${DETAILS.map((c) => control(c, v.values.fields[c.name] ?? '', error))}${groupsFieldset({ groups: v.groups, chosen: v.values.groupIds, required: v.groupsRequired }, error)}</div>
 <div class="actions"><button type="submit">${v.vehicle ? 'Save changes' : 'Create vehicle'}</button>
 <a href="/console/vehicles" class="button secondary">Cancel</a></div></form>`;
 }
