@@ -10,7 +10,7 @@ import { getUser, groupIdsOf, listUsers, type UserFilters, type UserRow } from '
 import { changeMembers } from '../../../domain/groups/service.js';
 import type { Viewer } from './data.js';
 import { maySee } from '../views/users-access.js';
-import { assignableGroups, withGroupNames } from './vehicles-data.js';
+import { groupsToStore, withGroupNames } from './vehicles-data.js';
 
 export const USERS_PER_PAGE = 100;
 
@@ -67,18 +67,8 @@ export async function groupsOfUser(db: Db, id: number): Promise<number[]> {
  * choose only their own groups (another is "not found"), at least one of them (a driver outside them
  * would leave their view), and the user keeps the groups the manager cannot see.
  */
-export async function userGroupsToStore(db: Db, v: Viewer, chosen: number[], userId?: number): Promise<number[]> {
-  if (v.vehicleIds === null) return chosen;
-  const own = new Set((await assignableGroups(db, v)).map((g) => g.id));
-  const foreign = chosen.find((g) => !own.has(g));
-  if (foreign !== undefined) throw notFound(`group ${foreign}`);
-  if (chosen.length === 0)
-    throw validation(
-      'group_ids',
-      'must name at least one of your groups: outside them the driver would leave your view',
-    );
-  const kept = userId === undefined ? [] : (await groupsOfUser(db, userId)).filter((g) => !own.has(g));
-  return [...kept, ...chosen];
+export function userGroupsToStore(db: Db, v: Viewer, chosen: number[], userId?: number): Promise<number[]> {
+  return groupsToStore(db, v, chosen, 'driver', userId === undefined ? null : () => groupsOfUser(db, userId));
 }
 
 /** Puts a driver in exactly these groups, through the groups service (as the API's member routes). */

@@ -84,16 +84,27 @@ export async function withGroupNames<R extends { id: number }>(
  * groups may be chosen (another is "not found", as the API says of another company's group), at least
  * one of them, and the vehicle keeps the groups they cannot see.
  */
-export async function groupIdsToStore(db: Db, v: Viewer, chosen: number[], vehicleId?: number): Promise<number[]> {
+export function groupIdsToStore(db: Db, v: Viewer, chosen: number[], vehicleId?: number): Promise<number[]> {
+  return groupsToStore(db, v, chosen, 'vehicle', vehicleId === undefined ? null : () => groupsOfVehicle(db, vehicleId));
+}
+
+/**
+ * The groups a vehicle or a driver (`what`) will be in after its form, by the rules above; `current`
+ * gives the groups it is in now (null for a new one).
+ */
+export async function groupsToStore(
+  db: Db,
+  v: Viewer,
+  chosen: number[],
+  what: 'vehicle' | 'driver',
+  current: (() => Promise<number[]>) | null,
+): Promise<number[]> {
   if (v.vehicleIds === null) return chosen;
   const own = new Set((await assignableGroups(db, v)).map((g) => g.id));
   const foreign = chosen.find((g) => !own.has(g));
   if (foreign !== undefined) throw notFound(`group ${foreign}`);
   if (chosen.length === 0)
-    throw validation(
-      'group_ids',
-      'must name at least one of your groups: outside them the vehicle would leave your view',
-    );
-  const kept = vehicleId === undefined ? [] : (await groupsOfVehicle(db, vehicleId)).filter((g) => !own.has(g));
+    throw validation('group_ids', `must name at least one of your groups: outside them the ${what} would leave your view`);
+  const kept = current === null ? [] : (await current()).filter((g) => !own.has(g));
   return [...kept, ...chosen];
 }
