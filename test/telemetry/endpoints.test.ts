@@ -279,7 +279,7 @@ eachDialect('telemetry endpoints', (dialect) => {
       e = await loadEmbeds(t.db, co.id, { users: driverIds });
       return historyTailsV1(driverIds, e);
     });
-    const points = JSON.parse(body!).vehicle_locations.map((x: any) => x.vehicle_location);
+    const points = JSON.parse(String(body)).vehicle_locations.map((x: any) => x.vehicle_location);
     const after = await vehicleHistory(t.db, { companyId: co.id }, v.vehicle.id, start, end);
     assert.ok(before.length > 0 && before.length < after.length);
     assert.deepEqual(

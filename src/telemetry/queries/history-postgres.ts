@@ -5,7 +5,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { pointIdOfHex } from '../point-id.js';
-import { pointJson } from '../point-json.js';
+import { writePointColumns } from '../point-json.js';
+import { BodyBytes } from '../body-bytes.js';
 import type { HistoryTails } from './locations.js';
 
 export const BODY_OPEN = '{"vehicle_locations":[';
@@ -30,9 +31,13 @@ export const historyWindow = (vehicleId: number, start: Date, end: Date) =>
  *
  * A slice with records that have no stored text (a compacted week, docs/storage.md) is read again with
  * their columns in place of the text, joined the same way (U+0002 first, fields split by U+0003, U+0004
- * for null), and rendered here by the function that renders the stored text at ingestion: the same
- * bytes, without a result row per record. Only such slices read the columns, so the stored-text read
- * stays an index-only scan.
+ * for null), and written by writePointColumns (../point-json.ts): the bytes the ingestion's renderer
+ * writes, without a result row or a string per record. Only such slices read the columns, so the
+ * stored-text read stays an index-only scan; a day found without text is read with its columns first
+ * from then on (daysWithoutText).
+ *
+ * The answer is written as bytes into one buffer (../body-bytes.ts) and sent as it is: joining ~8,640
+ * points of strings and encoding the result cost a compacted day a third more CPU (bench/RESULTS.md).
  */
 const HISTORY_SLICES = 2;
 
@@ -43,27 +48,22 @@ const POINT_COLUMNS = sql`concat(chr(2), fix_time, chr(3), lat::text, chr(3), lo
   coalesce(point_type, chr(4)), chr(3), coalesce(description, chr(4)), chr(3), coalesce(speed_kph::text, chr(4)), chr(3),
   coalesce(odometer_km::text, chr(4)), chr(3), coalesce(fuel_used_l::text, chr(4)))`;
 
-// A column sent in place of the stored text: U+0004 is null.
-const num = (x: string) => (x === '\u0004' ? null : Number(x));
-const str = (x: string) => (x === '\u0004' ? null : x);
+const bytesOf = (s: string) => Buffer.from(s, 'utf8');
+const OPEN = bytesOf(BODY_OPEN);
+const CLOSE = bytesOf(BODY_CLOSE);
+const COMMA = bytesOf(',');
+const HEAD = bytesOf('{"vehicle_location":{"id":"');
+const AFTER_ID = bytesOf('",');
 
-/** A point's text: the stored text as it is, or the columns sent in its place rendered as ingestion renders them. */
-function pointText(text: string): string {
-  if (text.charCodeAt(0) !== 2) return text;
-  const f = text.slice(1).split('\u0003');
-  return pointJson({
-    fix_time: f[0],
-    lat: Number(f[1]),
-    lon: Number(f[2]),
-    bearing_deg: num(f[3]),
-    engine_hours: num(f[4]),
-    point_type: str(f[5]),
-    description: str(f[6]),
-    speed_kph: num(f[7]),
-    odometer_km: num(f[8]),
-    fuel_used_l: num(f[9]),
-  });
-}
+/**
+ * The UTC days (of a slice's start) where this process last found records without stored text, by
+ * database: a slice starting on such a day reads the columns at once instead of first trying the
+ * text (a compacted week stays compacted, so the first read would only find that out again). The
+ * columns read is right for any records, with or without text. At most MAX_DAYS_REMEMBERED a database.
+ */
+const daysWithoutText = new WeakMap<Db, Set<number>>();
+const MAX_DAYS_REMEMBERED = 4096;
+const dayOf = (d: Date) => Math.floor(d.getTime() / 86_400_000);
 
 export async function postgresHistoryText(
   db: Db,
@@ -71,7 +71,7 @@ export async function postgresHistoryText(
   start: Date,
   end: Date,
   tails: HistoryTails,
-): Promise<string> {
+): Promise<Buffer> {
   const query = (from: Date, to: Date) =>
     sql<Slice & { missing: boolean | null }>`select
         string_agg(point_json, chr(1)) as texts, string_agg(to_hex(id), ',') as ids,
@@ -82,9 +82,14 @@ export async function postgresHistoryText(
         string_agg(coalesce(point_json, ${POINT_COLUMNS}), chr(1)) as texts, string_agg(to_hex(id), ',') as ids,
         string_agg(coalesce(driver_id::text, ''), ',') as drivers
       from (select * from telemetry_records where ${historyWindow(vehicleId, from, to)} order by fix_time, id) s`;
+  let known = daysWithoutText.get(db);
+  if (!known) daysWithoutText.set(db, (known = new Set()));
   const slice = async (from: Date, to: Date): Promise<Slice> => {
+    if (known.has(dayOf(from))) return (await withColumns(from, to).execute(db.kysely)).rows[0];
     const r = (await query(from, to).execute(db.kysely)).rows[0];
-    return r.missing ? (await withColumns(from, to).execute(db.kysely)).rows[0] : r;
+    if (!r.missing) return r;
+    if (known.size < MAX_DAYS_REMEMBERED) known.add(dayOf(from));
+    return (await withColumns(from, to).execute(db.kysely)).rows[0];
   };
   const n = HISTORY_SLICES;
   const at = (k: number) =>
@@ -97,17 +102,27 @@ export async function postgresHistoryText(
   for (const p of parts) for (const d of p.drivers) driverKeys.add(d);
   const byDriver = await tails([...driverKeys].map((k) => (k === '' ? null : Number(k))));
   const tailOf = new Map(
-    [...driverKeys].map((k) => [k, byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!]),
+    [...driverKeys].map((k) => [k, bytesOf(byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!)]),
   );
-  const out: string[] = [];
+  // The answer's size, about: the texts, and for each point its id and tail.
+  let size = OPEN.length + CLOSE.length;
+  for (const p of parts) size += p.texts.reduce((n, t) => n + t.length + 96, 0);
+  const w = new BodyBytes(size);
+  w.bytes(OPEN);
+  let first = true;
   for (const p of parts) {
-    for (let i = 0; i < p.ids.length; i++)
-      out.push(
-        `{"vehicle_location":{"id":"${pointIdOfHex(p.ids[i])}",${pointText(p.texts[i])}${tailOf.get(p.drivers[i])}`,
-      );
+    for (let i = 0; i < p.ids.length; i++) {
+      if (!first) w.bytes(COMMA);
+      first = false;
+      w.bytes(HEAD);
+      w.ascii(pointIdOfHex(p.ids[i]));
+      w.bytes(AFTER_ID);
+      const text = p.texts[i];
+      if (text.charCodeAt(0) === 2) writePointColumns(w, text);
+      else w.text(text);
+      w.bytes(tailOf.get(p.drivers[i])!);
+    }
   }
-  if (out.length === 0) return BODY_OPEN + BODY_CLOSE;
-  out[0] = BODY_OPEN + out[0];
-  out[out.length - 1] += BODY_CLOSE;
-  return out.join(',');
+  w.bytes(CLOSE);
+  return w.done();
 }

@@ -177,7 +177,8 @@ export type HistoryTails = (driverIds: Array<number | null>) => Promise<Map<numb
 
 /**
  * The v1 history answer of one vehicle within [start, end) as JSON text, `{"vehicle_locations":[…]}`
- * with the points in fix-time order, built as one string (no copy of the ~2.5 MB of a vehicle-day
+ * with the points in fix-time order, built as one string on SQLite and as one buffer of its UTF-8
+ * bytes on PostgreSQL (no copy of the ~2.5 MB of a vehicle-day
  * wrapped in another: every such copy is old-generation garbage, and the full collections they bring
  * on are what the slowest requests wait for). Each point is `{"vehicle_location":{"id":"<uuid>",`
  * + its stored text (./point-json.ts) + the tail of its driver, which `tails` gives for the drivers found in the window (its entry for null, which must be
@@ -193,7 +194,7 @@ export async function vehicleHistoryJson(
   start: Date,
   end: Date,
   tails: HistoryTails,
-): Promise<string | null> {
+): Promise<string | Buffer | null> {
   await ownVehicle(db, t, vehicleId);
   return db.kind === 'sqlite'
     ? sqliteHistoryText(db, vehicleId, start, end, tails)
