@@ -30,6 +30,12 @@ export class BodyBytes {
     this.at += n;
   }
 
+  /** One byte. */
+  byte(c: number): void {
+    this.room(1);
+    this.buf[this.at++] = c;
+  }
+
   /** Any text, encoded as UTF-8. */
   text(s: string): void {
     this.room(s.length * 3);

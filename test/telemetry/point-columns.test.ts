@@ -6,14 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BodyBytes } from '../../src/telemetry/body-bytes.js';
-import {
-  pointJson,
-  roundedText,
-  roundsToItself,
-  writePointColumns,
-  writesAsItself,
-  type PointFields,
-} from '../../src/telemetry/point-json.js';
+import { pointJson, writePointColumns, type PointFields } from '../../src/telemetry/point-json.js';
+import { roundedText, roundsToItself, writeRoundedDigits, writesAsItself } from '../../src/telemetry/number-text.js';
+import { kmToMi, kphToMph, litersToGallons } from '../../src/telemetry/units.js';
 
 let seed = 11;
 const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -68,6 +63,48 @@ test('a number text is kept only when parsing and writing it again gives that te
   assert.ok(kept > texts.length / 2 && kept < texts.length, `${kept} of ${texts.length}`);
 });
 
+test('a number text with more decimals than kept is rounded from its digits, or left to the double near a half', () => {
+  const digits = (t: string, d: number) => {
+    const w = new BodyBytes(16);
+    return writeRoundedDigits(w, t, 0, t.length, d) ? w.done().toString() : null;
+  };
+  const cases: Array<[string, number, string | null]> = [
+    ['2005.5555555555557', 2, '2005.56'],
+    ['41.400000000000006', 6, '41.4'],
+    ['99.9999999', 6, '100'],
+    ['-99.9999999', 6, '-100'],
+    ['0.9999999', 6, '1'],
+    ['-0.0000001', 6, '0'],
+    ['0.0000004', 6, '0'],
+    ['12.3049', 2, '12.3'],
+    ['12.3951', 2, '12.4'],
+    ['19.96', 1, '20'],
+    ['1.005', 2, null],
+    ['-179.9999995', 6, null],
+    ['0.49999', 0, null],
+    ['41.4', 6, null],
+    ['1e-7', 6, null],
+    ['123456789.1234567', 6, null],
+  ];
+  for (const [t, d, want] of cases) {
+    assert.equal(digits(t, d), want, `${t} to ${d} decimals`);
+    if (want !== null) assert.equal(want, roundedText(Number(t), d));
+  }
+  let decided = 0;
+  let total = 0;
+  for (let i = 0; i < 100_000; i++) {
+    const t = pgText(aDouble());
+    for (const d of [1, 2, 6]) {
+      total++;
+      const got = digits(t, d);
+      if (got === null) continue;
+      decided++;
+      assert.equal(got, roundedText(Number(t), d), `${t} to ${d} decimals`);
+    }
+  }
+  assert.ok(decided > total / 4, `${decided} of ${total}`);
+});
+
 const maybe = <T>(x: T): T | null => (rnd() < 0.15 ? null : x);
 const WORDS = ['Council Bluffs, IA', 'São Paulo', 'a "quoted" place', 'back\\slash', 'tab\there', 'Zürich 🚚', 'x'];
 
@@ -89,8 +126,15 @@ test('a point written from its columns is byte for byte the point text written a
     };
     const n = (x: number | null) => (x === null ? '\u0004' : pgText(x));
     const s = (x: string | null) => (x === null ? '\u0004' : x);
+    const to = (x: number | null, f: (v: number) => number) => n(x === null ? null : f(x));
     const fields = [p.fix_time, n(p.lat), n(p.lon), n(p.bearing_deg), n(p.engine_hours), s(p.point_type)];
-    fields.push(s(p.description), n(p.speed_kph), n(p.odometer_km), n(p.fuel_used_l));
+    // Speed, odometer and fuel come converted to the wire's units (queries/history-postgres.ts).
+    fields.push(
+      s(p.description),
+      to(p.speed_kph, kphToMph),
+      to(p.odometer_km, kmToMi),
+      to(p.fuel_used_l, litersToGallons),
+    );
     writePointColumns(w, `\u0002${fields.join('\u0003')}`);
     w.text('\n');
     expected.push(pointJson(p));

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { roundedText } from '../../src/telemetry/point-json.js';
+import { roundedText } from '../../src/telemetry/number-text.js';
 import { isoTime } from '../../src/telemetry/iso-time.js';
 
 const reference = (x: number, d: number) => String(Math.round(x * 10 ** d) / 10 ** d);

@@ -7,6 +7,7 @@ import type { Db } from '../../storage/db.js';
 import { pointIdOfHex } from '../point-id.js';
 import { writePointColumns } from '../point-json.js';
 import { BodyBytes } from '../body-bytes.js';
+import { KM_PER_MI, L_PER_GAL } from '../units.js';
 import type { HistoryTails } from './locations.js';
 
 export const BODY_OPEN = '{"vehicle_locations":[';
@@ -45,8 +46,9 @@ type Slice = { texts: string | null; ids: string | null; drivers: string | null 
 
 const POINT_COLUMNS = sql`concat(chr(2), fix_time, chr(3), lat::text, chr(3), lon::text, chr(3),
   coalesce(bearing_deg::text, chr(4)), chr(3), coalesce(engine_hours::text, chr(4)), chr(3),
-  coalesce(point_type, chr(4)), chr(3), coalesce(description, chr(4)), chr(3), coalesce(speed_kph::text, chr(4)), chr(3),
-  coalesce(odometer_km::text, chr(4)), chr(3), coalesce(fuel_used_l::text, chr(4)))`;
+  coalesce(point_type, chr(4)), chr(3), coalesce(description, chr(4)), chr(3), coalesce((speed_kph / ${KM_PER_MI}::float8)::text, chr(4)), chr(3),
+  coalesce((odometer_km / ${KM_PER_MI}::float8)::text, chr(4)), chr(3),
+  coalesce((fuel_used_l / ${L_PER_GAL}::float8)::text, chr(4)))`;
 
 const bytesOf = (s: string) => Buffer.from(s, 'utf8');
 const OPEN = bytesOf(BODY_OPEN);
