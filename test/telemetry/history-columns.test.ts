@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { eachDialect, useApp, type TestApp } from '../helper.js';
-import { at, rig, send, settle, DAY, type Rig } from './fixtures.js';
+import { eachDialect, type TestApp } from '../helper.js';
+import { at, send, settle, useRigApp, DAY, type Rig } from './fixtures.js';
 
 const LATS = [41.400000000000006, -0, 4e-7, -33.8688, 45.0000005, 89.99999999999999, -89.9999995, 0.1 + 0.2];
 const LONS = [-96.5, 0.30000000000000004, -179.9999995, 1e-7, 151.2093, 179.99999999999997, -0.0000005];
@@ -19,13 +19,12 @@ const HOURS = [2.675, 1.005, 999999.995, 1e-7, 0.015, 12];
 const FUEL = [1e-7, 99999999.99999999, 3.785411784, 0.018927058920000002, 7.57, 0];
 
 eachDialect('history rendered from columns', (dialect) => {
-  const getApp = useApp(dialect, { TELEMETRY_REORDER_WINDOW_S: '0', TELEMETRY_SWEEP_MS: '0' });
+  const getRig = useRigApp(dialect);
   let t: TestApp;
   let r: Rig;
 
   before(async () => {
-    t = await getApp();
-    r = await rig(t);
+    ({ t, v: r } = await getRig());
     const records = [];
     for (let i = 0; i < 300; i++) {
       const of = <T>(xs: T[], k: number) => xs[(i * k + Math.floor(i / xs.length)) % xs.length];
