@@ -41,9 +41,9 @@ export function roundedText(x: number, d: number): string {
  * it is written as it is instead of being parsed and written again.
  *
  * A normalized plain decimal text (`-?digits[.digits]`, no leading or trailing zero, not a negative
- * zero) of at most 15 digits reads as the double nearest to it, and no other decimal of 15 digits or
- * fewer reads as the same double, so that double's shortest text, which is what `String` writes (in
- * plain notation from 1e-7 to 1e21), is the text itself. With at most `d` decimals and whole digits + d
+ * zero, not below 1e-6) of at most 15 digits reads as the double nearest to it, and no other decimal
+ * of 15 digits or fewer reads as the same double, so that double's shortest text, which is what
+ * `String` writes (in plain notation from 1e-6 to 1e21), is the text itself. With at most `d` decimals and whole digits + d
  * ≤ 15 it is also `roundedText(Number(text), d)`: the double scaled by 10^d rounds to the integer the
  * text names (below 10^15), and that integer scaled back is the same double.
  */
@@ -56,7 +56,7 @@ export function roundsToItself(t: string, d: number, from = 0, to = t.length): b
   return s >= 0 && (s & 31) <= d && (s >> 5) + d <= 15;
 }
 
-/** Whole digits × 32 + decimals of a normalized plain decimal text of at most 15 digits, else -1. */
+/** Whole digits × 32 + decimals of a normalized plain decimal text of at most 15 digits not below 1e-6, else -1. */
 function plainShape(t: string, from: number, to: number): number {
   const negative = t.charCodeAt(from) === 0x2d;
   let i = negative ? from + 1 : from;
@@ -80,6 +80,8 @@ function plainShape(t: string, from: number, to: number): number {
     }
     decimals = i - point;
     if (decimals === 0 || t.charCodeAt(to - 1) === 0x30) return -1;
+    // Below 1e-6 JavaScript writes the exponent form.
+    if (whole === 1 && t.charCodeAt(first) === 0x30 && decimals > 6 && t.startsWith('000000', point)) return -1;
   }
   if ((negative && zero) || whole + decimals > 15) return -1;
   return whole * 32 + decimals;
@@ -87,12 +89,12 @@ function plainShape(t: string, from: number, to: number): number {
 
 /**
  * `roundedText(Number(text), d)` for a plain decimal text t[from, to) with more than `d` decimals, written
- * from its digits: the text rounded at its d-th decimal (halves away from zero cannot occur, see below),
- * its trailing zeros dropped. Returns false, having written nothing, for any other text and for one
- * whose dropped digits start with 499 or 500: with whole digits + d ≤ 12 the double and its scaling
- * by 10^d are within 2.3e-4 of the text's value in units of the last kept digit, so a remainder at
- * least 0.001 from a half rounds the same way in the double as in the decimal, and the rounded integer
- * (below 10^13) divided back is the double whose shortest text is that decimal.
+ * from its digits: the text rounded to nearest at its d-th decimal, its trailing zeros dropped. Returns
+ * false, having written nothing, for any other text and for one whose dropped digits start with 499
+ * or 500 (near a half). With whole digits + d ≤ 12, the double scaled by 10^d is within 2.3e-4 of the
+ * text's value scaled (in units of the last kept digit), so a remainder at least 0.001 from a half
+ * rounds the same way in the double as in the decimal; the rounded integer (below 10^13) divided back
+ * is the double whose shortest text is that decimal.
  */
 export function writeRoundedDigits(w: BodyBytes, t: string, from: number, to: number, d: number): boolean {
   const negative = t.charCodeAt(from) === 0x2d;

@@ -43,7 +43,8 @@ function aDouble(): number {
 
 test('a number text is kept only when parsing and writing it again gives that text', () => {
   const odd = ['-0', '0.50', '00.1', '01', '1e5', '1e-07', '.5', '5.', '', '-', '1.2.3', 'NaN', 'Infinity', '+1'];
-  const texts = [...odd, '1234567890123456', '0.1234567890123456', '12345678901234.5'];
+  odd.push('0.0000001', '-0.00000012');
+  const texts = [...odd, '1234567890123456', '0.1234567890123456', '12345678901234.5', '0.0000012', '0.000001'];
   for (let i = 0; i < 50_000; i++) texts.push(pgText(aDouble()));
   let kept = 0;
   for (const t of texts) {
