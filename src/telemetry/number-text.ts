@@ -43,9 +43,10 @@ export function roundedText(x: number, d: number): string {
  * A normalized plain decimal text (`-?digits[.digits]`, no leading or trailing zero, not a negative
  * zero, not below 1e-6) of at most 15 digits reads as the double nearest to it, and no other decimal
  * of 15 digits or fewer reads as the same double, so that double's shortest text, which is what
- * `String` writes (in plain notation from 1e-6 to 1e21), is the text itself. With at most `d` decimals and whole digits + d
- * ≤ 15 it is also `roundedText(Number(text), d)`: the double scaled by 10^d rounds to the integer the
- * text names (below 10^15), and that integer scaled back is the same double.
+ * `String` writes (in plain notation from 1e-6 to 1e21), is the text itself. With at most `d`
+ * decimals and whole digits + d ≤ 15 it is also `roundedText(Number(text), d)`: the double scaled by
+ * 10^d rounds to the integer the text names (below 10^15), and that integer scaled back is the same
+ * double.
  */
 /** Whether t[from, to) is `String(Number(t))` already. */
 export const writesAsItself = (t: string, from = 0, to = t.length) => plainShape(t, from, to) >= 0;
