@@ -70,10 +70,24 @@ eachDialect('history rendered from columns', (dialect) => {
       .set({ point_json: null })
       .where('vehicle_id', '=', r.vehicle.id)
       .execute();
+    // The history reads each request makes (PostgreSQL reads the day as two slices).
+    const reads: string[] = [];
+    const stop = t.db.observeQueries((e) => {
+      if (e.query.sql.includes('string_agg'))
+        reads.push(e.query.sql.includes('coalesce(point_json') ? 'columns' : 'text');
+    });
     const columns = await day();
     assert.equal(columns.status, 200);
     assert.equal(columns.raw, stored.raw);
-    // Asked again (on PostgreSQL the day is now read from its columns at once), the same bytes.
+    const first = reads.splice(0);
+    // Asked again, the same bytes; on PostgreSQL the day is now read from its columns at once.
     assert.equal((await day()).raw, stored.raw);
+    stop();
+    if (dialect === 'postgres') {
+      // The morning slice holds no record: its text read finds nothing missing. The afternoon's finds
+      // every text missing and is read again with its columns; the day is remembered.
+      assert.deepEqual(first.sort(), ['columns', 'text', 'text']);
+      assert.deepEqual(reads, ['columns', 'columns']);
+    }
   });
 });
