@@ -59,9 +59,8 @@ export class BodyBytes {
     this.at = at;
   }
 
-  /** s as a JSON string (JSON.stringify's bytes), or `null`. */
-  json(s: string | null): void {
-    if (s === null) return this.ascii('null');
+  /** s as a JSON string (JSON.stringify's bytes). */
+  json(s: string): void {
     const n = s.length;
     this.room(n + 2);
     const buf = this.buf;
