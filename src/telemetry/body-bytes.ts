@@ -59,21 +59,27 @@ export class BodyBytes {
     this.at = at;
   }
 
-  /** s as a JSON string (JSON.stringify's bytes). */
-  json(s: string): void {
-    const n = s.length;
-    this.room(n + 2);
+  /** s[from, to) as a JSON string (JSON.stringify's bytes). */
+  json(s: string, from = 0, to = s.length): void {
+    this.room(to - from + 2);
     const buf = this.buf;
     let at = this.at;
     buf[at++] = 0x22;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < to; i++) {
       const c = s.charCodeAt(i);
       // Only printable ASCII other than `"` and `\` is written as it is; anything else, JSON.stringify.
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return this.text(JSON.stringify(s));
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return this.text(JSON.stringify(s.slice(from, to)));
       buf[at++] = c;
     }
     buf[at++] = 0x22;
     this.at = at;
+  }
+
+  /** `c` written `n` times. */
+  repeat(c: number, n: number): void {
+    if (n <= 0) return;
+    this.room(n);
+    for (let i = 0; i < n; i++) this.buf[this.at++] = c;
   }
 
   /** The bytes written: a view of the buffer, which the writer no longer touches. */

@@ -61,16 +61,16 @@ const starts = new Int32Array(POINT_KEYS.length + 1);
 
 /**
  * A point from the text of its columns, written as pointJson writes it at ingestion: the same bytes,
- * without a string per point (the history of a compacted week, queries/history-postgres.ts). The text
+ * without a string per point (the history of a compacted week, queries/history-postgres.ts). t[from, to)
  * is U+0002, then the ten fields in POINT_KEYS's order, separated by U+0003, each the column's text
  * as PostgreSQL writes it or U+0004 for null; speed, odometer and fuel are sent in the wire's units,
  * converted by PostgreSQL with the same division as ./units.ts (one IEEE division: the same double).
  */
-export function writePointColumns(w: BodyBytes, t: string): void {
-  starts[0] = 1;
+export function writePointColumns(w: BodyBytes, t: string, from = 0, to = t.length): void {
+  starts[0] = from + 1;
   for (let k = 1; k < starts.length; k++) {
     const end = t.indexOf('\u0003', starts[k - 1]);
-    starts[k] = (end < 0 ? t.length : end) + 1;
+    starts[k] = (end < 0 || end > to ? to : end) + 1;
   }
   w.bytes(KEY_BYTES[0]);
   w.ascii(t, starts[0], Math.min(starts[0] + 19, starts[1] - 1));
@@ -113,5 +113,5 @@ function writeNumber(w: BodyBytes, t: string, k: number): void {
 
 /** A text field as a JSON string. */
 function writeString(w: BodyBytes, t: string, k: number): void {
-  if (!keyAndNull(w, t, k)) w.json(t.slice(starts[k], starts[k + 1] - 1));
+  if (!keyAndNull(w, t, k)) w.json(t, starts[k], starts[k + 1] - 1);
 }

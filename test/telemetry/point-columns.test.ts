@@ -112,6 +112,7 @@ const WORDS = ['Council Bluffs, IA', 'São Paulo', 'a "quoted" place', 'back\\sl
 test('a point written from its columns is byte for byte the point text written at ingestion', () => {
   const w = new BodyBytes(16);
   const expected: string[] = [];
+  const texts: string[] = [];
   for (let i = 0; i < 20_000; i++) {
     const p: PointFields = {
       fix_time: new Date(1.7e12 + Math.floor(rnd() * 1e11)).toISOString(),
@@ -136,12 +137,44 @@ test('a point written from its columns is byte for byte the point text written a
       to(p.odometer_km, kmToMi),
       to(p.fuel_used_l, litersToGallons),
     );
-    writePointColumns(w, `\u0002${fields.join('\u0003')}`);
-    w.text('\n');
+    texts.push(`\u0002${fields.join('\u0003')}`);
     expected.push(pointJson(p));
+  }
+  // As the history reads them: every point's text in one string, joined by U+0001, each written from
+  // its range (so a point's last field ends at the separator, not at the next point's first field).
+  const all = texts.join('\u0001');
+  for (let from = 0; from < all.length;) {
+    const end = all.indexOf('\u0001', from);
+    const to = end < 0 ? all.length : end;
+    writePointColumns(w, all, from, to);
+    w.text('\n');
+    from = to + 1;
   }
   const got = w.done().toString('utf8').split('\n');
   got.pop();
   assert.equal(got.length, expected.length);
   for (let i = 0; i < got.length; i++) assert.equal(got[i], expected[i]);
+});
+
+test('a range of a text is written as the JSON string of that range, escapes included', () => {
+  const w = new BodyBytes(4);
+  const s = 'ab"c\\d\u0001é🚚x';
+  for (let from = 0; from <= s.length; from++)
+    for (let to = from; to <= s.length; to++) {
+      w.json(s, from, to);
+      w.byte(0x0a);
+    }
+  const expected: string[] = [];
+  for (let from = 0; from <= s.length; from++)
+    for (let to = from; to <= s.length; to++) expected.push(JSON.stringify(s.slice(from, to)));
+  assert.deepEqual(w.done().toString('utf8').split('\n').slice(0, -1), expected);
+});
+
+test('zeros are repeated as many times as asked, none for a count of zero or less', () => {
+  const w = new BodyBytes(2);
+  for (const n of [3, 0, -2, 12]) {
+    w.repeat(0x30, n);
+    w.byte(0x7c);
+  }
+  assert.equal(w.done().toString('latin1'), '000|||000000000000|');
 });

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../../storage/db.js';
-import { pointIdOfHex } from '../point-id.js';
+import { POINT_ID_PREFIX } from '../point-id.js';
 import { writePointColumns } from '../point-json.js';
 import { BodyBytes } from '../body-bytes.js';
 import { KM_PER_MI, L_PER_GAL } from '../units.js';
@@ -54,7 +54,7 @@ const bytesOf = (s: string) => Buffer.from(s, 'utf8');
 const OPEN = bytesOf(BODY_OPEN);
 const CLOSE = bytesOf(BODY_CLOSE);
 const COMMA = bytesOf(',');
-const HEAD = bytesOf('{"vehicle_location":{"id":"');
+const HEAD = bytesOf(`{"vehicle_location":{"id":"${POINT_ID_PREFIX}`);
 const AFTER_ID = bytesOf('",');
 
 /**
@@ -97,36 +97,74 @@ export async function postgresHistoryText(
   const at = (k: number) =>
     k === n ? end : new Date(start.getTime() + Math.floor(((end.getTime() - start.getTime()) * k) / n));
   const slices = await Promise.all(Array.from({ length: n }, (_, k) => slice(at(k), at(k + 1))));
-  const parts = slices
-    .filter((h) => h.ids !== null)
-    .map((h) => ({ texts: h.texts!.split('\u0001'), ids: h.ids!.split(','), drivers: h.drivers!.split(',') }));
-  const driverKeys = new Set<string>();
-  for (const p of parts) for (const d of p.drivers) driverKeys.add(d);
-  const byDriver = await tails([...driverKeys].map((k) => (k === '' ? null : Number(k))));
-  const tailOf = new Map(
-    [...driverKeys].map((k) => [k, bytesOf(byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!)]),
-  );
-  // The answer's size, about, so that the buffer need not grow: each point's text, its id and its tail,
-  // and for a point sent as columns its keys (109 bytes) in place of the separators. A vehicle-day of
-  // bench/scenarios/history-day.ts: 2.64 MB estimated for 2.52 as stored, 3.13 MB compacted.
+  const parts = slices.filter((h): h is { [K in keyof Slice]: string } => h.ids !== null);
+  const tailOf = await tailsOf(parts.map((p) => p.drivers).join(','), tails);
+  // The answer's size, about, so that the buffer need not grow: the texts, and per point its id and
+  // tail (96 bytes), or for a point sent as columns also its keys (109 bytes) in place of the
+  // separators. A vehicle-day of bench/scenarios/history-day.ts: 2.64 MB estimated for 2.52 as stored,
+  // 3.13 MB compacted.
   let size = OPEN.length + CLOSE.length;
-  for (const p of parts) size += p.texts.reduce((n, t) => n + t.length + (t.charCodeAt(0) === 2 ? 200 : 96), 0);
+  for (const p of parts) size += p.texts.length + (count(p.ids, 0x2c) + 1) * (p.texts.charCodeAt(0) === 2 ? 200 : 96);
   const w = new BodyBytes(size);
   w.bytes(OPEN);
   let first = true;
-  for (const p of parts) {
-    for (let i = 0; i < p.ids.length; i++) {
-      if (!first) w.bytes(COMMA);
-      first = false;
-      w.bytes(HEAD);
-      w.ascii(pointIdOfHex(p.ids[i]));
-      w.bytes(AFTER_ID);
-      const text = p.texts[i];
-      if (text.charCodeAt(0) === 2) writePointColumns(w, text);
-      else w.text(text);
-      w.bytes(tailOf.get(p.drivers[i])!);
-    }
-  }
+  for (const p of parts) first = writeSlice(w, p, tailOf, first);
   w.bytes(CLOSE);
   return w.done();
+}
+
+/** Where the item of `s` that starts at `from` ends: at the next `sep`, or at the end. */
+function endOf(s: string, sep: string, from: number): number {
+  const i = s.indexOf(sep, from);
+  return i < 0 ? s.length : i;
+}
+
+function count(s: string, c: number): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === c) n++;
+  return n;
+}
+
+/** Each driver's tail, encoded, by the driver's text in `drivers` (a comma-separated list, '' for none). */
+async function tailsOf(drivers: string, tails: HistoryTails): Promise<Map<string, Buffer>> {
+  const keys = [...new Set(drivers.split(','))];
+  const byDriver = await tails(keys.map((k) => (k === '' ? null : Number(k))));
+  return new Map(keys.map((k) => [k, bytesOf(byDriver.get(k === '' ? null : Number(k)) ?? byDriver.get(null)!)]));
+}
+
+/**
+ * The points of one slice: the three lists walked in step, by position, with no string per point.
+ * Returns whether nothing has been written yet (the next point needs no comma before it).
+ */
+function writeSlice(
+  w: BodyBytes,
+  { texts, ids, drivers }: { [K in keyof Slice]: string },
+  tailOf: Map<string, Buffer>,
+  first: boolean,
+): boolean {
+  let t = 0;
+  let i = 0;
+  let d = 0;
+  let driver = '';
+  let tail = tailOf.get(driver);
+  while (i < ids.length) {
+    const tEnd = endOf(texts, '\u0001', t);
+    const iEnd = endOf(ids, ',', i);
+    const dEnd = endOf(drivers, ',', d);
+    if (!first) w.bytes(COMMA);
+    first = false;
+    w.bytes(HEAD);
+    w.repeat(0x30, 12 - (iEnd - i));
+    w.ascii(ids, i, iEnd);
+    w.bytes(AFTER_ID);
+    if (texts.charCodeAt(t) === 2) writePointColumns(w, texts, t, tEnd);
+    else w.text(texts.slice(t, tEnd));
+    if (dEnd - d !== driver.length || !drivers.startsWith(driver, d))
+      tail = tailOf.get((driver = drivers.slice(d, dEnd)));
+    w.bytes(tail!);
+    t = tEnd + 1;
+    i = iEnd + 1;
+    d = dEnd + 1;
+  }
+  return first;
 }
