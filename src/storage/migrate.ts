@@ -30,6 +30,7 @@ import { alerts } from './migrations/0027_alerts.js';
 import { passwordLinks } from './migrations/0028_password_links.js';
 import { retentionHorizons } from './migrations/0029_retention_horizons.js';
 import { stateWriter } from './migrations/0030_state_writer.js';
+import { beforeKeys } from './migrations/0031_before_keys.js';
 
 /**
  * The one migration set, in order. Names are permanent: add new ones at the end, never rename.
@@ -65,6 +66,7 @@ export const MIGRATIONS: Array<[string, Migration]> = [
   ['0028_password_links', passwordLinks],
   ['0029_retention_horizons', retentionHorizons],
   ['0030_state_writer', stateWriter],
+  ['0031_before_keys', beforeKeys],
 ];
 
 class InCodeProvider implements MigrationProvider {

@@ -83,6 +83,23 @@ eachDialect('partitioned telemetry and retention', (dialect) => {
     });
   }
 
+  if (dialect === 'postgres') {
+    test('no partition of telemetry_records has a foreign key, the one before the weeks included', async () => {
+      const parts = await sql<{ name: string; keys: number }>`select c.relname as name,
+          (select count(*) from pg_constraint k where k.conrelid = c.oid and k.contype = 'f')::int as keys
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = to_regclass('telemetry_records') order by c.relname`.execute(db.kysely);
+      assert.ok(
+        parts.rows.some((p) => p.name === 'telemetry_records_before'),
+        'the partition before the weeks is there',
+      );
+      assert.deepEqual(
+        parts.rows.filter((p) => p.keys > 0),
+        [],
+      );
+    });
+  }
+
   test('a batch across a week boundary is stored, and re-sent it is a duplicate on both sides', async () => {
     const batch = [fixAt(2, BOUNDARY - 60_000), fixAt(3, BOUNDARY + 60_000)];
     assert.deepEqual(await send(db, d, batch), ['accepted', 'accepted']);
