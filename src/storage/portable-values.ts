@@ -16,8 +16,22 @@ export const INT32_MAX = 2_147_483_647;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** A character that can make a text one of the two refuse: NUL, or either half of a surrogate pair. */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
+function suspectChar(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
+
 /** Why the databases disagree on this text, or null when both store it alike. */
 export function textProblem(s: string): string | null {
+  // One scan clears nearly every text (keys, names, times), a character at a time when it is short;
+  // only one with a NUL or a surrogate (an emoji, a lone half) is looked at closer.
+  if (s.length <= 24 ? !suspectChar(s) : !SUSPECT.test(s)) return null;
   if (s.includes('\u0000')) return 'must not contain a NUL character (\\u0000)';
   if (LONE_SURROGATE.test(s)) return 'must not contain a lone UTF-16 surrogate (half of a surrogate pair)';
   return null;
@@ -34,37 +48,56 @@ export const MAX_DEPTH = 64;
 
 /**
  * The first string (value or object key) or number in `value` that the databases disagree on, with
- * its path (`stops[2].address`); `whole` names the value itself when it is not an object (e.g. `body`).
+ * its path (`stops[2].address`); `whole` names the value itself when it is not an object (e.g. `body`),
+ * and `at` is where `value` sits, when it is a member of something already checked (its path's start).
  * Integers are not range-checked here: their range belongs to the schema of each field (see
  * http/plumbing/validation.ts).
  */
-export function findUnportable(value: unknown, whole = 'value'): Unportable | null {
-  return walk(value, '', 0, whole);
+export function findUnportable(value: unknown, whole = 'value', at: Array<string | number> = []): Unportable | null {
+  return walk(value, at, whole);
 }
 
-function walk(v: unknown, path: string, depth: number, whole: string): Unportable | null {
+/**
+ * `segs` is where `v` sits (object keys and array indexes from the top, at most MAX_DEPTH of them); the
+ * path is written only for what is found, not for every value passed.
+ */
+function walk(v: unknown, segs: Array<string | number>, whole: string): Unportable | null {
   if (typeof v === 'string') {
     const problem = textProblem(v);
-    return problem ? { field: path || whole, problem } : null;
+    return problem ? { field: pathOf(segs, whole), problem } : null;
   }
   if (typeof v === 'number')
-    return Number.isFinite(v) ? null : { field: path || whole, problem: 'must be a finite number' };
+    return Number.isFinite(v) ? null : { field: pathOf(segs, whole), problem: 'must be a finite number' };
   if (v === null || typeof v !== 'object') return null;
-  if (depth >= MAX_DEPTH) return { field: path || whole, problem: `is nested deeper than ${MAX_DEPTH} levels` };
+  if (segs.length >= MAX_DEPTH)
+    return { field: pathOf(segs, whole), problem: `is nested deeper than ${MAX_DEPTH} levels` };
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const found = walk(v[i], `${path || whole}[${i}]`, depth + 1, whole);
+      segs.push(i);
+      const found = walk(v[i], segs, whole);
+      segs.pop();
       if (found) return found;
     }
     return null;
   }
-  for (const [k, item] of Object.entries(v as Record<string, unknown>)) {
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     const keyProblem = textProblem(k);
-    if (keyProblem) return { field: `a key of ${path || whole}`, problem: keyProblem };
-    const found = walk(item, path ? `${path}.${k}` : k, depth + 1, whole);
+    if (keyProblem) return { field: `a key of ${pathOf(segs, whole)}`, problem: keyProblem };
+    segs.push(k);
+    const found = walk((v as Record<string, unknown>)[k], segs, whole);
+    segs.pop();
     if (found) return found;
   }
   return null;
+}
+
+/** `stops[2].address`: keys joined by dots, indexes in brackets; `whole` for the value itself or before a top-level index. */
+function pathOf(segs: Array<string | number>, whole: string): string {
+  let path = '';
+  for (const s of segs) path = typeof s === 'number' ? `${path || whole}[${s}]` : path ? `${path}.${s}` : s;
+  return path || whole;
 }
 
 /**

@@ -197,9 +197,10 @@ export function unportableIn(fields: Obj, keys: string): string | null {
   for (const k of Object.keys(fields)) {
     const problem = textProblem(k);
     if (problem) return `${keys} ${problem}`;
+    const found = findUnportable(fields[k], 'value', [k]);
+    if (found) return `${found.field} ${found.problem}`;
   }
-  const found = findUnportable(fields);
-  return found && `${found.field} ${found.problem}`;
+  return null;
 }
 
 /** Validates one record of a batch; throws RecordError with a message naming the field. */
