@@ -97,8 +97,56 @@ function isoMs(m: RegExpExecArray): number {
 
 /** Epoch milliseconds of an ISO-8601 date-time with a zone, or NaN when it is not one or does not exist. */
 export function isoTextMs(s: string): number {
+  const utc = utcMs(s);
+  if (utc !== null) return utc;
   const m = ISO.exec(s);
   return m ? isoMs(m) : NaN;
+}
+
+/** The digit at s[i] as a number, or -1 when it is not a digit. */
+function digit(s: string, i: number): number {
+  const c = s.charCodeAt(i) - 0x30;
+  return c >= 0 && c <= 9 ? c : -1;
+}
+
+const two = (s: string, i: number) => {
+  const a = digit(s, i);
+  const b = digit(s, i + 1);
+  return a < 0 || b < 0 ? -1 : a * 10 + b;
+};
+
+/**
+ * What devices send nearly always, `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (toISOString's shape), read digit
+ * by digit without the pattern's eleven substrings: its epoch milliseconds, or null for any other text
+ * and for one that names no instant (the pattern then reads it, and says what is wrong). Years from
+ * 1000 only (Date.UTC's two-digit years are the pattern's to handle).
+ */
+function utcMs(s: string): number | null {
+  const n = s.length;
+  if (n < 20 || n > 30 || s.charCodeAt(n - 1) !== 0x5a) return null;
+  if (s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || s.charCodeAt(10) !== 0x54) return null;
+  if (s.charCodeAt(13) !== 0x3a || s.charCodeAt(16) !== 0x3a) return null;
+  const hi = two(s, 0);
+  const lo = two(s, 2);
+  const mo = two(s, 5);
+  const d = two(s, 8);
+  const h = two(s, 11);
+  const mi = two(s, 14);
+  const sec = two(s, 17);
+  if (hi < 10 || lo < 0 || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) return null;
+  const y = hi * 100 + lo;
+  if (!isCalendarDay(y, mo, d)) return null;
+  let ms = 0;
+  if (n > 20) {
+    // A fraction: a point, then 1 to 9 digits, cut to milliseconds (as Date.parse does).
+    if (s.charCodeAt(19) !== 0x2e || n === 21) return null;
+    for (let i = 20; i < n - 1; i++) {
+      const c = digit(s, i);
+      if (c < 0) return null;
+      if (i < 23) ms += c * (i === 20 ? 100 : i === 21 ? 10 : 1);
+    }
+  }
+  return Date.UTC(y, mo - 1, d, h, mi, sec, ms);
 }
 
 /** A time for an error message: ISO when it is within the range of dates, else as given. */
@@ -112,12 +160,11 @@ export function parseTime(v: unknown, limits: ParseLimits, field = 'time'): numb
       return fail(`${field} must be an ISO-8601 datetime with a zone, or whole epoch milliseconds`);
     t = v;
   } else if (typeof v === 'string') {
-    const m = ISO.exec(v);
-    if (!m)
+    t = isoTextMs(v);
+    if (Number.isNaN(t) && !ISO.test(v))
       return fail(
         `${field} must be an ISO-8601 datetime with a zone, e.g. 2026-03-01T10:00:00Z, got "${v.slice(0, 40)}"`,
       );
-    t = isoMs(m);
     if (Number.isNaN(t)) return fail(`${field} is not a valid datetime ("${v}")`);
   } else if (v === undefined || v === null) {
     return fail(`${field} is required`);

@@ -88,3 +88,42 @@ test('the limits: a time in the future past the slack, or older than the maximum
     message: 'time 2024-12-31T23:00:00.000Z is older than 400 days',
   });
 });
+
+test('a time in toISOString shape, read digit by digit, is the instant the general pattern reads from the same text with +00:00', () => {
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const CHARS = '0123456789-:TZ.tz +x';
+  const read = (s: string) => {
+    try {
+      return parseTime(s, WIDE);
+    } catch (err) {
+      assert.ok(err instanceof RecordError);
+      // The message quotes the text, which differs in its zone: compare what it says is wrong.
+      if (err.message.includes('must be an ISO-8601 datetime')) return 'not ISO-8601';
+      if (err.message.includes('is not a valid datetime')) return 'no such instant';
+      return err.message;
+    }
+  };
+  let valid = 0;
+  for (let i = 0; i < 40_000; i++) {
+    const base = new Date(Math.floor(rnd() * 7.3e12 - 1e12)).toISOString();
+    const fraction = Math.floor(rnd() * 11);
+    let s =
+      fraction === 0
+        ? base.slice(0, 19)
+        : fraction === 10
+          ? base
+          : `${base.slice(0, 19)}.${'123456789'.slice(0, fraction - 1)}`;
+    if (fraction !== 10) s += 'Z';
+    // Most texts as devices send them; the rest with one character changed, anywhere but the zone.
+    if (rnd() < 0.4) {
+      const at = Math.floor(rnd() * (s.length - 1));
+      s = s.slice(0, at) + CHARS[Math.floor(rnd() * CHARS.length)] + s.slice(at + 1);
+    }
+    const fast = read(s);
+    const general = read(`${s.slice(0, -1)}+00:00`);
+    assert.equal(fast, general, s);
+    if (typeof fast === 'number') valid++;
+  }
+  assert.ok(valid > 20_000, `${valid} valid`);
+});
