@@ -79,6 +79,9 @@ export function fleetMap(el, onChoose) {
     const icon = L.divIcon({ className: 'cluster', html: span, iconSize: [SIZE + 4, SIZE + 4] });
     const marker = L.marker([0, 0], { icon, keyboard: true });
     const zoomIn = () => {
+      // Leaflet drops a view asked for while a zoom animation runs (one can follow a resize of the
+      // map: a phone turned, a panel opened); the animation's end is when to ask.
+      if (map._animatingZoom) return void map.once('zoomend', zoomIn);
       const b = L.latLngBounds(marker.members.map((v) => [v.position.lat, v.position.lon]));
       const z = map.getBoundsZoom(b, false, L.point(40, 40));
       map.setView(b.getCenter(), Math.min(map.getMaxZoom(), Math.max(z, map.getZoom() + 1)));
