@@ -4,7 +4,7 @@
 // CELL_PX on screen); choosing a cluster zooms to its vehicles, and at the closest zoom there are
 // none. The chosen vehicle is never in a cluster. Markers are kept by vehicle id and updated in place,
 // so a focused marker keeps its focus when the live stream brings new positions.
-import { L, HOME, consoleMap } from './map.js';
+import { L, HOME, consoleMap, whenStill } from './map.js';
 
 const CELL_PX = 44;
 const SIZE = 36;
@@ -78,14 +78,12 @@ export function fleetMap(el, onChoose) {
     const span = document.createElement('span');
     const icon = L.divIcon({ className: 'cluster', html: span, iconSize: [SIZE + 4, SIZE + 4] });
     const marker = L.marker([0, 0], { icon, keyboard: true });
-    const zoomIn = () => {
-      // Leaflet drops a view asked for while a zoom animation runs (one can follow a resize of the
-      // map: a phone turned, a panel opened); the animation's end is when to ask.
-      if (map._animatingZoom) return void map.once('zoomend', zoomIn);
-      const b = L.latLngBounds(marker.members.map((v) => [v.position.lat, v.position.lon]));
-      const z = map.getBoundsZoom(b, false, L.point(40, 40));
-      map.setView(b.getCenter(), Math.min(map.getMaxZoom(), Math.max(z, map.getZoom() + 1)));
-    };
+    const zoomIn = () =>
+      whenStill(map, () => {
+        const b = L.latLngBounds(marker.members.map((v) => [v.position.lat, v.position.lon]));
+        const z = map.getBoundsZoom(b, false, L.point(40, 40));
+        map.setView(b.getCenter(), Math.min(map.getMaxZoom(), Math.max(z, map.getZoom() + 1)));
+      });
     marker.on('click', zoomIn);
     marker.on('add', () => {
       onKeys(marker, zoomIn);
@@ -181,7 +179,7 @@ export function fleetMap(el, onChoose) {
 
   /** Centres the map on a point, zoomed in to at least zoom 9 (a few counties). */
   function centre(lat, lon) {
-    map.setView([lat, lon], Math.max(map.getZoom(), 9));
+    whenStill(map, () => map.setView([lat, lon], Math.max(map.getZoom(), 9)));
   }
 
   /** Draws a track of [lat, lon] pairs (nothing for fewer than two). */

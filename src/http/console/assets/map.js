@@ -13,6 +13,16 @@ export const HOME = [
   [50, -66.5],
 ];
 
+/**
+ * Runs `move` (a view the page asks for: a cluster chosen, a vehicle centred) now, or once the zoom
+ * animation that runs ends: Leaflet drops a view asked for during one (one can follow a resize of the
+ * map, a phone turned, or a zoom with the keyboard).
+ */
+export function whenStill(map, move) {
+  if (map._animatingZoom) map.once('zoomend', () => whenStill(map, move));
+  else move();
+}
+
 /** A map in `el`, showing HOME, with its base layer. */
 export function consoleMap(el, options = {}) {
   const map = L.map(el, { minZoom: 2, maxZoom: 18, zoomSnap: 0.5, worldCopyJump: true, ...options });
