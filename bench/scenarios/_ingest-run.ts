@@ -92,6 +92,9 @@ function pct(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
 }
 
+/** Raw rows a 30-day span of fixes 10 s apart holds. */
+const RAW_PERIOD = 259_200;
+
 function rawRow(
   companyId: number,
   deviceId: number,
@@ -99,6 +102,9 @@ function rawRow(
   n: number,
   t0: number,
 ): Insertable<TelemetryRecordsTable> {
+  // The times repeat every 30 days (the seqs never do): however fast the host and long the run, every
+  // row stays in the past, where a partition already holds it (a row of the future has none on PostgreSQL).
+  const at = new Date(t0 + (n % RAW_PERIOD) * 10_000).toISOString();
   return {
     company_id: companyId,
     device_id: deviceId,
@@ -107,7 +113,7 @@ function rawRow(
     vehicle_id: vehicleId,
     asset_id: null,
     type: 'location',
-    fix_time: new Date(t0 + n * 10_000).toISOString(),
+    fix_time: at,
     received_at: new Date().toISOString(),
     lat: 39,
     lon: -120 + n * 0.003,
@@ -122,7 +128,7 @@ function rawRow(
     description: '3.2 mi SE of Springfield, IL',
     point_type: 'vehicle_moving',
     data: null,
-    point_json: `"located_at":"${new Date(t0 + n * 10_000).toISOString().slice(0, 19)}Z","lat":39,"lon":${-120 + n * 0.003},"bearing":90,"engine_hours":null,"type":"vehicle_moving","description":"3.2 mi SE of Springfield, IL","speed":55.9,"odometer":${n * 0.15},"fuel":${n * 0.02}`,
+    point_json: `"located_at":"${at.slice(0, 19)}Z","lat":39,"lon":${-120 + n * 0.003},"bearing":90,"engine_hours":null,"type":"vehicle_moving","description":"3.2 mi SE of Springfield, IL","speed":55.9,"odometer":${n * 0.15},"fuel":${n * 0.02}`,
   };
 }
 
