@@ -27,11 +27,11 @@ interface Compiled {
   fixed: readonly unknown[];
 }
 
-export type Prepared<A extends unknown[], R> = (
-  trx: Kysely<Database>,
-  kind: DbKind,
-  ...args: A
-) => Promise<QueryResult<R>>;
+export interface Prepared<A extends unknown[], R> {
+  (trx: Kysely<Database>, kind: DbKind, ...args: A): Promise<QueryResult<R>>;
+  /** The statement with the call's arguments, not run (to be sent together with another: ./along.ts). */
+  compiled(trx: Kysely<Database>, kind: DbKind, ...args: A): CompiledQuery<R>;
+}
 
 export function prepared<A extends unknown[], R>(
   build: (db: Kysely<Database>, kind: DbKind, ...args: A) => Compilable<R>,
@@ -46,11 +46,14 @@ export function prepared<A extends unknown[], R>(
       if (!slots.includes(i)) throw new Error(`prepared statement does not use its argument ${i}: ${q.sql}`);
     return { sql: q.sql, slots, fixed: q.parameters };
   };
-  return async (trx, kind, ...args) => {
+  const compiled = (trx: Kysely<Database>, kind: DbKind, ...args: A): CompiledQuery<R> => {
     let c = byKind.get(kind);
     if (!c) byKind.set(kind, (c = compile(trx, kind)));
     const params = new Array<unknown>(c.slots.length);
     for (let i = 0; i < params.length; i++) params[i] = c.slots[i] === -1 ? c.fixed[i] : args[c.slots[i]];
-    return trx.executeQuery<R>(CompiledQuery.raw(c.sql, params));
+    return CompiledQuery.raw(c.sql, params) as CompiledQuery<R>;
   };
+  const run = async (trx: Kysely<Database>, kind: DbKind, ...args: A) =>
+    trx.executeQuery<R>(compiled(trx, kind, ...args));
+  return Object.assign(run, { compiled });
 }

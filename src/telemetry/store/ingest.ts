@@ -15,7 +15,7 @@
  * records still commit, pending, for the next batch or the sweep; the failure is returned. One commit
  * per batch instead of two, and nothing is read back. The caller acknowledges only after the commit.
  */
-import type { Insertable } from 'kysely';
+import type { CompiledQuery, Insertable } from 'kysely';
 import type { Db } from '../../storage/db.js';
 import { json, toIso } from '../../storage/values.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
@@ -24,7 +24,7 @@ import type { ParsedRecord } from '../records.js';
 import { describe } from '../geocode/places.js';
 import type { Thresholds } from '../thresholds.js';
 import { writeTx, type Trx } from './tx.js';
-import { createState, lockedState, saveIngestState, type IngestChanges } from './state-row.js';
+import { createState, lockedState, saveIngestState, updateAlong, type IngestChanges } from './state-row.js';
 import { insertRecords } from './insert.js';
 import { assetLocations, vehicleLocations } from './locations.js';
 import { driversOf, notStored, restampDrivers, restampFrom } from './driver-stamps.js';
@@ -220,11 +220,14 @@ export async function storeIn(
   let maxFix = state.max_fix_time;
   for (const row of fresh) if (maxFix === null || row.fix_time > maxFix) maxFix = row.fix_time;
   const driverChanged = drivers.at > (state.ingest_driver_at ? Date.parse(state.ingest_driver_at) : -Infinity);
+  let latest: CompiledQuery | null = null;
   if (fresh.length > 0) {
-    if (d.vehicleId !== null)
-      await vehicleLocations(db, trx, d, fresh, driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null);
-    else await assetLocations(trx, d, fresh, now);
     const from = d.vehicleId !== null ? restampFrom(fresh, state.max_fix_time, state.ingest_driver_at) : null;
+    if (d.vehicleId !== null) {
+      const driver = driverChanged ? { id: drivers.id, at: toIso(drivers.at) } : null;
+      // Sent with the state row's update on PostgreSQL, when no restamp below touches the current location.
+      latest = await vehicleLocations(db, trx, d, fresh, driver, db.kind === 'postgres' && from === null);
+    } else await assetLocations(trx, d, fresh, now);
     if (from !== null) await restampDrivers(trx, d.vehicleId!, from);
   }
   const changes: IngestChanges = {
@@ -233,12 +236,23 @@ export async function storeIn(
     ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id,
     ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
     writer: null,
+    along: latest,
   };
   await markDeviceSeen(db, trx, d.deviceId, now, nowMs);
   const inBatch = process ? await processBatch(db, trx, state, changes, fresh, kept, { ...process, now }) : null;
   if (!inBatch?.processed) {
     const c = changes;
-    await saveIngestState(trx, db.kind, state.subject, maxFix, now, c.ingest_driver_id, c.ingest_driver_at, c.writer);
+    const save = saveIngestState.compiled(
+      trx,
+      db.kind,
+      state.subject,
+      maxFix,
+      now,
+      c.ingest_driver_id,
+      c.ingest_driver_at,
+      c.writer,
+    );
+    await updateAlong(trx, save, c.along);
   }
   return { results: out, fresh, inBatch };
 }

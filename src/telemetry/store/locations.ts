@@ -9,6 +9,7 @@
  * - an asset's positions (asset_locations).
  */
 import { randomUUID } from 'node:crypto';
+import type { CompiledQuery } from 'kysely';
 import { recordEvent } from '../../events/outbox.js';
 import { subscribedActions } from '../../events/webhooks/repository.js';
 import type { DevicePrincipal } from '../../domain/devices/service.js';
@@ -52,6 +53,11 @@ function latestOf(vehicleId: number, r: FreshRow): LatestRow {
  * `driver`: who is logged in on the device from `at` on, when the batch changed it. The current
  * location then names that driver (null after a logout, so the lists fall back to the vehicle's
  * assigned driver) unless a later fix is already there: a parked truck sends no further fix.
+ *
+ * With `defer` (PostgreSQL, and only when nothing else in the batch's transaction touches the current
+ * location), the current-location upsert is returned instead of run, for the caller to send along with
+ * the state row's update (storage/along.ts) — unless a webhook listens for `vehicle_location_updated`,
+ * which needs to know at once whether the upsert wrote.
  */
 export async function vehicleLocations(
   db: Db,
@@ -59,8 +65,9 @@ export async function vehicleLocations(
   d: DevicePrincipal,
   fresh: FreshRow[],
   driver: { id: number | null; at: string } | null,
-): Promise<void> {
-  await currentLocation(db, trx, d, fresh);
+  defer = false,
+): Promise<CompiledQuery | null> {
+  const deferred = await currentLocation(db, trx, d, fresh, defer && !driver);
   if (driver) {
     await trx
       .updateTable('vehicle_locations_latest')
@@ -69,6 +76,7 @@ export async function vehicleLocations(
       .where('located_at', '<=', driver.at)
       .execute();
   }
+  return deferred;
 }
 
 /**
@@ -125,10 +133,16 @@ const upsertLatest = prepared(
   },
 );
 
-async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: FreshRow[]): Promise<void> {
+async function currentLocation(
+  db: Db,
+  trx: Trx,
+  d: DevicePrincipal,
+  fresh: FreshRow[],
+  defer: boolean,
+): Promise<CompiledQuery | null> {
   const vehicleId = d.vehicleId!;
   const fixes = fresh.filter((r) => r.type === 'location');
-  if (fixes.length === 0) return;
+  if (fixes.length === 0) return null;
   const listened = await subscribedActions(db, trx, d.companyId);
   if (listened.has('vehicle_location_received')) {
     fixes.sort((a, b) => (a.fix_time < b.fix_time ? -1 : a.fix_time > b.fix_time ? 1 : a.id - b.id));
@@ -145,7 +159,7 @@ async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: Fres
   let newest = fixes[0];
   for (const r of fixes) if (r.fix_time > newest.fix_time) newest = r;
   const l = latestOf(vehicleId, newest);
-  const wrote = await upsertLatest(
+  const upsert = upsertLatest.compiled(
     trx,
     db.kind,
     vehicleId,
@@ -164,13 +178,17 @@ async function currentLocation(db: Db, trx: Trx, d: DevicePrincipal, fresh: Fres
     l.driver_id,
     newest.received_at,
   );
-  if (wrote.rows.length === 0 || !listened.has('vehicle_location_updated')) return;
+  const announce = listened.has('vehicle_location_updated');
+  if (defer && !announce) return upsert;
+  const wrote = await trx.executeQuery(upsert);
+  if (wrote.rows.length === 0 || !announce) return null;
   await recordEvent(trx, {
     companyId: d.companyId,
     action: 'vehicle_location_updated',
     subject: { type: 'vehicle', id: vehicleId },
     data: locationPayload(l, newest),
   });
+  return null;
 }
 
 export async function assetLocations(trx: Trx, d: DevicePrincipal, fresh: FreshRow[], now: string): Promise<void> {

@@ -19,7 +19,7 @@ import { maxSince } from '../processors/geofence.js';
 import { writeAssetOutputs, writeOutputs } from './outputs.js';
 import { detectDriving, recordAutoDuty, autoDutyOf } from './hos-link.js';
 import { writeTx, type Trx } from './tx.js';
-import { lockedState, saveIngestedState, saveState, type IngestChanges } from './state-row.js';
+import { lockedState, saveIngestedState, saveState, updateAlong, type IngestChanges } from './state-row.js';
 import { pendingRows, PROCESS_CHUNK, recordIn, type BatchRows, type StateRow } from './pending.js';
 
 export interface ProcessOptions {
@@ -132,7 +132,7 @@ export async function processLocked(
   const savedAt = toIso(Date.now());
   if (ingest) {
     const i = ingest;
-    await saveIngestedState(
+    const save = saveIngestedState.compiled(
       trx,
       db.kind,
       st.subject,
@@ -145,6 +145,7 @@ export async function processLocked(
       i.ingest_driver_at,
       i.writer,
     );
+    await updateAlong(trx, save, i.along);
   } else await saveState(trx, db.kind, st.subject, state, horizon, savedAt);
   return { processed: rows.length, horizon };
 }

@@ -3,7 +3,10 @@
  * once (storage/prepared.ts): create it if missing, read it locked, and save what ingestion and
  * processing changed.
  */
+import type { CompiledQuery, Kysely } from 'kysely';
+import { along } from '../../storage/along.js';
 import { prepared } from '../../storage/prepared.js';
+import type { Database } from '../../storage/schema.js';
 
 export const createState = prepared(
   (db, _kind, subject: string, companyId: number, vehicleId: number | null, assetId: number | null, now: string) =>
@@ -72,6 +75,13 @@ export interface IngestChanges {
   ingest_driver_at: string | null;
   /** The batch's token when it keeps the pending records in memory (./pending-memory.ts), else null. */
   writer: string | null;
+  /** A statement to send along with the row's update (PostgreSQL: the current location, ./locations.ts), or null. */
+  along: CompiledQuery | null;
+}
+
+/** Runs an update of the state row, with `first` (a statement whose answer nobody reads) in the same round trip. */
+export function updateAlong(trx: Kysely<Database>, update: CompiledQuery, first: CompiledQuery | null) {
+  return trx.executeQuery(first ? along(first, update) : update);
 }
 
 /** saveIngestState and saveState in one statement: a batch processed in the transaction that stored it. */

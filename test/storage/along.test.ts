@@ -1,0 +1,46 @@
+/** Two statements in one round trip on PostgreSQL (src/storage/along.ts): the texts and parameters it builds. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CompiledQuery } from 'kysely';
+import { along } from '../../src/storage/along.js';
+
+test('along: the first statement becomes a WITH in front of the second, its placeholders after the second’s', () => {
+  const first = CompiledQuery.raw('insert into "a" ("x", "y") values ($1, $2)', [1, 2]);
+  const then = CompiledQuery.raw('update "b" set "z" = $1 where "id" = $2', ['z', 9]);
+  const q = along(first, then);
+  assert.equal(
+    q.sql,
+    'with along as (insert into "a" ("x", "y") values ($3, $4)) update "b" set "z" = $1 where "id" = $2',
+  );
+  assert.deepEqual(q.parameters, ['z', 9, 1, 2]);
+  // The same parts give the same text (kept), with the new values.
+  const again = along(CompiledQuery.raw(first.sql, [3, 4]), CompiledQuery.raw(then.sql, ['w', 8]));
+  assert.equal(again.sql, q.sql);
+  assert.deepEqual(again.parameters, ['w', 8, 3, 4]);
+});
+
+test('along: placeholders of two digits and more are renumbered whole', () => {
+  const n = 12;
+  const first = CompiledQuery.raw(
+    `insert into "a" values (${Array.from({ length: n }, (_, i) => `$${i + 1}`).join(', ')})`,
+    Array.from({ length: n }, (_, i) => i),
+  );
+  const then = CompiledQuery.raw(
+    `update "b" set ${Array.from({ length: 10 }, (_, i) => `"c${i}" = $${i + 1}`).join(', ')}`,
+    Array.from({ length: 10 }, (_, i) => `v${i}`),
+  );
+  const q = along(first, then);
+  assert.match(
+    q.sql,
+    /^with along as \(insert into "a" values \(\$11, \$12, .*, \$21, \$22\)\) update "b" set "c0" = \$1,/,
+  );
+  assert.equal(q.parameters.length, 22);
+  assert.equal(q.parameters[10], 0);
+  assert.equal(q.parameters[21], 11);
+});
+
+test('along: a statement with a literal or a comment is refused (a `$n` inside it is not a placeholder)', () => {
+  const then = CompiledQuery.raw('update "b" set "z" = $1', ['z']);
+  assert.throws(() => along(CompiledQuery.raw(`insert into "a" values ('$1')`, []), then), /literals or comments/);
+  assert.throws(() => along(CompiledQuery.raw('insert into "a" values ($1) -- $2', [1]), then), /literals or comments/);
+});
