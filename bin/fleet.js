@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env -S node --max-semi-space-size=32 --no-allocation-site-pretenuring
 // The `fleet` command (installed package binary, `npm start`, `npm run fleet`), run with the server's
 // Node flags (first line; src/config/node-flags.ts). It runs the compiled JavaScript in dist/ when dist/
 // is a build of src/ as it is now (scripts/build.mjs; npm builds it on install). Otherwise — a checkout

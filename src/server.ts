@@ -7,7 +7,7 @@
  * anyway; a second signal exits 1 at once.
  *
  * Run it with `fleet serve [--demo]` (src/cli/main.ts) or directly, with the server's Node flags
- * (src/config/node-flags.ts): `node --max-semi-space-size=32 --import tsx src/server.ts`.
+ * (src/config/node-flags.ts): `node --max-semi-space-size=32 --no-allocation-site-pretenuring --import tsx src/server.ts`.
  */
 import { realpathSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';

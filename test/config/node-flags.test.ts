@@ -20,8 +20,8 @@ after(() => rmSync(TMP, { recursive: true, force: true }));
 const FLAGS = SERVER_NODE_FLAGS.join(' ');
 
 describe('server Node flags', () => {
-  it('sizes the young generation at 32 MiB', () => {
-    assert.deepEqual(SERVER_NODE_FLAGS, ['--max-semi-space-size=32']);
+  it('sizes the young generation at 32 MiB and turns allocation-site pretenuring off', () => {
+    assert.deepEqual(SERVER_NODE_FLAGS, ['--max-semi-space-size=32', '--no-allocation-site-pretenuring']);
   });
 
   it('are on the first line of bin/fleet.js and in the start and fleet scripts', () => {
