@@ -121,6 +121,9 @@ class SchemaLocalPostgresDialect extends PostgresDialect {
 /** The read cache's default memory budget; the server sets READ_CACHE_MAX_BYTES. */
 export const DEFAULT_READ_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** Pages of write-ahead log after which a commit copies the log into the database file (SQLite). */
+export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+
 export function openDb(url: string, opts: { poolSize?: number; sqliteSynchronous?: 'full' | 'normal' } = {}): Db {
   const kind = databaseKind(url);
   const changes = new ChangeTracker();
@@ -146,6 +149,11 @@ export function openDb(url: string, opts: { poolSize?: number; sqliteSynchronous
     // 64 MiB of page cache instead of SQLite's 2 MiB: the indexes of the telemetry table stay in memory
     // while devices append to it, instead of being read back from the OS on every insert.
     conn.pragma('cache_size = -65536');
+    // Copy the log into the database file every 4,000 pages (16 MiB) instead of SQLite's 1,000: the pages
+    // every batch rewrites (state rows, current locations, the ends of the indexes) are copied once per
+    // checkpoint however often they were logged, and each checkpoint syncs the file. 500-record device
+    // batches cost ~8 % less CPU in paired runs; a checkpoint holds the event loop longer (docs/storage.md).
+    conn.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     const statements = withStatementCache(conn);
     sqliteStatement = (text) => statements.prepare(text);
     kysely = new Kysely<Database>({
