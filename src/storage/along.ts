@@ -1,34 +1,50 @@
 /**
- * PostgreSQL: a data-modifying statement whose answer nobody reads, sent as a common table expression
- * in front of the statement that follows it, so that the two cost one round trip instead of two. Each
+ * PostgreSQL: data-modifying statements whose answers nobody reads, sent as common table expressions in
+ * front of the statement that follows them, so that they cost one round trip instead of one each. Each
  * round trip of a small device batch costs the server about as much CPU as the batch's own work
  * (docs/telemetry.md, Performance), so a statement saved is CPU saved.
  *
- * PostgreSQL runs a data-modifying WITH exactly once and to completion whether or not the main statement
- * reads it, in the same snapshot; so `first` must not touch the rows `then` touches (here: two different
- * tables), and neither may depend on the other's effect. `first`'s placeholders are renumbered to follow
- * `then`'s. SQLite has no data-modifying WITH: callers run the two apart there.
+ * PostgreSQL runs every data-modifying WITH exactly once and to completion whether or not the main
+ * statement reads it, all in the same snapshot; so no two of the statements may touch the same row (here:
+ * different tables, or different keys of one), and none may depend on another's effect. The placeholders
+ * of each are renumbered to follow the ones before. SQLite has no data-modifying WITH: callers run the
+ * statements one by one there.
  */
 import { CompiledQuery } from 'kysely';
 
 /**
- * Combined statement texts by the texts of their two parts. The parts come from prepared statements
+ * Combined statement texts, by the texts of their parts in order. The parts come from prepared statements
  * (storage/prepared.ts), whose texts are the same few strings every time, so the lookups hash nothing new.
  */
-const texts = new Map<string, Map<string, string>>();
+interface Texts {
+  next: Map<string, Texts>;
+  sql?: string;
+}
+const texts: Texts = { next: new Map() };
 
-export function along<R>(first: CompiledQuery, then: CompiledQuery<R>): CompiledQuery<R> {
-  let byThen = texts.get(first.sql);
-  if (!byThen) texts.set(first.sql, (byThen = new Map()));
-  let sql = byThen.get(then.sql);
-  if (sql === undefined) {
-    // Only placeholders may look like `$n`: a literal or a comment could hold one too.
-    if (/'|--|\/\*/.test(first.sql))
-      throw new Error(`along: cannot renumber a statement with literals or comments: ${first.sql}`);
-    const shift = then.parameters.length;
-    const renumbered = first.sql.replace(/\$(\d+)/g, (_, k: string) => `$${Number(k) + shift}`);
-    sql = `with along as (${renumbered}) ${then.sql}`;
-    byThen.set(then.sql, sql);
+export function along<R>(firsts: readonly CompiledQuery[], then: CompiledQuery<R>): CompiledQuery<R> {
+  if (firsts.length === 0) return then;
+  let node = texts;
+  for (const q of [...firsts, then]) {
+    let n = node.next.get(q.sql);
+    if (!n) node.next.set(q.sql, (n = { next: new Map() }));
+    node = n;
   }
-  return CompiledQuery.raw(sql, [...then.parameters, ...first.parameters]) as CompiledQuery<R>;
+  node.sql ??= combined(firsts, then);
+  const params = [...then.parameters];
+  for (const q of firsts) params.push(...q.parameters);
+  return CompiledQuery.raw(node.sql, params) as CompiledQuery<R>;
+}
+
+function combined(firsts: readonly CompiledQuery[], then: CompiledQuery): string {
+  let shift = then.parameters.length;
+  const ctes = firsts.map((q, i) => {
+    // Only placeholders may look like `$n`: a literal or a comment could hold one too.
+    if (/'|--|\/\*/.test(q.sql))
+      throw new Error(`along: cannot renumber a statement with literals or comments: ${q.sql}`);
+    const from = shift;
+    shift += q.parameters.length;
+    return `along_${i + 1} as (${q.sql.replace(/\$(\d+)/g, (_, k: string) => `$${Number(k) + from}`)})`;
+  });
+  return `with ${ctes.join(', ')} ${then.sql}`;
 }

@@ -1,8 +1,8 @@
 /**
  * The current location of a vehicle (vehicle_locations_latest) written by a device batch. On
- * PostgreSQL a batch that neither changes the driver nor restamps earlier records sends the upsert in
- * the same statement as the state row's update (src/storage/along.ts): one round trip fewer for every
- * small batch. The current location must come out as when the two ran apart: a newer fix moves it, an
+ * PostgreSQL a batch that neither changes the driver nor restamps earlier records sends the upsert, and
+ * the utilization increments its processing makes, in the same statement as the state row's update
+ * (src/storage/along.ts): round trips fewer for every small batch. The current location must come out as when the two ran apart: a newer fix moves it, an
  * older one never does. On SQLite the two still run apart (it has no data-modifying WITH).
  */
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { before, test } from 'node:test';
 import { eachDialect, type TestApp } from '../helper.js';
 import { at, send, useRigApp, type Rig } from './fixtures.js';
 
-eachDialect('current location written along with the state row', (dialect) => {
+eachDialect('current location and utilization written along with the state row', (dialect) => {
   const getRig = useRigApp(dialect);
   let t: TestApp;
   let v: Rig;
@@ -23,12 +23,19 @@ eachDialect('current location written along with the state row', (dialect) => {
       .where('vehicle_id', '=', v.vehicle.id)
       .executeTakeFirst();
 
-  /** Sends one fix and returns the statements it ran that name the current-location table. */
+  /** The tables each statement writes, in order: one entry per statement (ids and other tables left out). */
+  const writes = (sql: string) =>
+    [...sql.matchAll(/\b(?:insert into|update) "?([a-z_]+)"?/g)]
+      .map((m) => m[1])
+      .filter((t) => t === 'vehicle_locations_latest' || t === 'utilization_buckets' || t === 'telemetry_state')
+      .join(' + ');
+
+  /** Sends one fix and returns what its statements wrote of the current location, utilization and state. */
   const fix = async (s: number, lon: number) => {
     const seen: string[] = [];
     const stop = t.db.observeQueries((e) => {
-      const end = e.query.sql.indexOf('vehicle_locations_latest');
-      if (end >= 0) seen.push(e.query.sql.slice(0, end + 'vehicle_locations_latest'.length));
+      const w = writes(e.query.sql);
+      if (w) seen.push(w);
     });
     try {
       await send(t, v, [{ type: 'location', time: at(s), lat: 39.8, lon, speed_kph: 80.5, bearing_deg: 90 }]);
@@ -38,19 +45,32 @@ eachDialect('current location written along with the state row', (dialect) => {
     return seen;
   };
 
-  test('one-record batches: a newer fix moves the current location, an older one does not', async () => {
+  test('one-record batches: a newer fix moves the current location, an older one does not; utilization adds up', async () => {
     const first = await fix(0, -89.6);
-    // One statement touches the current location: on PostgreSQL it is the state row's update as well.
+    // The vehicle's first batch creates its state row; then, on PostgreSQL, one statement writes the
+    // current location and the state row.
     assert.deepEqual(
       first,
       dialect === 'postgres'
-        ? ['with along as (insert into "vehicle_locations_latest']
-        : ['insert into "vehicle_locations_latest'],
+        ? ['telemetry_state', 'vehicle_locations_latest + telemetry_state']
+        : ['telemetry_state', 'vehicle_locations_latest', 'telemetry_state'],
     );
     assert.deepEqual(await latest(), { located_at: at(0), lat: 39.8, lon: -89.6, speed: 50 });
 
-    await fix(60, -89.5);
+    // The minute between the two fixes is driving time: the utilization increment goes along as well.
+    assert.deepEqual(
+      await fix(60, -89.5),
+      dialect === 'postgres'
+        ? ['vehicle_locations_latest + utilization_buckets + telemetry_state']
+        : ['vehicle_locations_latest', 'utilization_buckets', 'telemetry_state'],
+    );
     assert.deepEqual(await latest(), { located_at: at(60), lat: 39.8, lon: -89.5, speed: 50 });
+    const buckets = await t.db.kysely
+      .selectFrom('utilization_buckets')
+      .select(['driving_s', 'idle_s'])
+      .where('vehicle_id', '=', v.vehicle.id)
+      .execute();
+    assert.deepEqual(buckets, [{ driving_s: 60, idle_s: 0 }]);
 
     // Older than the current location: stored (history shows it) but the current location stays.
     await fix(30, -89.55);

@@ -236,7 +236,7 @@ export async function storeIn(
     ingest_driver_id: driverChanged ? drivers.id : state.ingest_driver_id,
     ingest_driver_at: driverChanged ? toIso(drivers.at) : state.ingest_driver_at,
     writer: null,
-    along: latest,
+    along: latest ? [latest] : [],
   };
   await markDeviceSeen(db, trx, d.deviceId, now, nowMs);
   const inBatch = process ? await processBatch(db, trx, state, changes, fresh, kept, { ...process, now }) : null;

@@ -1,4 +1,5 @@
 /** What the output writers share: the vehicle they write for, and keeping the last output per key. */
+import type { CompiledQuery } from 'kysely';
 import type { DbKind } from '../../storage/db.js';
 
 export interface Target {
@@ -7,6 +8,11 @@ export interface Target {
   announce: boolean;
   /** The database's kind, for the statements prepared once per kind (storage/prepared.ts). */
   kind: DbKind;
+  /**
+   * Where writes whose answers nobody reads go instead of running, to be sent along with a later
+   * statement of the transaction (PostgreSQL, storage/along.ts); run at once when absent.
+   */
+  defer?: CompiledQuery[];
 }
 
 /** Keeps the last output per natural key (a period opened and closed in one run is written once). */

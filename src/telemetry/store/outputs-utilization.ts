@@ -23,7 +23,8 @@ export async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow
     }
   }
   for (const r of sums.values()) {
-    await addUtilization(
+    // One row per (driver, bucket): deferred increments never touch the same row twice.
+    const q = addUtilization.compiled(
       trx,
       t.kind,
       t.companyId,
@@ -38,6 +39,8 @@ export async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow
       r.ptoIdleS,
       r.ptoIdleFuelL,
     );
+    if (t.defer) t.defer.push(q);
+    else await trx.executeQuery(q);
   }
 }
 

@@ -120,7 +120,9 @@ export async function processLocked(
     const savedAuto = autoDutyOf(saved);
     const run = runPipeline(saved, records, env);
     const auto = detectDriving(savedAuto, records);
-    await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true, kind: db.kind }, run.outputs);
+    // In a batch's transaction on PostgreSQL the utilization increments go along with the state row's update.
+    const defer = ingest && db.kind === 'postgres' ? ingest.along : undefined;
+    await writeOutputs(trx, { companyId: st.company_id, vehicleId, announce: true, kind: db.kind, defer }, run.outputs);
     await recordAutoDuty(db, trx, st.company_id, vehicleId, auto.proposals);
     state = json({ ...run.state, hos_auto: auto.state });
   } else {

@@ -75,13 +75,16 @@ export interface IngestChanges {
   ingest_driver_at: string | null;
   /** The batch's token when it keeps the pending records in memory (./pending-memory.ts), else null. */
   writer: string | null;
-  /** A statement to send along with the row's update (PostgreSQL: the current location, ./locations.ts), or null. */
-  along: CompiledQuery | null;
+  /**
+   * Statements to send along with the row's update (PostgreSQL; storage/along.ts): the current location
+   * (./locations.ts) and utilization increments (./outputs-utilization.ts). Empty on SQLite.
+   */
+  along: CompiledQuery[];
 }
 
-/** Runs an update of the state row, with `first` (a statement whose answer nobody reads) in the same round trip. */
-export function updateAlong(trx: Kysely<Database>, update: CompiledQuery, first: CompiledQuery | null) {
-  return trx.executeQuery(first ? along(first, update) : update);
+/** Runs an update of the state row, with `firsts` (statements whose answers nobody reads) in the same round trip. */
+export function updateAlong(trx: Kysely<Database>, update: CompiledQuery, firsts: readonly CompiledQuery[]) {
+  return trx.executeQuery(along(firsts, update));
 }
 
 /** saveIngestState and saveState in one statement: a batch processed in the transaction that stored it. */
