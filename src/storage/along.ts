@@ -20,7 +20,10 @@ interface Texts {
   next: Map<string, Texts>;
   sql?: string;
 }
-const texts: Texts = { next: new Map() };
+let texts: Texts = { next: new Map() };
+let kept = 0;
+/** Most combined texts kept; past it they are forgotten and built again as they come (callers make a few). */
+const KEPT_MAX = 64;
 
 export function along<R>(firsts: readonly CompiledQuery[], then: CompiledQuery<R>): CompiledQuery<R> {
   if (firsts.length === 0) return then;
@@ -30,7 +33,13 @@ export function along<R>(firsts: readonly CompiledQuery[], then: CompiledQuery<R
     if (!n) node.next.set(q.sql, (n = { next: new Map() }));
     node = n;
   }
-  node.sql ??= combined(firsts, then);
+  if (node.sql === undefined) {
+    node.sql = combined(firsts, then);
+    if (++kept > KEPT_MAX) {
+      texts = { next: new Map() };
+      kept = 0;
+    }
+  }
   const params = [...then.parameters];
   for (const q of firsts) params.push(...q.parameters);
   return CompiledQuery.raw(node.sql, params) as CompiledQuery<R>;

@@ -57,3 +57,13 @@ test('along: a statement with a literal or a comment is refused (a `$n` inside i
     /literals or comments/,
   );
 });
+
+test('along: past the texts it keeps, combined texts are built again, the same', () => {
+  const first = CompiledQuery.raw('insert into "a" ("x") values ($1)', [1]);
+  for (let round = 0; round < 2; round++)
+    for (let i = 0; i < 100; i++) {
+      const q = along([first], CompiledQuery.raw(`update "b${i}" set "z" = $1`, [i]));
+      assert.equal(q.sql, `with along_1 as (insert into "a" ("x") values ($2)) update "b${i}" set "z" = $1`);
+      assert.deepEqual(q.parameters, [i, 1]);
+    }
+});

@@ -82,4 +82,31 @@ eachDialect('current location and utilization written along with the state row',
       .executeTakeFirstOrThrow();
     assert.equal(Number(stored.n), 3);
   });
+  test('a batch whose driving spans more than two utilization buckets writes its increments apart', async () => {
+    // Fixes 4 minutes apart from 16:00 to 16:44: the spans fall in the buckets of 16:00, 16:15 and 16:30.
+    const fixes = Array.from({ length: 12 }, (_, i) => ({
+      type: 'location',
+      time: at(7200 + i * 240),
+      lat: 39.8,
+      lon: -89.4 + i * 0.05,
+      speed_kph: 80.5,
+      bearing_deg: 90,
+    }));
+    const seen: string[] = [];
+    const stop = t.db.observeQueries((e) => {
+      const w = writes(e.query.sql);
+      if (w) seen.push(w);
+    });
+    try {
+      await send(t, v, fixes);
+    } finally {
+      stop();
+    }
+    assert.deepEqual(
+      seen,
+      dialect === 'postgres'
+        ? [...Array(3).fill('utilization_buckets'), 'vehicle_locations_latest + telemetry_state']
+        : ['vehicle_locations_latest', ...Array(3).fill('utilization_buckets'), 'telemetry_state'],
+    );
+  });
 });

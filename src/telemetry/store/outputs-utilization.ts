@@ -6,6 +6,9 @@ import type { Trx } from './tx.js';
 import { prepared } from '../../storage/prepared.js';
 import type { Target } from './outputs-target.js';
 
+/** Most buckets whose increments go along with the state row's update (PostgreSQL, ./outputs-target.ts). */
+const ALONG_BUCKETS = 2;
+
 export async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow[]) {
   const sums = new Map<string, UtilizationRow>();
   for (const r of rows) {
@@ -22,6 +25,9 @@ export async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow
       s.ptoIdleFuelL += r.ptoIdleFuelL;
     }
   }
+  // Sent along with a later statement only for a batch of a bucket or two (what small batches make): a
+  // batch spanning hours would make one long statement of many parts, each a text of its own to keep.
+  const defer = sums.size <= ALONG_BUCKETS ? t.defer : undefined;
   for (const r of sums.values()) {
     // One row per (driver, bucket): deferred increments never touch the same row twice.
     const q = addUtilization.compiled(
@@ -39,7 +45,7 @@ export async function writeUtilization(trx: Trx, t: Target, rows: UtilizationRow
       r.ptoIdleS,
       r.ptoIdleFuelL,
     );
-    if (t.defer) t.defer.push(q);
+    if (defer) defer.push(q);
     else await trx.executeQuery(q);
   }
 }
