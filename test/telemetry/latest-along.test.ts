@@ -30,20 +30,23 @@ eachDialect('current location and utilization written along with the state row',
       .filter((t) => t === 'vehicle_locations_latest' || t === 'utilization_buckets' || t === 'telemetry_state')
       .join(' + ');
 
-  /** Sends one fix and returns what its statements wrote of the current location, utilization and state. */
-  const fix = async (s: number, lon: number) => {
+  /** What the statements `fn` runs wrote of the current location, utilization and state, one entry each. */
+  const writesOf = async (fn: () => Promise<unknown>) => {
     const seen: string[] = [];
     const stop = t.db.observeQueries((e) => {
       const w = writes(e.query.sql);
       if (w) seen.push(w);
     });
     try {
-      await send(t, v, [{ type: 'location', time: at(s), lat: 39.8, lon, speed_kph: 80.5, bearing_deg: 90 }]);
+      await fn();
     } finally {
       stop();
     }
     return seen;
   };
+
+  const fix = (s: number, lon: number) =>
+    writesOf(() => send(t, v, [{ type: 'location', time: at(s), lat: 39.8, lon, speed_kph: 80.5, bearing_deg: 90 }]));
 
   test('one-record batches: a newer fix moves the current location, an older one does not; utilization adds up', async () => {
     const first = await fix(0, -89.6);
@@ -92,18 +95,8 @@ eachDialect('current location and utilization written along with the state row',
       speed_kph: 80.5,
       bearing_deg: 90,
     }));
-    const seen: string[] = [];
-    const stop = t.db.observeQueries((e) => {
-      const w = writes(e.query.sql);
-      if (w) seen.push(w);
-    });
-    try {
-      await send(t, v, fixes);
-    } finally {
-      stop();
-    }
     assert.deepEqual(
-      seen,
+      await writesOf(() => send(t, v, fixes)),
       dialect === 'postgres'
         ? [...Array(3).fill('utilization_buckets'), 'vehicle_locations_latest + telemetry_state']
         : ['vehicle_locations_latest', ...Array(3).fill('utilization_buckets'), 'telemetry_state'],
