@@ -14,13 +14,18 @@ export const HOME = [
 ];
 
 /**
- * Runs `move` (a view the page asks for: a cluster chosen, a vehicle centred) now, or once the zoom
- * animation that runs ends: Leaflet drops a view asked for during one (one can follow a resize of the
- * map, a phone turned, or a zoom with the keyboard).
+ * Runs `move` (a view the page asks for: a cluster chosen, a vehicle centred) in the next frame, or once
+ * the zoom animation that runs, or was asked for just before, ends: Leaflet drops a view asked for during
+ * one (one can follow a resize of the map, a phone turned, or a zoom with the keyboard), and an animation
+ * it starts after a view was set would take the map away from it.
  */
 export function whenStill(map, move) {
-  if (map._animatingZoom) map.once('zoomend', () => whenStill(map, move));
-  else move();
+  // Leaflet starts an animated zoom in the next animation frame, not at once: a zoom asked for just
+  // before (a key pressed, then Enter) is not running yet. One frame later it is, or there is none.
+  requestAnimationFrame(() => {
+    if (map._animatingZoom) map.once('zoomend', () => whenStill(map, move));
+    else move();
+  });
 }
 
 /** A map in `el`, showing HOME, with its base layer. */
