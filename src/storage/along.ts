@@ -28,9 +28,10 @@ const KEPT_MAX = 64;
 export function along<R>(firsts: readonly CompiledQuery[], then: CompiledQuery<R>): CompiledQuery<R> {
   if (firsts.length === 0) return then;
   let node = texts;
-  for (const q of [...firsts, then]) {
-    let n = node.next.get(q.sql);
-    if (!n) node.next.set(q.sql, (n = { next: new Map() }));
+  for (let i = 0; i <= firsts.length; i++) {
+    const sql = i < firsts.length ? firsts[i].sql : then.sql;
+    let n = node.next.get(sql);
+    if (!n) node.next.set(sql, (n = { next: new Map() }));
     node = n;
   }
   if (node.sql === undefined) {
